@@ -1,0 +1,123 @@
+/* ior: flags and wiring only; the rooms do the work. */
+#include "flags.h"
+#include "opts.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define IOR_VERSION "0.1.0"
+
+static struct ior_opts opts = {
+	.pid = -1,
+	.tid = -1,
+	.comm = "",
+	.path = "",
+	.tps = "",
+	.tps_exclude = "",
+	.duration_ns = 900000000000ULL,
+	.map_size = 1 << 20,
+	.escape = "auto",
+	.name = "default",
+	.fields = "comm,path,tracepoint",
+	.count = "count",
+	.http_addr = "127.0.0.1:0",
+};
+
+static const struct ior_flag flag_table[] = {
+	{ "pid", IOR_FLAG_INT, &opts.pid, "trace only this process id" },
+	{ "tid", IOR_FLAG_INT, &opts.tid, "trace only this thread id" },
+	{ "comm", IOR_FLAG_STRING, &opts.comm, "trace only commands whose name contains this" },
+	{ "path", IOR_FLAG_STRING, &opts.path, "show only events whose path contains this" },
+	{ "tps", IOR_FLAG_STRING, &opts.tps, "comma-separated regexes: tracepoints to trace (default all)" },
+	{ "tpsExclude", IOR_FLAG_STRING, &opts.tps_exclude, "comma-separated regexes: tracepoints not to trace (wins over -tps)" },
+	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900)" },
+	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two: 1M, 4M (default 1M)" },
+	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
+	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },
+	{ "flamegraph", IOR_FLAG_BOOL, &opts.flamegraph, "record every pair to HOST-NAME-TIME.ior.zst" },
+	{ "name", IOR_FLAG_STRING, &opts.name, "recording name (default \"default\")" },
+	{ "live", IOR_FLAG_BOOL, &opts.live, "serve a live flamegraph while tracing" },
+	{ "ior", IOR_FLAG_STRING, &opts.ior_file, "read this recording (.ior.zst) instead of tracing" },
+	{ "fields", IOR_FLAG_STRING, &opts.fields, "flamegraph stack, bottom up: comm,path,tracepoint,pid,tid,flags" },
+	{ "count", IOR_FLAG_STRING, &opts.count, "flamegraph weight: count, duration, durationToPrev, bytes" },
+	{ "flamegraphJson", IOR_FLAG_BOOL, &opts.flamegraph_json, "also write the flamegraph tree as JSON" },
+	{ "iorWatchInterval", IOR_FLAG_DURATION, &opts.watch_interval_ns, "regenerate when the recording changes, checking this often" },
+	{ "http", IOR_FLAG_STRING, &opts.http_addr, "serve on ADDR:PORT (default 127.0.0.1, a free port)" },
+	{ "nohttp", IOR_FLAG_BOOL, &opts.nohttp, "write the flamegraph and exit without serving it" },
+	{ "check", IOR_FLAG_BOOL, &opts.check, "check whether this host can trace, then exit" },
+	{ "v", IOR_FLAG_BOOL, &opts.verbose, "verbose: full verifier logs, more statistics" },
+	{ "version", IOR_FLAG_BOOL, &opts.version, "print the version and exit" },
+	{ "help", IOR_FLAG_BOOL, &opts.help, "print this help" },
+	{ "h", IOR_FLAG_BOOL, &opts.help, NULL },
+	{ "benchEmpty", IOR_FLAG_BOOL, &opts.bench_empty, NULL },
+};
+
+#define NFLAGS (sizeof flag_table / sizeof flag_table[0])
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ior [flags]                 trace I/O syscalls (root)\n"
+		"       ior -ior=FILE.ior.zst [flags] flamegraph of a recording\n"
+		"       ior collapsed [flags] FILE  folded stacks of a recording\n\n");
+	for (size_t i = 0; i < NFLAGS; i++) {
+		const struct ior_flag *f = &flag_table[i];
+		if (!f->usage)
+			continue;
+		const char *arg = f->type == IOR_FLAG_BOOL ? "" :
+				  f->type == IOR_FLAG_INT ? " N" :
+				  f->type == IOR_FLAG_DURATION ? " DURATION" :
+				  f->type == IOR_FLAG_SIZE ? " BYTES" : " STRING";
+		fprintf(out, "  -%s%s\n    \t%s\n", f->name, arg, f->usage);
+	}
+}
+
+static int parse(int argc, char **argv)
+{
+	char err[256];
+	int first = ior_flags_parse(flag_table, NFLAGS, argc, argv, err, sizeof err);
+	if (first < 0) {
+		fprintf(stderr, "ior: %s (see ior -help)\n", err);
+		return -1;
+	}
+	return first;
+}
+
+static int run_collapsed(int argc, char **argv)
+{
+	int first = parse(argc, argv);
+	if (first < 0)
+		return 2;
+	if (first != argc - 1) {
+		fprintf(stderr, "ior: usage: ior collapsed [-fields F] [-count M] FILE.ior.zst\n");
+		return 2;
+	}
+	return ior_cmd_collapsed(&opts, argv[first]);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "collapsed"))
+		return run_collapsed(argc - 1, argv + 1);
+
+	int first = parse(argc, argv);
+	if (first < 0)
+		return 2;
+	if (first < argc) {
+		fprintf(stderr, "ior: unexpected argument \"%s\" (see ior -help)\n", argv[first]);
+		return 2;
+	}
+	if (opts.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (opts.version) {
+		printf("ior %s\n", IOR_VERSION);
+		return 0;
+	}
+	if (opts.check)
+		return ior_cmd_check(&opts);
+	if (opts.ior_file)
+		return opts.plain ? ior_cmd_replay(&opts) : ior_cmd_flame(&opts);
+	return ior_cmd_trace(&opts);
+}

@@ -1,0 +1,46 @@
+/* Command-line options, filled by main.c from Go-style flags and read by
+ * the rooms' command entry points. Strings point into argv or literals. */
+#ifndef IOR_OPTS_H
+#define IOR_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ior_opts {
+	/* filters (pid/tid < 0: none) */
+	int64_t pid, tid;
+	const char *comm, *path;
+	const char *tps, *tps_exclude; /* comma-separated regexes, "" = none */
+
+	/* live tracing */
+	uint64_t duration_ns;  /* stop after this long */
+	uint64_t map_size;     /* bytes per per-CPU perf ring, power of two */
+	bool plain;            /* CSV stream to stdout */
+	const char *escape;    /* auto | always | never */
+	bool flamegraph;       /* record to .ior.zst */
+	const char *name;      /* recording name */
+	bool live;
+	bool verbose;
+	bool bench_empty;      /* hidden: attach the empty program only */
+
+	/* recordings */
+	const char *ior_file;  /* -ior=FILE */
+	const char *fields;    /* comma-separated: comm,path,tracepoint,pid,tid,flags */
+	const char *count;     /* count | duration | durationToPrev | bytes */
+	bool flamegraph_json;
+	uint64_t watch_interval_ns; /* 0: do not watch */
+	const char *http_addr; /* ADDR:PORT; default 127.0.0.1:0 */
+	bool nohttp;
+
+	bool check, version, help;
+};
+
+/* Command entry points, one per room; each returns the process exit code
+ * (0 ok, 1 runtime failure, 2 usage) and prints its own errors. */
+int ior_cmd_check(const struct ior_opts *o);                    /* loader/ */
+int ior_cmd_trace(const struct ior_opts *o);                    /* trace/ */
+int ior_cmd_flame(const struct ior_opts *o);                    /* flame/ */
+int ior_cmd_replay(const struct ior_opts *o);                   /* flame/ */
+int ior_cmd_collapsed(const struct ior_opts *o, const char *file); /* flame/ */
+
+#endif

@@ -1,0 +1,69 @@
+/* Records the kernel side (bpf.c) writes to the per-CPU perf rings.
+ * Shared verbatim by bpf.c (clang -target bpf) and user space, so only
+ * fixed-width types from <linux/types.h>. Layout is little-endian x86_64.
+ *
+ * Every record starts with struct ior_rec_head. Enters carry the thread's
+ * identity and the syscall's interesting arguments; exits carry the return
+ * value and, for syscalls that take paths, the path strings read at exit
+ * time (the user page is resident by then; at enter it may not be). */
+#ifndef IOR_TRACE_EVENT_H
+#define IOR_TRACE_EVENT_H
+
+#include <linux/types.h>
+
+#define IOR_PATH_MAX 256       /* bytes read per path, NUL included */
+#define IOR_COMM_LEN 16
+#define IOR_NR_MAX 512         /* syscall numbers below this are tracked */
+#define IOR_ARG_NONE 0xff      /* struct ior_sys_conf: argument not used */
+
+enum ior_rec_kind {
+	IOR_REC_ENTER = 1,
+	IOR_REC_EXIT = 2,
+	IOR_REC_PROC_EXIT = 3, /* a thread group leader exited: pid is gone */
+	IOR_REC_THREAD_EXIT = 4, /* a thread exited: tid may be reused */
+};
+
+struct ior_rec_head {
+	__u64 ts;   /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 pid;  /* thread group id */
+	__u32 tid;
+	__u16 kind; /* enum ior_rec_kind */
+	__u16 nr;   /* syscall number (enter/exit) */
+	__u32 pad;
+};
+
+struct ior_rec_enter {
+	struct ior_rec_head h;
+	__s64 fd;    /* value of the fd argument, -1 when the syscall has none */
+	__u64 flags; /* flags argument (openat2: open_how.flags), 0 when none */
+	__u64 aux;   /* second interesting argument (dirfd, fcntl cmd, ...) */
+	char comm[IOR_COMM_LEN];
+};
+
+/* path_len[i] counts bytes without the NUL; path 0 starts at paths[0],
+ * path 1 at paths[IOR_PATH_MAX]. The record is cut after the last path. */
+struct ior_rec_exit {
+	struct ior_rec_head h;
+	__s64 ret;
+	__u16 path_len[2];
+	__u16 npaths; /* 0, 1 or 2 */
+	__u16 pad;
+	char paths[2 * IOR_PATH_MAX];
+};
+
+#define IOR_REC_EXIT_BASE ((unsigned long)&((struct ior_rec_exit *)0)->paths)
+
+/* Per-syscall argument table, an array map indexed by syscall number and
+ * filled by user space before the programs run. Argument indexes 0..5,
+ * IOR_ARG_NONE when unused. */
+struct ior_sys_conf {
+	__u8 traced;     /* 1 when this syscall is wanted */
+	__u8 fd_arg;
+	__u8 flags_arg;
+	__u8 aux_arg;
+	__u8 path_arg[2];
+	__u8 flags_is_open_how; /* flags_arg points to struct open_how */
+	__u8 pad;
+};
+
+#endif
