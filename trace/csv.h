@@ -1,0 +1,25 @@
+/* The -plain CSV stream, shared by live tracing and recording replay.
+ * header: durationToPrevNs,durationNs,comm,pid.tid,name,ret,file
+ * file: path%(fd,FLAGS) as the original ior prints it, both paths for
+ * rename/link, empty when the syscall has no file. RFC 4180 quoting. */
+#ifndef IOR_TRACE_CSV_H
+#define IOR_TRACE_CSV_H
+
+#include <stdio.h>
+
+#include "event_pair.h"
+
+enum ior_escape {
+	IOR_ESCAPE_AUTO,   /* escape control bytes and invalid UTF-8 */
+	IOR_ESCAPE_ALWAYS, /* also escape every non-ASCII byte */
+	IOR_ESCAPE_NEVER,  /* bytes as they are (still CSV-quoted) */
+};
+
+/* Parses "auto" | "always" | "never"; -1 when unknown. */
+int ior_csv_parse_escape(const char *s, enum ior_escape *e);
+void ior_csv_write_header(FILE *out);
+void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc);
+/* "O_RDONLY|O_CLOEXEC" for open flags; writes at most len bytes. */
+void ior_open_flags_str(char *buf, size_t len, long long flags);
+
+#endif

@@ -1,0 +1,39 @@
+/* An event pair: one completed syscall (enter + exit of one thread), the
+ * unit every consumer sees (-plain CSV, recordings, flamegraphs). */
+#ifndef IOR_TRACE_EVENT_PAIR_H
+#define IOR_TRACE_EVENT_PAIR_H
+
+#include <stdint.h>
+
+#define IOR_FLAGS_UNKNOWN (-1LL)
+
+struct ior_event_pair {
+	uint64_t enter_ns;    /* CLOCK_MONOTONIC ns of the enter */
+	uint64_t duration_ns; /* exit - enter, same thread */
+	uint64_t gap_ns;      /* durationToPrevNs: enter - previous exit of this tid; 0 for its first pair */
+	int64_t ret;          /* the syscall's return value */
+	uint64_t bytes;       /* positive ret of read/write/transfer syscalls, else 0 */
+	int64_t flags;        /* open flags of the file, IOR_FLAGS_UNKNOWN when not known */
+	uint32_t pid, tid;
+	int32_t fd;           /* fd acted on (the new fd for opens), -1 when none */
+	uint16_t sys;         /* index into ior_syscalls[] (trace/syscalls.h) */
+	const char *comm;     /* NUL-terminated, at most 15 bytes */
+	const char *path;     /* "" when the syscall has no file */
+	const char *path2;    /* second path (rename, link, symlink), else "" */
+};
+
+/* What a trace counted; a recording's trailer carries it too. */
+struct ior_trace_totals {
+	uint64_t pairs;              /* pairs delivered after filters */
+	uint64_t pairs_seen;         /* pairs completed before user-space filters */
+	uint64_t lost;               /* perf records the kernel dropped */
+	uint64_t unpaired_exits;     /* exits whose enter was never seen */
+	uint64_t overwritten_enters; /* enters replaced by a newer enter of the same tid */
+	uint64_t in_flight;          /* enters still open when tracing stopped */
+};
+
+/* Consumers receive pairs through a callback; pointers inside the pair are
+ * valid only during the call. */
+typedef void (*ior_pair_sink)(void *ctx, const struct ior_event_pair *pair);
+
+#endif
