@@ -12,14 +12,13 @@
 #include <string.h>
 
 static int t_failed_total, t_cur_failed;
-static const char *t_file = __FILE__;
 
 #define TEST(name) static void name(void)
 
 #define T_FAIL(...)                                                    \
 	do {                                                           \
 		if (!t_cur_failed)                                     \
-			printf("FAIL: %s:%s: ", t_base(t_file), t_cur); \
+			printf("FAIL: %s:%s: ", t_base(__FILE__), t_cur); \
 		else                                                   \
 			printf("      ");                              \
 		printf(__VA_ARGS__);                                   \
@@ -63,7 +62,7 @@ static inline const char *t_base(const char *p)
 		fflush(stdout);                                        \
 		name();                                                \
 		if (!t_cur_failed)                                     \
-			printf("PASS: %s:%s\n", t_base(t_file), #name); \
+			printf("PASS: %s:%s\n", t_base(__FILE__), #name); \
 		t_failed_total += t_cur_failed;                        \
 		fflush(stdout);                                        \
 	} while (0)

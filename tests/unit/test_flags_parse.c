@@ -1,0 +1,110 @@
+#include "flags.h"
+#include "t.h"
+
+#include <stdbool.h>
+
+static int64_t pid;
+static bool plain;
+static const char *comm;
+static uint64_t dur, size;
+
+static const struct ior_flag table[] = {
+	{ "pid", IOR_FLAG_INT, &pid, "" },
+	{ "plain", IOR_FLAG_BOOL, &plain, "" },
+	{ "comm", IOR_FLAG_STRING, &comm, "" },
+	{ "duration", IOR_FLAG_DURATION, &dur, "" },
+	{ "mapSize", IOR_FLAG_SIZE, &size, "" },
+};
+
+static int parse(int argc, char **argv, char *err)
+{
+	pid = -1, plain = false, comm = NULL, dur = size = 0;
+	return ior_flags_parse(table, 5, argc, argv, err, 128);
+}
+
+TEST(go_style_forms)
+{
+	char err[128];
+	char *argv[] = { "ior", "-pid=42", "--plain", "-comm", "cat", "-duration", "1.5s", "--mapSize=4M" };
+	CHECK_EQ_INT(parse(8, argv, err), 8);
+	CHECK_EQ_INT(pid, 42);
+	CHECK(plain);
+	CHECK_EQ_STR(comm, "cat");
+	CHECK_EQ_INT(dur, 1500000000);
+	CHECK_EQ_INT(size, 4 << 20);
+}
+
+TEST(bool_explicit_false_and_positional)
+{
+	char err[128];
+	char *argv[] = { "ior", "-plain=false", "file.ior.zst", "-pid=1" };
+	CHECK_EQ_INT(parse(4, argv, err), 2);
+	CHECK(!plain);
+	CHECK_EQ_INT(pid, -1);
+}
+
+TEST(double_dash_ends_flags)
+{
+	char err[128];
+	char *argv[] = { "ior", "--", "-pid=1" };
+	CHECK_EQ_INT(parse(3, argv, err), 2);
+	CHECK_EQ_INT(pid, -1);
+}
+
+TEST(unknown_flag_is_named)
+{
+	char err[128];
+	char *argv[] = { "ior", "-bogus=1" };
+	CHECK_EQ_INT(parse(2, argv, err), -1);
+	CHECK_EQ_STR(err, "flag provided but not defined: -bogus");
+}
+
+TEST(missing_value)
+{
+	char err[128];
+	char *argv[] = { "ior", "-pid" };
+	CHECK_EQ_INT(parse(2, argv, err), -1);
+	CHECK_EQ_STR(err, "flag needs an argument: -pid");
+}
+
+TEST(bad_values)
+{
+	char err[128];
+	char *a1[] = { "ior", "-pid=12x" };
+	char *a2[] = { "ior", "-duration=-1" };
+	char *a3[] = { "ior", "-duration=5parsecs" };
+	char *a4[] = { "ior", "-plain=maybe" };
+	char *a5[] = { "ior", "-mapSize=1e30" };
+	CHECK_EQ_INT(parse(2, a1, err), -1);
+	CHECK_EQ_STR(err, "invalid value \"12x\" for flag -pid");
+	CHECK_EQ_INT(parse(2, a2, err), -1);
+	CHECK_EQ_INT(parse(2, a3, err), -1);
+	CHECK_EQ_INT(parse(2, a4, err), -1);
+	CHECK_EQ_INT(parse(2, a5, err), -1);
+}
+
+TEST(duration_units)
+{
+	uint64_t ns;
+	CHECK(!ior_parse_duration("10", &ns) && ns == 10000000000ULL);
+	CHECK(!ior_parse_duration("200ms", &ns) && ns == 200000000ULL);
+	CHECK(!ior_parse_duration("2m", &ns) && ns == 120000000000ULL);
+	CHECK(!ior_parse_duration("1h", &ns) && ns == 3600000000000ULL);
+	CHECK(!ior_parse_duration("750us", &ns) && ns == 750000ULL);
+	CHECK(ior_parse_duration("", &ns) == -1);
+	CHECK(ior_parse_duration("s", &ns) == -1);
+	CHECK(ior_parse_duration("nan", &ns) == -1);
+	CHECK(ior_parse_duration("inf", &ns) == -1);
+}
+
+int main(void)
+{
+	RUN(go_style_forms);
+	RUN(bool_explicit_false_and_positional);
+	RUN(double_dash_ends_flags);
+	RUN(unknown_flag_is_named);
+	RUN(missing_value);
+	RUN(bad_values);
+	RUN(duration_units);
+	return t_done();
+}
