@@ -14,4 +14,4 @@ trap 'rm -f "$out"' EXIT
 ./ior -flamegraph -name demo -duration "$seconds" "$@" 2>&1 | tee "$out"
 file=$(sed -n 's/^Wrote \([^ ]*\.ior\.zst\).*/\1/p' "$out" | tail -n 1)
 [ -n "$file" ] || { echo "run.sh: ior wrote no recording (see above)" >&2; exit 1; }
-exec ./ior -ior="$file" -http="${IOR_HTTP:-127.0.0.1:8080}"
+exec ./ior -ior="$file" ${IOR_HTTP:+-http="$IOR_HTTP"}
