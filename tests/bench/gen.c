@@ -1,0 +1,323 @@
+/* iorbench: a syscall workload generator for scripts/bench.sh.
+ *
+ *   iorbench MODE [-n ITERS | -t SECONDS] [-threads N] [-wait] [-dir DIR]
+ *
+ * Modes (every syscall is one ior traces, issued through syscall(2) so the
+ * count is exact whatever the libc does):
+ *   read   pread64 of 4 KiB from a 1 MiB file            1 syscall/iter
+ *   open   openat + fstat + close of one file             3 syscalls/iter
+ *   write  write of 64 bytes; lseek to 0 every 16384      ~1 syscall/iter
+ *   mixed  openat, fstat, 4 x pread64 4 KiB, 2 x write 64 B, close
+ *                                                         ~9 syscalls/iter
+ * -n counts iterations per thread; -t runs each thread for that long.
+ * -wait prints "iorbench: ready pid=N" and starts the loop on SIGUSR1, so
+ * a tracer can attach first; threads and files are set up before that.
+ * The loop's wall time is measured here, so tracer start-up and tear-down
+ * never count. The result is one line on stdout:
+ *   iorbench: mode=read threads=1 syscalls=N elapsed_ns=N ns_per_syscall=X
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define READ_SIZE 4096
+#define WRITE_SIZE 64
+#define FILE_SIZE (1 << 20)
+#define WRAP_WRITES (FILE_SIZE / WRITE_SIZE)
+#define TIME_CHECK_EVERY 256
+#define MAX_THREADS 256
+
+enum mode { MODE_READ, MODE_OPEN, MODE_WRITE, MODE_MIXED };
+static const char *const mode_names[] = { "read", "open", "write", "mixed" };
+
+struct config {
+	enum mode mode;
+	uint64_t iters;    /* per thread; 0 with seconds set */
+	double seconds;    /* per thread; 0 with iters set */
+	int threads;
+	int wait;
+	const char *dir;
+};
+
+struct worker {
+	const struct config *cfg;
+	pthread_t thread;
+	int index;
+	char path[256];    /* data file: read by read, open and mixed */
+	char log_path[256];/* written by write and mixed */
+	int data_fd, log_fd;
+	uint64_t log_writes;
+	uint64_t syscalls;
+	int failed_errno;
+};
+
+static pthread_barrier_t start_line;
+static uint64_t deadline_ns;
+static char read_buf[MAX_THREADS][READ_SIZE] __attribute__((aligned(64)));
+static const char write_buf[WRITE_SIZE] = "iorbench small write, 64 bytes long ..........................\n";
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void die(const char *what, const char *on, int err)
+{
+	fprintf(stderr, "iorbench: %s %s: %s\n", what, on, strerror(err));
+	exit(1);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: iorbench read|open|write|mixed [-n ITERS | -t SECONDS] [-threads N] [-wait] [-dir DIR]\n");
+	exit(2);
+}
+
+static long sys_openat(const char *path, int flags)
+{
+	return syscall(SYS_openat, AT_FDCWD, path, flags, 0644);
+}
+
+/* One write of 64 bytes to the log; every 16384 writes the log is wound
+ * back, so it stays 1 MiB. Returns the syscalls issued. */
+static int log_write(struct worker *w)
+{
+	int n = 1;
+
+	if (syscall(SYS_write, w->log_fd, write_buf, WRITE_SIZE) != WRITE_SIZE)
+		w->failed_errno = errno ? errno : EIO;
+	if (++w->log_writes % WRAP_WRITES == 0) {
+		syscall(SYS_lseek, w->log_fd, 0, SEEK_SET);
+		n++;
+	}
+	return n;
+}
+
+static int pread_page(struct worker *w, int fd, uint64_t i)
+{
+	off_t off = (off_t)(i % (FILE_SIZE / READ_SIZE)) * READ_SIZE;
+
+	if (syscall(SYS_pread64, fd, read_buf[w->index], READ_SIZE, off) != READ_SIZE)
+		w->failed_errno = errno ? errno : EIO;
+	return 1;
+}
+
+static int open_stat_close(struct worker *w, uint64_t i, int reads, int writes)
+{
+	struct stat st;
+	int n = 3;
+	long fd = sys_openat(w->path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		w->failed_errno = errno;
+		return 1;
+	}
+	if (syscall(SYS_fstat, fd, &st))
+		w->failed_errno = errno;
+	for (int r = 0; r < reads; r++)
+		n += pread_page(w, (int)fd, i * 4 + r);
+	for (int k = 0; k < writes; k++)
+		n += log_write(w);
+	syscall(SYS_close, fd);
+	return n;
+}
+
+static int one_iteration(struct worker *w, uint64_t i)
+{
+	switch (w->cfg->mode) {
+	case MODE_READ:
+		return pread_page(w, w->data_fd, i);
+	case MODE_OPEN:
+		return open_stat_close(w, i, 0, 0);
+	case MODE_WRITE:
+		return log_write(w);
+	case MODE_MIXED:
+		return open_stat_close(w, i, 4, 2);
+	}
+	return 0;
+}
+
+static void *run_worker(void *arg)
+{
+	struct worker *w = arg;
+	const struct config *cfg = w->cfg;
+	uint64_t i = 0, n = 0;
+
+	pthread_barrier_wait(&start_line);
+	if (cfg->iters) {
+		for (; i < cfg->iters && !w->failed_errno; i++)
+			n += one_iteration(w, i);
+	} else {
+		for (; !w->failed_errno; i++) {
+			n += one_iteration(w, i);
+			if (i % TIME_CHECK_EVERY == 0 && now_ns() >= deadline_ns)
+				break;
+		}
+	}
+	w->syscalls = n;
+	return NULL;
+}
+
+static void make_file(const char *path, size_t size)
+{
+	static char page[READ_SIZE];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		die("cannot create", path, errno);
+	memset(page, 'x', sizeof page);
+	for (size_t done = 0; done < size; done += sizeof page)
+		if (write(fd, page, sizeof page) != (ssize_t)sizeof page)
+			die("cannot write", path, errno ? errno : ENOSPC);
+	close(fd);
+}
+
+static void setup_worker(struct worker *w, const struct config *cfg, int index)
+{
+	w->cfg = cfg;
+	w->index = index;
+	w->data_fd = w->log_fd = -1;
+	snprintf(w->path, sizeof w->path, "%s/iorbench-%d-%d.data", cfg->dir, (int)getpid(), index);
+	snprintf(w->log_path, sizeof w->log_path, "%s/iorbench-%d-%d.log", cfg->dir, (int)getpid(), index);
+	if (cfg->mode != MODE_WRITE) {
+		make_file(w->path, FILE_SIZE);
+		w->data_fd = open(w->path, O_RDONLY | O_CLOEXEC);
+		if (w->data_fd < 0)
+			die("cannot open", w->path, errno);
+	}
+	if (cfg->mode == MODE_WRITE || cfg->mode == MODE_MIXED) {
+		w->log_fd = open(w->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (w->log_fd < 0)
+			die("cannot create", w->log_path, errno);
+	}
+}
+
+static void teardown_worker(struct worker *w)
+{
+	if (w->data_fd >= 0) {
+		close(w->data_fd);
+		unlink(w->path);
+	}
+	if (w->log_fd >= 0) {
+		close(w->log_fd);
+		unlink(w->log_path);
+	}
+}
+
+static int parse_mode(const char *s)
+{
+	for (size_t m = 0; m < sizeof mode_names / sizeof *mode_names; m++)
+		if (!strcmp(s, mode_names[m]))
+			return (int)m;
+	return -1;
+}
+
+static const char *next_arg(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		usage();
+	return argv[++*i];
+}
+
+static void parse_args(int argc, char **argv, struct config *cfg)
+{
+	char *end;
+	int mode;
+
+	if (argc < 2 || (mode = parse_mode(argv[1])) < 0)
+		usage();
+	*cfg = (struct config){ .mode = (enum mode)mode, .threads = 1, .dir = "/dev/shm" };
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-n")) {
+			cfg->iters = strtoull(next_arg(argc, argv, &i), &end, 10);
+			if (*end || !cfg->iters)
+				usage();
+		} else if (!strcmp(a, "-t")) {
+			cfg->seconds = strtod(next_arg(argc, argv, &i), &end);
+			if (*end || !(cfg->seconds > 0))
+				usage();
+		} else if (!strcmp(a, "-threads")) {
+			cfg->threads = (int)strtol(next_arg(argc, argv, &i), &end, 10);
+			if (*end || cfg->threads < 1 || cfg->threads > MAX_THREADS)
+				usage();
+		} else if (!strcmp(a, "-dir")) {
+			cfg->dir = next_arg(argc, argv, &i);
+		} else if (!strcmp(a, "-wait")) {
+			cfg->wait = 1;
+		} else {
+			usage();
+		}
+	}
+	if (!cfg->iters == !(cfg->seconds > 0))
+		cfg->iters = cfg->seconds > 0 ? 0 : 100000;
+}
+
+/* Blocks until SIGUSR1; the mask is set before any thread exists, so
+ * every thread inherits it and only sigwait receives the signal. */
+static void wait_for_start(void)
+{
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	printf("iorbench: ready pid=%d\n", (int)getpid());
+	fflush(stdout);
+	if (sigwait(&set, &sig))
+		die("cannot wait for", "SIGUSR1", errno);
+}
+
+int main(int argc, char **argv)
+{
+	static struct worker workers[MAX_THREADS];
+	struct config cfg;
+	sigset_t set;
+	uint64_t t0, t1, syscalls = 0;
+	int failed = 0;
+
+	parse_args(argc, argv, &cfg);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	pthread_barrier_init(&start_line, NULL, (unsigned)cfg.threads + 1);
+	for (int t = 0; t < cfg.threads; t++) {
+		setup_worker(&workers[t], &cfg, t);
+		int err = pthread_create(&workers[t].thread, NULL, run_worker, &workers[t]);
+		if (err)
+			die("cannot create", "thread", err);
+	}
+	if (cfg.wait)
+		wait_for_start();
+
+	t0 = now_ns();
+	deadline_ns = t0 + (uint64_t)(cfg.seconds * 1e9);
+	pthread_barrier_wait(&start_line);
+	for (int t = 0; t < cfg.threads; t++)
+		pthread_join(workers[t].thread, NULL);
+	t1 = now_ns();
+
+	for (int t = 0; t < cfg.threads; t++) {
+		syscalls += workers[t].syscalls;
+		if (workers[t].failed_errno && !failed++)
+			fprintf(stderr, "iorbench: thread %d: a syscall failed: %s\n", t,
+				strerror(workers[t].failed_errno));
+		teardown_worker(&workers[t]);
+	}
+	printf("iorbench: mode=%s threads=%d syscalls=%llu elapsed_ns=%llu ns_per_syscall=%.1f\n",
+	       mode_names[cfg.mode], cfg.threads, (unsigned long long)syscalls,
+	       (unsigned long long)(t1 - t0), syscalls ? (double)(t1 - t0) / (double)syscalls : 0.0);
+	return failed ? 1 : 0;
+}
