@@ -17,7 +17,7 @@ LOG=$VM/serial.log
 
 # Applets /init uses; the initramfs gets a symlink for each.
 APPLETS="sh mount umount mkdir cat base64 timeout dmesg grep uname nproc
-	poweroff sync ls kill sleep rm mv"
+	poweroff sync ls kill sleep rm mv sed cut head printf"
 
 failed=0
 pass() { echo "PASS: vm:$1"; }
