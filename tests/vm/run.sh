@@ -114,7 +114,32 @@ step_ok() { # name: the step exited 0
 	[ "$(out "$1.rc")" = 0 ]
 }
 step_why() { # name
-	echo "exit status $(out "$1.rc"); stderr: $(head -c 400 "$OUT/$1.err" | tr '\n' ' ')"
+	echo "exit status $(out "$1.rc"); stderr: $(tail -c 400 "$OUT/$1.err" 2>/dev/null | tr '\n' ' ')"
+}
+# traced_ok NAME: the workload ran clean and ior traced it and exited 0.
+traced_ok() {
+	local n=$1
+	WHY=""
+	if ! have "$n.rc"; then
+		WHY="no result from the VM"
+	elif [ -s "$OUT/$n.note" ]; then
+		WHY="$(out "$n.note"); $(step_why "$n")"
+	elif [ "$(out "$n.wl.rc")" != 0 ]; then
+		WHY="workload exited $(out "$n.wl.rc"): $(head -c 300 "$OUT/$n.wl.err")"
+	elif ! step_ok "$n"; then
+		WHY="ior exited after SIGINT with $(step_why "$n")"
+	fi
+	[ -z "$WHY" ]
+}
+csv() { # NAME FILE CSVCHECK_ARGS...: PASS/FAIL as tests/lib/common.sh check
+	local name=$1 file=$2 res
+	shift 2
+	if res=$(python3 tests/lib/csvcheck.py "$file" "$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "$(echo "$res" | head -n 1)"
+		echo "$res" | tail -n +2 | head -n 20 | sed 's/^/      /'
+	fi
 }
 
 if [ "$(out tracefs-before)" = 0 ]; then
@@ -134,6 +159,107 @@ if step_ok check; then
 	pass "check"
 else
 	fail check "$(step_why check)"
+fi
+
+# The tracepoints ior knows minus those this kernel has: exactly what ior's
+# warning line must name.
+want_missing=$(comm -23 \
+	<(sed -nE 's/^[[:space:]]*(SC|AT)\(([a-z0-9_]+),.*/\2/p' trace/syscalls.c | sort -u) \
+	<(sed -n 's/^sys_enter_//p' "$OUT/tracepoints" 2>/dev/null | sort -u) | tr '\n' ' ')
+missing_ok() { # stderr-file: one line naming exactly want_missing
+	local line got
+	line=$(grep -iE 'tracepoint|lack|missing|skip' "$1" | grep -F "${want_missing%% *}" | head -n 1)
+	[ -n "$line" ] || return 1
+	got=$(for w in $(echo "$line" | tr -c 'a-z0-9_\n' ' '); do
+		case " $ior_names " in *" $w "*) echo "$w" ;; esac
+	done | sed 's/^sys_enter_//; s/^sys_exit_//' | sort -u | tr '\n' ' ')
+	[ "$got" = "$want_missing" ]
+}
+ior_names=" $(sed -nE 's/^[[:space:]]*(SC|AT)\(([a-z0-9_]+),.*/\2/p' trace/syscalls.c | tr '\n' ' ')"
+case " $want_missing " in
+*" setxattrat "*" fchmodat2 "* | *" fchmodat2 "*" setxattrat "*)
+	if missing_ok "$OUT/flame.err"; then
+		pass "missing-tracepoints (one warning naming: $want_missing)"
+	else
+		fail missing-tracepoints "want one stderr line naming exactly: $want_missing; ior said: $(grep -iE 'tracepoint|lack|missing|skip' "$OUT/flame.err" | head -n 3 | tr '\n' ' ')"
+	fi
+	;;
+*) fail missing-tracepoints "expected 6.1 to lack setxattrat and fchmodat2; missing: $want_missing (tracepoint list: $(head -c 200 "$OUT/tracepoints"))" ;;
+esac
+
+# -flamegraph: the recording of "workload basic /tmp/flame/d 10".
+N=10 D=/tmp/flame/d
+if traced_ok flame; then
+	pass "flamegraph-trace"
+else
+	fail flamegraph-trace "$WHY"
+fi
+rec=$(sed -n 's/^Wrote \(.*\.ior\.zst\).*/\1/p' "$OUT/flame.out" "$OUT/flame.err" 2>/dev/null | head -n 1)
+if [[ "$(basename "$rec")" =~ ^.+-vm-[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9]{2}:[0-9]{2}:[0-9]{2}\.ior\.zst$ ]] &&
+	grep -q "^-.* [1-9][0-9]* .*$(basename "$rec")\$" "$OUT/recording"; then
+	pass "recording ($(basename "$rec"), $(awk '{ print $5 }' "$OUT/recording") bytes)"
+else
+	fail recording "want \"Wrote <host>-vm-<YYYY-MM-DD_HH:MM:SS>.ior.zst\" and a non-empty file; got \"$rec\"; $(head -c 200 "$OUT/recording")"
+fi
+
+# The recording read back as CSV holds exactly the scenario.
+if step_ok replay; then
+	csv replay-basic "$OUT/replay.out" \
+		"count==$((2 * N + 16))" 'count[comm!=workload]==0' 'pids==1' 'tids==1' 'max_gap[seq=1]==0' \
+		"count[name=openat,path=$D/data,flags=O_RDWR|O_CREAT,fd=3,ret=3]==1" \
+		"count[name=write,path=$D/data]==2" "sum_bytes[name=write]==66536" \
+		"count[name=pread64,path=$D/data,ret=100]==$N" "sum_bytes[name=pread64]==$((100 * N))" \
+		"count[name=lseek,path=$D/data]==2" \
+		"count[name=read,path=$D/data]==$((N + 1))" "sum_bytes[name=read]==$((64 * N))" \
+		"count[name=fsync,path=$D/data,ret=0]==1" "count[name=newfstat,path=$D/data]==1" \
+		"count[name=close]==2" "count[name=close,path=$D/data]==1" "count[name=close,path=$D/other]==1" \
+		"count[name=rename,path=$D/data,path2=$D/data2,ret=0]==1" \
+		"count[name=newfstatat,path=$D/data2,ret=0]==1" "count[name=unlink,path=$D/data2,ret=0]==1" \
+		"count[name=openat,path=$D/other,flags=O_WRONLY|O_CREAT|O_CLOEXEC,ret=3]==1" \
+		"count[name=renameat2,path=$D/other,path2=$D/other2,ret=0]==1" \
+		"count[name=unlinkat,path=$D/other2,ret=0]==1"
+else
+	fail replay-basic "ior -ior=FILE -plain: $(step_why replay)"
+fi
+
+# ior collapsed: folded stacks (comm;path components;tracepoint COUNT).
+if step_ok collapsed; then
+	if res=$(python3 - "$OUT/collapsed.out" "$N" "$D" 2>&1 <<'PY'
+import re, sys
+path, n, d = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+stacks = {}
+for line in open(path, encoding="utf-8", errors="replace"):
+    line = line.rstrip("\n")
+    m = re.match(r"^(.+) (\d+)$", line)
+    if not m:
+        print("not a folded stack line: %r" % line)
+        sys.exit(1)
+    stacks[m.group(1)] = stacks.get(m.group(1), 0) + int(m.group(2))
+total = sum(stacks.values())
+if total != 2 * n + 16:
+    print("stack counts sum to %d, want %d" % (total, 2 * n + 16))
+    sys.exit(1)
+PY
+	); then
+		pass "collapsed ($(wc -l <"$OUT/collapsed.out") stacks)"
+	else
+		fail collapsed "$res"
+	fi
+else
+	fail collapsed "$(step_why collapsed)"
+fi
+
+# -plain: "workload sleepgap /tmp/gapfile", a known 100 ms gap.
+if traced_ok plain; then
+	csv plain-sleepgap "$OUT/plain.out" \
+		'count==4' 'count[comm!=workload]==0' 'tids==1' 'max_gap[seq=1]==0' \
+		'count[name=openat,path=/tmp/gapfile,flags=O_RDONLY,fd=3,ret=3]==1' \
+		'count[name=read,path=/tmp/gapfile,ret=1]==2' 'sum_bytes==2' \
+		'count[name=close,path=/tmp/gapfile,ret=0]==1' \
+		'min_gap[name=read,seq=3]>=100000000' 'max_gap[name=read,seq=3]<2000000000' \
+		'max_gap[seq!=3]<100000000'
+else
+	fail plain-sleepgap "$WHY"
 fi
 
 [ "$failed" = 0 ] || show_log_tail
