@@ -1,6 +1,6 @@
 /* iorbench: a syscall workload generator for scripts/bench.sh.
  *
- *   iorbench MODE [-n ITERS | -t SECONDS] [-threads N] [-wait] [-dir DIR]
+ *   iorbench MODE [-n ITERS | -t SECONDS] [-threads N] [-wait] [-mark] [-dir DIR]
  *
  * Modes (every syscall is one ior traces, issued through syscall(2) so the
  * count is exact whatever the libc does):
@@ -12,6 +12,9 @@
  * -n counts iterations per thread; -t runs each thread for that long.
  * -wait prints "iorbench: ready pid=N" and starts the loop on SIGUSR1, so
  * a tracer can attach first; threads and files are set up before that.
+ * -mark calls getppid(2), a syscall ior does not trace, after the result is
+ * printed: bench's bpftrace scripts print and clear their maps on it, which
+ * splits their counts per run.
  * The loop's wall time is measured here, so tracer start-up and tear-down
  * never count. The result is one line on stdout:
  *   iorbench: mode=read threads=1 syscalls=N elapsed_ns=N ns_per_syscall=X
@@ -45,6 +48,7 @@ struct config {
 	double seconds;    /* per thread; 0 with iters set */
 	int threads;
 	int wait;
+	int mark;
 	const char *dir;
 };
 
@@ -81,7 +85,7 @@ static void die(const char *what, const char *on, int err)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: iorbench read|open|write|mixed [-n ITERS | -t SECONDS] [-threads N] [-wait] [-dir DIR]\n");
+		"usage: iorbench read|open|write|mixed [-n ITERS | -t SECONDS] [-threads N] [-wait] [-mark] [-dir DIR]\n");
 	exit(2);
 }
 
@@ -257,6 +261,8 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			cfg->dir = next_arg(argc, argv, &i);
 		} else if (!strcmp(a, "-wait")) {
 			cfg->wait = 1;
+		} else if (!strcmp(a, "-mark")) {
+			cfg->mark = 1;
 		} else {
 			usage();
 		}
@@ -319,5 +325,8 @@ int main(int argc, char **argv)
 	printf("iorbench: mode=%s threads=%d syscalls=%llu elapsed_ns=%llu ns_per_syscall=%.1f\n",
 	       mode_names[cfg.mode], cfg.threads, (unsigned long long)syscalls,
 	       (unsigned long long)(t1 - t0), syscalls ? (double)(t1 - t0) / (double)syscalls : 0.0);
+	fflush(stdout);
+	if (cfg.mark)
+		syscall(SYS_getppid);
 	return failed ? 1 : 0;
 }
