@@ -1,0 +1,78 @@
+/* ior's HTTP/1.1 server: serves only what ior generated, from memory.
+ *
+ * Single-threaded, poll() based, non-blocking. Routes map an exact decoded
+ * path to an in-memory body (or a redirect); everything else is 404, and
+ * nothing ever touches the filesystem. GET and HEAD only, bounded heads
+ * (see parse.h), at most IOR_HTTP_MAX_CONNS connections (more are answered
+ * 503 and closed), per-connection deadlines so slow clients cannot hold the
+ * server, keep-alive with pipelining answered in order.
+ *
+ * Not thread-safe: call everything from the thread that calls poll.
+ * Functions returning int return 0 (or a count) on success and a negative
+ * errno on failure, filling err when they take one. */
+#ifndef IOR_HTTP_H
+#define IOR_HTTP_H
+
+#include <stddef.h>
+
+#define IOR_HTTP_MAX_CONNS 64
+#define IOR_HTTP_HEADER_TIMEOUT_MS 10000 /* first byte to end of head */
+#define IOR_HTTP_IDLE_TIMEOUT_MS 30000   /* keep-alive wait for a request */
+#define IOR_HTTP_WRITE_TIMEOUT_MS 30000  /* without any write progress */
+
+struct ior_http;
+
+/* Listens on addr_port: "127.0.0.1:0", "[::1]:8080", "0.0.0.0:8080",
+ * "localhost:8080", or ":8080" (empty host means 127.0.0.1: ior never
+ * listens beyond loopback unless told an address). Port 0 picks a free one. */
+int ior_http_open(struct ior_http **srv, const char *addr_port, char *err, size_t errlen);
+
+/* "http://127.0.0.1:PORT" with the real port after bind; a wildcard bind
+ * shows the loopback address of its family. Owned by srv. */
+const char *ior_http_url(const struct ior_http *srv);
+
+/* Writes ior_http_url() + path, percent-encoding the path for a URL
+ * (e.g. "/my trace.svg" → ".../my%20trace.svg"). Returns the length, or
+ * -ENAMETOOLONG when buf is too small. */
+int ior_http_url_for(const struct ior_http *srv, const char *path, char *buf, size_t len);
+
+/* Adds or replaces the route path (must satisfy ior_http_path_ok, e.g.
+ * "/x.svg"). body is copied; responses in flight keep the old body until
+ * they are done. content_type e.g. "image/svg+xml". -EINVAL on a bad path
+ * or content type, -ENOMEM. */
+int ior_http_set(struct ior_http *srv, const char *path, const char *content_type,
+		 const void *body, size_t len);
+
+/* Adds or replaces a 302 redirect from one route path to another
+ * (e.g. "/" → "/x.svg"). */
+int ior_http_set_redirect(struct ior_http *srv, const char *from, const char *to);
+
+/* Removes a route; -ENOENT if there was none. */
+int ior_http_unset(struct ior_http *srv, const char *path);
+
+/* Overrides the per-connection deadlines (milliseconds, > 0); for tests
+ * and for callers that know better. */
+void ior_http_set_timeouts(struct ior_http *srv, int header_ms, int idle_ms, int write_ms);
+
+/* Waits up to timeout_ms (< 0: until something happens) for activity,
+ * handles all of it, closes connections past their deadline, and returns
+ * the number of responses completed in this call (>= 0). Call it in a loop.
+ * Returns 0 early when interrupted by a signal, so a SIGINT handler's flag
+ * can be checked. Negative errno only on a fatal error of the listener. */
+int ior_http_poll(struct ior_http *srv, int timeout_ms);
+
+/* Number of open client connections (for tests and statistics). */
+int ior_http_conns(const struct ior_http *srv);
+
+/* Closes every connection and the listener, frees everything. NULL is ok. */
+void ior_http_close(struct ior_http *srv);
+
+/* Builds the self-contained HTML page that shows svg_path (a route path
+ * such as "/x.svg") and reloads it every interval_s seconds (>= 1) without
+ * external resources. title is shown as the page title. Both strings are
+ * escaped. Returns a malloc'd NUL-terminated page and its length in *len,
+ * or NULL with errno set (EINVAL, ENOMEM). */
+char *ior_http_reload_page(const char *svg_path, const char *title, unsigned interval_s,
+			   size_t *len);
+
+#endif

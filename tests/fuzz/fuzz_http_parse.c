@@ -1,0 +1,83 @@
+/* Fuzzes the HTTP request parser. The first byte picks a chunk size; the
+ * rest is a byte stream of (possibly pipelined) requests. The stream is
+ * parsed twice, whole and in chunks, and both runs must agree request by
+ * request; every accepted request must carry a path a route could hold. */
+#include "http/parse.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REQS 64
+
+struct run {
+	int n;
+	int status[MAX_REQS];
+	size_t end[MAX_REQS]; /* stream offset after each request */
+	char path[MAX_REQS][32];
+};
+
+static struct ior_http_parser parser;
+static struct ior_http_req req;
+
+static void check(const struct ior_http_req *r)
+{
+	if (r->status == 0) {
+		if (!ior_http_path_ok(r->path))
+			abort();
+		if (r->method != IOR_HTTP_GET && r->method != IOR_HTTP_HEAD)
+			abort();
+	} else if (r->path[0]) {
+		abort();
+	}
+}
+
+static void record(struct run *run, size_t end)
+{
+	check(&req);
+	if (run->n == MAX_REQS)
+		return;
+	run->status[run->n] = req.status;
+	run->end[run->n] = end;
+	strncpy(run->path[run->n], req.path, sizeof run->path[0] - 1);
+	run->path[run->n][sizeof run->path[0] - 1] = '\0';
+	run->n++;
+}
+
+/* Parses data in chunks of at most chunk bytes. A rejected head ends the
+ * stream, as the server closes the connection then. */
+static void parse_stream(const uint8_t *data, size_t size, size_t chunk, struct run *run)
+{
+	size_t off = 0;
+	memset(run, 0, sizeof *run);
+	ior_http_parser_init(&parser);
+	while (off < size) {
+		size_t n = size - off < chunk ? size - off : chunk, used = 0;
+		int done = ior_http_parse(&parser, data + off, n, &used, &req);
+		if (used > n || (!done && used != n))
+			abort();
+		off += used;
+		if (done) {
+			record(run, off);
+			if (req.status)
+				return;
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct run whole, split;
+	if (size < 1)
+		return 0;
+	size_t chunk = (size_t)data[0] % 17 + 1;
+	parse_stream(data + 1, size - 1, size, &whole);
+	parse_stream(data + 1, size - 1, chunk, &split);
+	if (whole.n != split.n)
+		abort();
+	for (int i = 0; i < whole.n; i++)
+		if (whole.status[i] != split.status[i] || whole.end[i] != split.end[i] ||
+		    strcmp(whole.path[i], split.path[i]))
+			abort();
+	return 0;
+}
