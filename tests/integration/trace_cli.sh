@@ -1,0 +1,101 @@
+#!/bin/bash
+# The CLI around tracing: a -pid that does not exist, an unknown flag,
+# -duration, SIGTERM, and starting with tracefs unmounted.
+. "$(dirname "$0")/../lib/common.sh"
+setup
+
+# -pid of a process that does not exist: exit 1 with a message
+timeout -k 2 15 "$IOR" -plain -pid 999999999 >"$T/nopid.out" 2>"$T/nopid.err"
+rc=$?
+if [ "$rc" != 1 ]; then
+	fail nopid-exit-1 "exit status $rc: $(head -c 300 "$T/nopid.err")"
+elif ! grep -q 999999999 "$T/nopid.err"; then
+	fail nopid-exit-1 "stderr does not name the pid: $(head -c 300 "$T/nopid.err")"
+elif [ -s "$T/nopid.out" ]; then
+	fail nopid-exit-1 "printed on stdout: $(head -c 200 "$T/nopid.out")"
+else
+	pass nopid-exit-1
+fi
+
+# unknown flag: usage error, exit 2
+timeout -k 2 15 "$IOR" -plain -noSuchFlag >"$T/flag.out" 2>"$T/flag.err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q noSuchFlag "$T/flag.err"; then
+	pass unknown-flag-exit-2
+else
+	fail unknown-flag-exit-2 "exit status $rc: $(head -c 300 "$T/flag.err")"
+fi
+
+# -duration stops by itself and prints statistics; the workload is never
+# released, so no rows
+for d in 1s 500ms 2; do
+	case $d in 1s) lo=0.9 hi=4 ;; 500ms) lo=0.4 hi=3.5 ;; 2) lo=1.9 hi=5 ;; esac
+	if ! start_workload preopen /etc/hostname 1; then
+		fail "duration-$d" "$WHY"
+		continue
+	fi
+	t0=$(date +%s.%N)
+	if ! start_ior -plain -pid "$WL_PID" -duration "$d"; then
+		fail "duration-$d" "$WHY"
+	elif ! wait_ior 15; then
+		fail "duration-$d" "$WHY"
+	else
+		took=$(python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$(date +%s.%N)")
+		if [ "$IOR_RC" != 0 ]; then
+			fail "duration-$d" "exit status $IOR_RC: $(tail -c 300 "$IOR_ERR")"
+		elif ! python3 -c "import sys; sys.exit(not ($lo <= float(sys.argv[1]) <= $hi))" "$took"; then
+			fail "duration-$d" "ran ${took}s (start included), want ${lo}..${hi}s"
+		elif [ -z "$(ior_stat lost)" ]; then
+			fail "duration-$d" "no statistics with a lost count on stderr: $(tail -c 300 "$IOR_ERR")"
+		else
+			check "duration-$d-no-rows" "count==0"
+		fi
+	fi
+	kill -KILL "$WL_PID" 2>/dev/null
+	wait "$WL_PID" 2>/dev/null
+	WL_PID=""
+done
+
+# SIGTERM stops like SIGINT: exit 0, rows flushed
+F="$T/small"
+head -c 100 /dev/zero >"$F"
+if ! start_workload sleepgap "$F"; then
+	fail sigterm "$WHY"
+elif ! start_ior -plain -pid "$WL_PID"; then
+	fail sigterm "$WHY"
+else
+	P=$WL_PID
+	release_workload
+	if ! wait_workload 10; then
+		fail sigterm "$WHY"
+	fi
+	sleep "$SETTLE"
+	if stop_ior TERM; then
+		check sigterm-rows pid=$P "count==4"
+	else
+		fail sigterm "$WHY"
+	fi
+fi
+
+# tracefs unmounted at start: ior mounts it. Restored afterwards whatever
+# ior does.
+TRACEFS=/sys/kernel/tracing
+if mountpoint -q "$TRACEFS"; then
+	at_exit "mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS"
+	for i in 1 2 3 4 5; do
+		umount "$TRACEFS" 2>"$T/umount.err" && break
+		sleep 1 # busy: someone reads a tracefs file right now
+	done
+fi
+if mountpoint -q "$TRACEFS"; then
+	fail tracefs-unmounted "could not unmount $TRACEFS: $(cat "$T/umount.err")"
+elif [ -d /sys/kernel/debug/tracing ] && [ -e /sys/kernel/debug/tracing/events ]; then
+	fail tracefs-unmounted "tracefs still reachable under /sys/kernel/debug/tracing"
+elif trace_scenario -- sleepgap "$F"; then
+	check tracefs-unmounted pid=$WL_LAST "count==4" "count[name=read]==2"
+else
+	fail tracefs-unmounted "$WHY"
+fi
+mountpoint -q "$TRACEFS" || mount -t tracefs nodev "$TRACEFS"
+
+finish
