@@ -1,7 +1,15 @@
 /* The -plain CSV stream, shared by live tracing and recording replay.
  * header: durationToPrevNs,durationNs,comm,pid.tid,name,ret,file
- * file: path%(fd,FLAGS) as the original ior prints it, both paths for
- * rename/link, empty when the syscall has no file. RFC 4180 quoting. */
+ * Numbers are plain decimal (ret signed). file is, before quoting:
+ *   path%(fd,FLAGS)  a syscall on an fd (the new fd for opens/dups that
+ *                    succeeded), FLAGS the fd's open flags "O_RDONLY|O_CLOEXEC",
+ *                    ",FLAGS" left out when unknown, path empty when unknown
+ *   old=>new         rename/link/symlink (symlink: target=>linkpath)
+ *   path             a path-only syscall (stat, unlink, failed open, ...)
+ *   (empty)          the syscall has no file
+ * comm and paths are escaped per enum ior_escape: \xHH for control bytes and
+ * invalid UTF-8, \uHHHH for C1 controls and bidi overrides, \\ for a
+ * backslash. Then RFC 4180 quoting (fields with , " CR LF are quoted). */
 #ifndef IOR_TRACE_CSV_H
 #define IOR_TRACE_CSV_H
 

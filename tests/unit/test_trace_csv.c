@@ -1,0 +1,124 @@
+#include "trace/csv.h"
+#include "trace/syscalls.h"
+#include "t.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+
+static char out[8192];
+
+static const char *row(const struct ior_event_pair *p, enum ior_escape esc)
+{
+	FILE *f = fmemopen(out, sizeof out, "w");
+	ior_csv_write_pair(f, p, esc);
+	fclose(f);
+	return out;
+}
+
+static struct ior_event_pair pair(const char *name, const char *comm, const char *path, int fd, long long flags)
+{
+	struct ior_event_pair p = {
+		.gap_ns = 10074, .duration_ns = 14126, .ret = 3, .flags = flags,
+		.pid = 158022, .tid = 158023, .fd = fd,
+		.sys = (uint16_t)ior_syscall_index(ior_syscall_by_name(name)),
+		.comm = comm, .path = path, .path2 = "",
+	};
+	return p;
+}
+
+TEST(header_and_plain_row)
+{
+	FILE *f = fmemopen(out, sizeof out, "w");
+	ior_csv_write_header(f);
+	fclose(f);
+	CHECK_EQ_STR(out, "durationToPrevNs,durationNs,comm,pid.tid,name,ret,file\n");
+	struct ior_event_pair p = pair("openat", "cat", "/etc/hosts", 3, O_RDONLY | O_CLOEXEC);
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO),
+		     "10074,14126,cat,158022.158023,openat,3,\"/etc/hosts%(3,O_RDONLY|O_CLOEXEC)\"\n");
+}
+
+TEST(file_column_forms)
+{
+	struct ior_event_pair p = pair("newfstatat", "ls", "/tmp", -1, IOR_FLAGS_UNKNOWN);
+	p.ret = -2;
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO), "10074,14126,ls,158022.158023,newfstatat,-2,/tmp\n");
+	p = pair("rename", "mv", "/a", -1, IOR_FLAGS_UNKNOWN);
+	p.path2 = "/b";
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO), "10074,14126,mv,158022.158023,rename,3,/a=>/b\n");
+	p = pair("sync", "sync", "", -1, IOR_FLAGS_UNKNOWN);
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO), "10074,14126,sync,158022.158023,sync,3,\n");
+	p = pair("read", "x", "", 7, IOR_FLAGS_UNKNOWN);
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO), "10074,14126,x,158022.158023,read,3,%(7)\n");
+}
+
+TEST(quoting)
+{
+	struct ior_event_pair p = pair("unlink", "we\"ird,c", "/tmp/a,b\"c\nd", -1, IOR_FLAGS_UNKNOWN);
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_NEVER),
+		     "10074,14126,\"we\"\"ird,c\",158022.158023,unlink,3,\"/tmp/a,b\"\"c\nd\"\n");
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO),
+		     "10074,14126,\"we\"\"ird,c\",158022.158023,unlink,3,\"/tmp/a,b\"\"c\\x0ad\"\n");
+}
+
+TEST(escaping_modes)
+{
+	/* ESC, valid UTF-8 (e-acute), an invalid byte, RLO, a C1 control, a backslash */
+	struct ior_event_pair p = pair("unlink", "a\x1b[0m", "/t/caf\xc3\xa9\xff\xe2\x80\xae\xc2\x9b\\", -1, IOR_FLAGS_UNKNOWN);
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO),
+		     "10074,14126,a\\x1b[0m,158022.158023,unlink,3,/t/caf\xc3\xa9\\xff\\u202e\\u009b\\\\\n");
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_ALWAYS),
+		     "10074,14126,a\\x1b[0m,158022.158023,unlink,3,/t/caf\\xc3\\xa9\\xff\\xe2\\x80\\xae\\xc2\\x9b\\\\\n");
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_NEVER),
+		     "10074,14126,a\x1b[0m,158022.158023,unlink,3,/t/caf\xc3\xa9\xff\xe2\x80\xae\xc2\x9b\\\n");
+	/* overlong, surrogate, truncated sequences are invalid */
+	p.path = "\xc0\xaf\xed\xa0\x80\xe2\x82";
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO),
+		     "10074,14126,a\\x1b[0m,158022.158023,unlink,3,\\xc0\\xaf\\xed\\xa0\\x80\\xe2\\x82\n");
+	enum ior_escape e;
+	CHECK_EQ_INT(ior_csv_parse_escape("always", &e), 0);
+	CHECK_EQ_INT(e, IOR_ESCAPE_ALWAYS);
+	CHECK_EQ_INT(ior_csv_parse_escape("sometimes", &e), -1);
+}
+
+TEST(flags_strings)
+{
+	char b[128];
+
+	ior_open_flags_str(b, sizeof b, O_RDONLY);
+	CHECK_EQ_STR(b, "O_RDONLY");
+	ior_open_flags_str(b, sizeof b, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
+	CHECK_EQ_STR(b, "O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC");
+	ior_open_flags_str(b, sizeof b, O_RDWR | O_SYNC | O_APPEND);
+	CHECK_EQ_STR(b, "O_RDWR|O_SYNC|O_APPEND");
+	ior_open_flags_str(b, sizeof b, O_RDWR | O_TMPFILE);
+	CHECK_EQ_STR(b, "O_RDWR|O_TMPFILE");
+	ior_open_flags_str(b, sizeof b, O_RDONLY | O_DIRECTORY | 0x40000000);
+	CHECK_EQ_STR(b, "O_RDONLY|O_DIRECTORY|0x40000000");
+	ior_open_flags_str(b, 6, O_WRONLY | O_CREAT);
+	CHECK_EQ_STR(b, "O_WRO");
+}
+
+TEST(long_paths_do_not_overflow)
+{
+	char *big = malloc(5000);
+	memset(big, '\x01', 4999);
+	big[4999] = 0;
+	struct ior_event_pair p = pair("unlink", "c", big, -1, IOR_FLAGS_UNKNOWN);
+	FILE *f = fopen("/dev/null", "w");
+	ior_csv_write_pair(f, &p, IOR_ESCAPE_AUTO);
+	fclose(f);
+	p.path = "ok";
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO), "10074,14126,c,158022.158023,unlink,3,ok\n");
+	free(big);
+}
+
+int main(void)
+{
+	RUN(header_and_plain_row);
+	RUN(file_column_forms);
+	RUN(quoting);
+	RUN(escaping_modes);
+	RUN(flags_strings);
+	RUN(long_paths_do_not_overflow);
+	return t_done();
+}

@@ -1,0 +1,358 @@
+/* Merge + pairing on synthetic per-CPU streams. */
+#include "trace/event.h"
+#include "trace/merge.h"
+#include "trace/pair.h"
+#include "trace/syscalls.h"
+#include "t.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+
+#define NR_READ 0
+#define NR_OPENAT 257
+#define NR_CLOSE 3
+#define NR_WRITE 1
+#define NR_RENAME 82
+#define NR_DUP2 33
+
+struct got {
+	struct ior_event_pair p[64];
+	char path[64][128], path2[64][128], comm[64][16];
+	int n;
+};
+
+static void sink(void *ctx, const struct ior_event_pair *pair)
+{
+	struct got *g = ctx;
+	if (g->n >= 64)
+		return;
+	g->p[g->n] = *pair;
+	snprintf(g->path[g->n], 128, "%s", pair->path);
+	snprintf(g->path2[g->n], 128, "%s", pair->path2);
+	snprintf(g->comm[g->n], 16, "%s", pair->comm);
+	g->n++;
+}
+
+static struct ior_rec_enter enter(uint64_t ts, uint32_t pid, uint32_t tid, uint16_t nr,
+				  int64_t fd, uint64_t flags, uint64_t aux)
+{
+	struct ior_rec_enter e = { { ts, pid, tid, IOR_REC_ENTER, nr, 0 }, fd, flags, aux, "prog" };
+	return e;
+}
+
+static struct ior_rec_exit exit_(uint64_t ts, uint32_t pid, uint32_t tid, uint16_t nr, int64_t ret)
+{
+	struct ior_rec_exit x = { { ts, pid, tid, IOR_REC_EXIT, nr, 0 }, ret, { 0, 0 }, 0, 0, { 0 } };
+	return x;
+}
+
+/* Size in the ring as bpf.c sends it: short exits have no path fields;
+ * +4 models the raw sample padding the reader hands over. */
+#define SHORT_EXIT (sizeof(struct ior_rec_head) + 8 + 4)
+
+static size_t with_path(struct ior_rec_exit *x, const char *p0, const char *p1)
+{
+	size_t n0 = strlen(p0);
+	x->npaths = p1 ? 2 : 1;
+	x->path_len[0] = (uint16_t)n0;
+	memcpy(x->paths, p0, n0);
+	if (!p1)
+		return IOR_REC_EXIT_BASE + n0 + 4;
+	x->path_len[1] = (uint16_t)strlen(p1);
+	memcpy(x->paths + IOR_PATH_MAX, p1, strlen(p1));
+	return IOR_REC_EXIT_BASE + IOR_PATH_MAX + strlen(p1) + 4;
+}
+
+struct rig {
+	struct ior_fdtab *fds;
+	struct ior_pairer *pr;
+	struct ior_merge *m;
+	struct got g;
+};
+
+static void deliver(void *ctx, const void *rec, size_t len)
+{
+	ior_pair_feed(ctx, rec, len);
+}
+
+static int fake_cwd(void *ctx, uint32_t pid, char *path, size_t len)
+{
+	(void)ctx, (void)pid;
+	snprintf(path, len, "/work");
+	return 0;
+}
+
+static const struct ior_fd_resolver resolver = { NULL, fake_cwd, NULL };
+
+static struct rig *rig_new(const char *path_filter)
+{
+	struct rig *r = calloc(1, sizeof *r);
+	r->fds = ior_fdtab_new(1024, 64, &resolver);
+	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g };
+	r->pr = ior_pair_new(&cfg);
+	r->m = ior_merge_new(2, 1 << 20);
+	return r;
+}
+
+static void rig_free(struct rig *r)
+{
+	ior_merge_free(r->m);
+	ior_pair_free(r->pr);
+	ior_fdtab_free(r->fds);
+	free(r);
+}
+
+static void push(struct rig *r, unsigned cpu, const void *rec, size_t len)
+{
+	CHECK_EQ_INT(ior_merge_push(r->m, cpu, rec, len), 0);
+}
+
+static void flush(struct rig *r, uint64_t watermark)
+{
+	ior_merge_flush(r->m, watermark, deliver, r->pr);
+}
+
+TEST(enter_and_exit_on_different_cpus_exit_first)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter e1 = enter(1000, 5, 6, NR_READ, 0, 0, 0);
+	struct ior_rec_exit x1 = exit_(1500, 5, 6, NR_READ, 42);
+	struct ior_rec_enter e2 = enter(2000, 5, 6, NR_READ, 0, 0, 0);
+	struct ior_rec_exit x2 = exit_(2600, 5, 6, NR_READ, 0);
+
+	/* CPU 1's ring is drained first and holds the exit of an enter on CPU 0 */
+	push(r, 1, &x1, SHORT_EXIT);
+	push(r, 1, &e2, sizeof e2);
+	push(r, 0, &e1, sizeof e1);
+	push(r, 0, &x2, SHORT_EXIT);
+	flush(r, 2500); /* x2 held back: ts above the watermark */
+	CHECK_EQ_INT(r->g.n, 1);
+	CHECK_EQ_INT(r->g.p[0].duration_ns, 500);
+	CHECK_EQ_INT(r->g.p[0].gap_ns, 0); /* first pair of the thread */
+	CHECK_EQ_INT(r->g.p[0].bytes, 42);
+	CHECK_EQ_INT(r->g.p[0].ret, 42);
+	CHECK_EQ_STR(r->g.comm[0], "prog");
+	flush(r, 3000);
+	CHECK_EQ_INT(r->g.n, 2);
+	CHECK_EQ_INT(r->g.p[1].gap_ns, 500);
+	CHECK_EQ_INT(r->g.p[1].duration_ns, 600);
+	CHECK_EQ_INT(r->g.p[1].enter_ns, 2000);
+	CHECK_EQ_INT(r->g.p[1].bytes, 0);
+	CHECK_EQ_INT(ior_merge_late(r->m), 0);
+	rig_free(r);
+}
+
+TEST(unpaired_overwritten_mismatched_counted)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_pair_stats s;
+	struct ior_rec_exit lone = exit_(100, 1, 1, NR_READ, 1);
+	struct ior_rec_enter a = enter(200, 1, 1, NR_READ, 0, 0, 0);
+	struct ior_rec_enter b = enter(300, 1, 1, NR_WRITE, 1, 0, 0); /* a's exit lost */
+	struct ior_rec_exit xw = exit_(400, 1, 1, NR_READ, 1);        /* b's exit lost, a read's... */
+	struct ior_rec_enter open = enter(500, 1, 2, NR_READ, 0, 0, 0);
+
+	push(r, 0, &lone, SHORT_EXIT);
+	push(r, 0, &a, sizeof a);
+	push(r, 0, &b, sizeof b);
+	push(r, 1, &xw, SHORT_EXIT);
+	push(r, 1, &open, sizeof open);
+	flush(r, ~0ull);
+	ior_pair_get_stats(r->pr, &s);
+	CHECK_EQ_INT(r->g.n, 0);
+	CHECK_EQ_INT(s.t.unpaired_exits, 1);
+	CHECK_EQ_INT(s.t.overwritten_enters, 1);
+	CHECK_EQ_INT(s.mismatched_exits, 1);
+	CHECK_EQ_INT(s.t.in_flight, 1);
+	CHECK_EQ_INT(s.t.pairs_seen, 0);
+	struct ior_in_flight f[4];
+	CHECK_EQ_INT(ior_pair_in_flight(r->pr, f, 4), 1);
+	CHECK_EQ_INT(f[0].tid, 2);
+	CHECK_EQ_INT(f[0].enter_ns, 500);
+	CHECK_EQ_STR(ior_syscalls[f[0].sys].name, "read");
+	rig_free(r);
+}
+
+TEST(thread_reuse_after_exit_starts_fresh)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter e1 = enter(1000, 7, 8, NR_READ, 0, 0, 0);
+	struct ior_rec_exit x1 = exit_(1100, 7, 8, NR_READ, 1);
+	struct ior_rec_head dead = { 1200, 7, 8, IOR_REC_THREAD_EXIT, 0, 0 };
+	struct ior_rec_enter e2 = enter(5000, 9, 8, NR_READ, 0, 0, 0); /* tid 8 reused */
+	struct ior_rec_exit x2 = exit_(5100, 9, 8, NR_READ, 1);
+	struct ior_pair_stats s;
+
+	push(r, 0, &e1, sizeof e1);
+	push(r, 0, &x1, SHORT_EXIT);
+	push(r, 1, &dead, sizeof dead);
+	push(r, 1, &e2, sizeof e2);
+	push(r, 0, &x2, SHORT_EXIT);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 2);
+	CHECK_EQ_INT(r->g.p[1].gap_ns, 0);
+	CHECK_EQ_INT(r->g.p[1].pid, 9);
+	ior_pair_get_stats(r->pr, &s);
+	CHECK_EQ_INT(s.threads, 1);
+	rig_free(r);
+}
+
+TEST(open_read_close_resolve_file)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter eo = enter(10, 3, 3, NR_OPENAT, -1, O_RDONLY | O_CLOEXEC, (uint64_t)-100);
+	struct ior_rec_exit xo = exit_(20, 3, 3, NR_OPENAT, 4);
+	size_t lo = with_path(&xo, "data/../in.txt", NULL);
+	struct ior_rec_enter er = enter(30, 3, 3, NR_READ, 4, 0, 0);
+	struct ior_rec_exit xr = exit_(40, 3, 3, NR_READ, 100);
+	struct ior_rec_enter ed = enter(50, 3, 3, NR_DUP2, 4, 0, 1);
+	struct ior_rec_exit xd = exit_(60, 3, 3, NR_DUP2, 1);
+	struct ior_rec_enter ec = enter(70, 3, 3, NR_CLOSE, 4, 0, 0);
+	struct ior_rec_exit xc = exit_(80, 3, 3, NR_CLOSE, 0);
+	struct ior_rec_enter en = enter(90, 3, 3, NR_RENAME, -1, 0, 0);
+	struct ior_rec_exit xn = exit_(95, 3, 3, NR_RENAME, 0);
+	size_t ln = with_path(&xn, "/tmp/a", "b");
+	int64_t fl;
+
+	push(r, 0, &eo, sizeof eo);
+	push(r, 0, &xo, lo);
+	push(r, 0, &er, sizeof er);
+	push(r, 1, &xr, SHORT_EXIT);
+	push(r, 1, &ed, sizeof ed);
+	push(r, 1, &xd, SHORT_EXIT);
+	push(r, 1, &ec, sizeof ec);
+	push(r, 1, &xc, SHORT_EXIT);
+	push(r, 1, &en, sizeof en);
+	push(r, 1, &xn, ln);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 5);
+	CHECK_EQ_STR(r->g.path[0], "/work/in.txt");
+	CHECK_EQ_INT(r->g.p[0].fd, 4);
+	CHECK_EQ_INT(r->g.p[0].flags, O_RDONLY | O_CLOEXEC);
+	CHECK_EQ_STR(r->g.path[1], "/work/in.txt");
+	CHECK_EQ_INT(r->g.p[1].bytes, 100);
+	CHECK_EQ_STR(r->g.path[2], "/work/in.txt");
+	CHECK_EQ_INT(r->g.p[2].fd, 1);
+	CHECK_EQ_INT(r->g.p[2].flags, O_RDONLY);
+	CHECK_EQ_STR(r->g.path[3], "/work/in.txt");
+	CHECK_EQ_INT(r->g.p[3].fd, 4);
+	CHECK_EQ_STR(r->g.path[4], "/tmp/a");
+	CHECK_EQ_STR(r->g.path2[4], "/work/b");
+	CHECK_EQ_INT(r->g.p[4].fd, -1);
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 1, &fl), "/work/in.txt"); /* dup2 copy survives */
+	rig_free(r);
+}
+
+TEST(path_filter_counts_but_hides)
+{
+	struct rig *r = rig_new("secret");
+	struct ior_rec_enter eo = enter(10, 3, 3, NR_OPENAT, -1, O_RDONLY, (uint64_t)-100);
+	struct ior_rec_exit xo = exit_(20, 3, 3, NR_OPENAT, 4);
+	size_t lo = with_path(&xo, "/etc/hosts", NULL);
+	struct ior_rec_enter eo2 = enter(30, 3, 3, NR_OPENAT, -1, O_RDONLY, (uint64_t)-100);
+	struct ior_rec_exit xo2 = exit_(40, 3, 3, NR_OPENAT, 5);
+	size_t lo2 = with_path(&xo2, "/etc/secret", NULL);
+	struct ior_pair_stats s;
+
+	push(r, 0, &eo, sizeof eo);
+	push(r, 0, &xo, lo);
+	push(r, 0, &eo2, sizeof eo2);
+	push(r, 0, &xo2, lo2);
+	flush(r, ~0ull);
+	ior_pair_get_stats(r->pr, &s);
+	CHECK_EQ_INT(r->g.n, 1);
+	CHECK_EQ_STR(r->g.path[0], "/etc/secret");
+	CHECK_EQ_INT(r->g.p[0].gap_ns, 10); /* gap to the hidden pair */
+	CHECK_EQ_INT(s.t.pairs, 1);
+	CHECK_EQ_INT(s.t.pairs_seen, 2);
+	rig_free(r);
+}
+
+TEST(truncated_records_are_bad_not_read)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter e = enter(10, 3, 3, NR_OPENAT, -1, 0, (uint64_t)-100);
+	struct ior_rec_exit x = exit_(20, 3, 3, NR_OPENAT, 4);
+	struct ior_pair_stats s;
+
+	with_path(&x, "/etc/passwd", NULL);
+	x.path_len[0] = 60000; /* lies: the record ends after 4 bytes of path */
+	ior_pair_feed(r->pr, &e, sizeof e - 1);
+	ior_pair_feed(r->pr, &e, sizeof e);
+	ior_pair_feed(r->pr, &x, IOR_REC_EXIT_BASE + 4);
+	ior_pair_get_stats(r->pr, &s);
+	CHECK_EQ_INT(s.bad_records, 1);
+	CHECK_EQ_INT(r->g.n, 1);
+	CHECK_EQ_STR(r->g.path[0], "/etc");
+	rig_free(r);
+}
+
+TEST(late_record_counted)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter e1 = enter(1000, 5, 6, NR_READ, 0, 0, 0);
+	struct ior_rec_exit x1 = exit_(1500, 5, 6, NR_READ, 1);
+
+	push(r, 0, &x1, SHORT_EXIT);
+	flush(r, 2000);
+	push(r, 1, &e1, sizeof e1); /* arrives after its watermark passed */
+	flush(r, 2000);
+	CHECK_EQ_INT(ior_merge_late(r->m), 1);
+	CHECK_EQ_INT(r->g.n, 0);
+	rig_free(r);
+}
+
+TEST(merge_sorts_within_a_cpu_and_forces_when_full)
+{
+	struct ior_merge *m = ior_merge_new(2, 256);
+	uint64_t seen[16];
+	int n = 0;
+	struct ior_rec_head h[5] = {
+		{ 30, 1, 1, 3, 0, 0 }, { 10, 1, 1, 3, 0, 0 }, { 20, 1, 1, 3, 0, 0 },
+		{ 15, 1, 1, 3, 0, 0 }, { 5, 1, 1, 3, 0, 0 },
+	};
+	void cb(void *ctx, const void *rec, size_t len);
+
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_INT(ior_merge_push(m, 0, &h[i], sizeof h[i]), 0);
+	CHECK_EQ_INT(ior_merge_push(m, 1, &h[3], sizeof h[3]), 0);
+	CHECK_EQ_INT(ior_merge_push(m, 1, &h[4], sizeof h[4]), 0);
+	struct ctx { uint64_t *seen; int *n; } c = { seen, &n };
+	ior_merge_flush(m, ~0ull, cb, &c);
+	CHECK_EQ_INT(n, 5);
+	for (int i = 0; i + 1 < n; i++)
+		CHECK(seen[i] <= seen[i + 1]);
+	/* 256 bytes of arena: pushes fail until a flush makes room */
+	int pushed = 0;
+	while (ior_merge_push(m, 0, &h[0], sizeof h[0]) == 0)
+		pushed++;
+	CHECK_EQ_INT(pushed, 256 / sizeof h[0]);
+	n = 0;
+	ior_merge_flush(m, ~0ull, cb, &c);
+	CHECK_EQ_INT(n, pushed);
+	CHECK_EQ_INT(ior_merge_push(m, 0, &h[0], sizeof h[0]), 0);
+	ior_merge_free(m);
+}
+
+void cb(void *ctx, const void *rec, size_t len)
+{
+	struct ctx { uint64_t *seen; int *n; } *c = ctx;
+	struct ior_rec_head h;
+	(void)len;
+	memcpy(&h, rec, sizeof h);
+	if (*c->n < 16)
+		c->seen[(*c->n)++] = h.ts;
+}
+
+int main(void)
+{
+	RUN(enter_and_exit_on_different_cpus_exit_first);
+	RUN(unpaired_overwritten_mismatched_counted);
+	RUN(thread_reuse_after_exit_starts_fresh);
+	RUN(open_read_close_resolve_file);
+	RUN(path_filter_counts_but_hides);
+	RUN(truncated_records_are_bad_not_read);
+	RUN(late_record_counted);
+	RUN(merge_sorts_within_a_cpu_and_forces_when_full);
+	return t_done();
+}

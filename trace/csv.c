@@ -1,0 +1,267 @@
+/* -plain CSV rows. A row is built in one buffer and written with a single
+ * fwrite, so a row is never interleaved and stdio does the batching. Called
+ * from the single consumer thread only (the row buffer is static). */
+#include "csv.h"
+#include "syscalls.h"
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+
+#define PATH_FIELD_MAX 4096 /* longest path a pair carries (PATH_MAX) */
+#define IOR_CSV_COMM_MAX 16
+/* Escaping makes a byte at most 4 bytes (\xHH), quoting doubles a '"'. */
+#define ROW_MAX (2 * 4 * (IOR_CSV_COMM_MAX + 2 * PATH_FIELD_MAX) + 256)
+
+int ior_csv_parse_escape(const char *s, enum ior_escape *e)
+{
+	if (!strcmp(s, "auto"))
+		*e = IOR_ESCAPE_AUTO;
+	else if (!strcmp(s, "always"))
+		*e = IOR_ESCAPE_ALWAYS;
+	else if (!strcmp(s, "never"))
+		*e = IOR_ESCAPE_NEVER;
+	else
+		return -1;
+	return 0;
+}
+
+void ior_csv_write_header(FILE *out)
+{
+	fputs("durationToPrevNs,durationNs,comm,pid.tid,name,ret,file\n", out);
+}
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void put(struct buf *b, const char *s, size_t n)
+{
+	if (n > b->cap - b->len)
+		n = b->cap - b->len;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+static void puts_(struct buf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+static void put_u64(struct buf *b, uint64_t v)
+{
+	char tmp[24];
+	int i = sizeof tmp;
+
+	do
+		tmp[--i] = (char)('0' + v % 10);
+	while ((v /= 10));
+	put(b, tmp + i, sizeof tmp - (size_t)i);
+}
+
+static void put_i64(struct buf *b, int64_t v)
+{
+	if (v < 0) {
+		put(b, "-", 1);
+		put_u64(b, (uint64_t)0 - (uint64_t)v);
+		return;
+	}
+	put_u64(b, (uint64_t)v);
+}
+
+static void put_hex_escape(struct buf *b, char kind, unsigned v, int digits)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[8] = { '\\', kind };
+
+	for (int i = 0; i < digits; i++)
+		tmp[2 + i] = hex[(v >> (4 * (digits - 1 - i))) & 0xf];
+	put(b, tmp, 2 + (size_t)digits);
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4) and its code point, or 0
+ * when the bytes are not well-formed UTF-8 (overlongs, surrogates, > U+10FFFF
+ * and truncated sequences included). */
+static int utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	int len;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, *cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, *cp = c & 0x0f, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, *cp = c & 0x07, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if ((size_t)len > n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 1; i < len; i++) {
+		if (i > 1 && (s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	return len;
+}
+
+/* Code points a terminal acts on or that reorder text: C1 controls and the
+ * bidirectional formatting characters (Trojan Source). */
+static int cp_is_unsafe(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Appends s[0..n) to b in the visible notation of esc: control bytes and
+ * invalid UTF-8 as \xHH, unsafe code points as \uHHHH, the backslash as \\
+ * so the notation stays unambiguous. */
+static void put_escaped(struct buf *b, const char *s, size_t n, enum ior_escape esc)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (esc == IOR_ESCAPE_NEVER) {
+		put(b, s, n);
+		return;
+	}
+	for (size_t i = 0; i < n;) {
+		unsigned c = u[i], cp;
+		int len;
+		if (c < 0x80) {
+			if (c < 0x20 || c == 0x7f)
+				put_hex_escape(b, 'x', c, 2);
+			else if (c == '\\')
+				put(b, "\\\\", 2);
+			else
+				put(b, s + i, 1);
+			i++;
+		} else if (esc == IOR_ESCAPE_ALWAYS || !(len = utf8_seq(u + i, n - i, &cp))) {
+			put_hex_escape(b, 'x', c, 2);
+			i++;
+		} else {
+			if (cp_is_unsafe(cp))
+				put_hex_escape(b, 'u', cp, 4);
+			else
+				put(b, s + i, (size_t)len);
+			i += (size_t)len;
+		}
+	}
+}
+
+/* RFC 4180: a field holding a comma, quote, CR or LF is quoted, quotes
+ * doubled. The field is first built in scratch, then copied. */
+static void put_field(struct buf *b, const char *field, size_t n)
+{
+	if (!memchr(field, ',', n) && !memchr(field, '"', n) &&
+	    !memchr(field, '\n', n) && !memchr(field, '\r', n)) {
+		put(b, field, n);
+		return;
+	}
+	put(b, "\"", 1);
+	for (size_t i = 0; i < n; i++) {
+		if (field[i] == '"')
+			put(b, "\"", 1);
+		put(b, field + i, 1);
+	}
+	put(b, "\"", 1);
+}
+
+static size_t strnlen_(const char *s, size_t max)
+{
+	const char *z = memchr(s, 0, max);
+	return z ? (size_t)(z - s) : max;
+}
+
+/* The file column before quoting: path%(fd,FLAGS), old=>new, or path. */
+static void put_file(struct buf *f, const struct ior_event_pair *p, enum ior_escape esc)
+{
+	char flags[256];
+
+	put_escaped(f, p->path, strnlen_(p->path, PATH_FIELD_MAX), esc);
+	if (p->path2 && p->path2[0]) {
+		put(f, "=>", 2);
+		put_escaped(f, p->path2, strnlen_(p->path2, PATH_FIELD_MAX), esc);
+	}
+	if (p->fd < 0)
+		return;
+	put(f, "%(", 2);
+	put_i64(f, p->fd);
+	if (p->flags != IOR_FLAGS_UNKNOWN) {
+		ior_open_flags_str(flags, sizeof flags, p->flags);
+		put(f, ",", 1);
+		puts_(f, flags);
+	}
+	put(f, ")", 1);
+}
+
+void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc)
+{
+	static char row[ROW_MAX], scratch[ROW_MAX / 2];
+	struct buf b = { row, 0, sizeof row }, f = { scratch, 0, sizeof scratch };
+	const char *name = p->sys < ior_nsyscalls ? ior_syscalls[p->sys].name : "?";
+
+	put_u64(&b, p->gap_ns);
+	put(&b, ",", 1);
+	put_u64(&b, p->duration_ns);
+	put(&b, ",", 1);
+	put_escaped(&f, p->comm, strnlen_(p->comm, IOR_CSV_COMM_MAX), esc);
+	put_field(&b, f.p, f.len);
+	put(&b, ",", 1);
+	put_u64(&b, p->pid);
+	put(&b, ".", 1);
+	put_u64(&b, p->tid);
+	put(&b, ",", 1);
+	puts_(&b, name);
+	put(&b, ",", 1);
+	put_i64(&b, p->ret);
+	put(&b, ",", 1);
+	f.len = 0;
+	put_file(&f, p, esc);
+	put_field(&b, f.p, f.len);
+	put(&b, "\n", 1);
+	fwrite(b.p, 1, b.len, out);
+}
+
+struct flag_name {
+	long long bit;
+	const char *name;
+};
+
+/* O_SYNC and O_TMPFILE include another flag's bit; they come first so the
+ * shared bit is consumed by the longer name. */
+static const struct flag_name open_flags[] = {
+	{ O_SYNC, "O_SYNC" },         { O_TMPFILE, "O_TMPFILE" },
+	{ O_CREAT, "O_CREAT" },       { O_EXCL, "O_EXCL" },
+	{ O_NOCTTY, "O_NOCTTY" },     { O_TRUNC, "O_TRUNC" },
+	{ O_APPEND, "O_APPEND" },     { O_NONBLOCK, "O_NONBLOCK" },
+	{ O_DSYNC, "O_DSYNC" },       { O_ASYNC, "O_ASYNC" },
+	{ O_DIRECT, "O_DIRECT" },     { 0100000, "O_LARGEFILE" },
+	{ O_DIRECTORY, "O_DIRECTORY" }, { O_NOFOLLOW, "O_NOFOLLOW" },
+	{ O_NOATIME, "O_NOATIME" },   { O_CLOEXEC, "O_CLOEXEC" },
+	{ O_PATH, "O_PATH" },
+};
+
+void ior_open_flags_str(char *buf, size_t len, long long flags)
+{
+	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	struct buf b = { buf, 0, len ? len - 1 : 0 };
+	long long rest = flags & ~(long long)O_ACCMODE;
+
+	if (!len)
+		return;
+	puts_(&b, acc[flags & O_ACCMODE]);
+	for (size_t i = 0; i < sizeof open_flags / sizeof *open_flags; i++) {
+		if ((rest & open_flags[i].bit) != open_flags[i].bit)
+			continue;
+		put(&b, "|", 1);
+		puts_(&b, open_flags[i].name);
+		rest &= ~open_flags[i].bit;
+	}
+	if (rest) {
+		char hex[24];
+		snprintf(hex, sizeof hex, "|0x%llx", (unsigned long long)rest);
+		puts_(&b, hex);
+	}
+	buf[b.len] = 0;
+}

@@ -1,0 +1,173 @@
+/* Each source keeps an index of its held records sorted by ts (a record is
+ * inserted from the back, so an in-order stream costs one comparison; a
+ * ring can be slightly out of order when a program was preempted between
+ * bpf_ktime_get_ns and perf_event_output). Flush is a k-way merge over the
+ * sources' heads: linear in k, fine for the CPU counts ior meets; a heap
+ * would pay off beyond a few dozen CPUs. After a flush the records still
+ * held are copied to the front of a second arena (few: only those newer
+ * than the watermark) and the arenas swap. */
+#include "merge.h"
+#include "event.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ent {
+	uint64_t ts;
+	uint32_t off, len;
+};
+
+struct src {
+	struct ent *e;
+	uint32_t head, n, cap;
+};
+
+struct ior_merge {
+	unsigned nsrc;
+	struct src *src;
+	char *arena, *spare;
+	size_t cap, used;
+	uint64_t passed; /* highest watermark flushed so far */
+	uint64_t late;
+	int flushed;
+};
+
+struct ior_merge *ior_merge_new(unsigned nsrc, size_t arena_bytes)
+{
+	struct ior_merge *m = calloc(1, sizeof *m);
+
+	if (!m || !nsrc)
+		return free(m), NULL;
+	m->nsrc = nsrc;
+	m->cap = arena_bytes;
+	m->src = calloc(nsrc, sizeof *m->src);
+	m->arena = aligned_alloc(8, (arena_bytes + 7) & ~(size_t)7);
+	m->spare = aligned_alloc(8, (arena_bytes + 7) & ~(size_t)7);
+	if (!m->src || !m->arena || !m->spare) {
+		ior_merge_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void ior_merge_free(struct ior_merge *m)
+{
+	if (!m)
+		return;
+	for (unsigned i = 0; m->src && i < m->nsrc; i++)
+		free(m->src[i].e);
+	free(m->src);
+	free(m->arena);
+	free(m->spare);
+	free(m);
+}
+
+static int src_reserve(struct src *s)
+{
+	if (s->n < s->cap)
+		return 0;
+	uint32_t cap = s->cap ? 2 * s->cap : 4096;
+	struct ent *e = realloc(s->e, (size_t)cap * sizeof *e);
+	if (!e)
+		return -ENOMEM;
+	s->e = e;
+	s->cap = cap;
+	return 0;
+}
+
+int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t len)
+{
+	size_t need = (len + 7) & ~(size_t)7;
+	struct ior_rec_head h;
+	struct src *s;
+	uint32_t i;
+
+	if (src >= m->nsrc || len < sizeof h || len > UINT32_MAX)
+		return -EINVAL;
+	if (need > m->cap - m->used)
+		return -ENOSPC;
+	s = &m->src[src];
+	if (src_reserve(s))
+		return -ENOSPC;
+	memcpy(&h, rec, sizeof h);
+	memcpy(m->arena + m->used, rec, len);
+	if (m->flushed && h.ts <= m->passed)
+		m->late++;
+	for (i = s->n; i > s->head && s->e[i - 1].ts > h.ts; i--)
+		s->e[i] = s->e[i - 1];
+	s->e[i] = (struct ent){ h.ts, (uint32_t)m->used, (uint32_t)len };
+	s->n++;
+	m->used += need;
+	return 0;
+}
+
+/* Index of the source whose next record is oldest and <= w, or -1. */
+static int oldest(const struct ior_merge *m, uint64_t w)
+{
+	int best = -1;
+	uint64_t ts = w;
+
+	for (unsigned i = 0; i < m->nsrc; i++) {
+		const struct src *s = &m->src[i];
+		if (s->head < s->n && s->e[s->head].ts <= ts) {
+			ts = s->e[s->head].ts;
+			best = (int)i;
+			if (ts == 0)
+				break;
+		}
+	}
+	return best;
+}
+
+static void compact(struct ior_merge *m)
+{
+	size_t used = 0;
+
+	for (unsigned i = 0; i < m->nsrc; i++) {
+		struct src *s = &m->src[i];
+		uint32_t n = s->n - s->head;
+		if (n && s->head)
+			memmove(s->e, s->e + s->head, (size_t)n * sizeof *s->e);
+		s->head = 0;
+		s->n = n;
+		for (uint32_t j = 0; j < n; j++) {
+			memcpy(m->spare + used, m->arena + s->e[j].off, s->e[j].len);
+			s->e[j].off = (uint32_t)used;
+			used += (s->e[j].len + 7) & ~(size_t)7;
+		}
+	}
+	char *t = m->arena;
+	m->arena = m->spare;
+	m->spare = t;
+	m->used = used;
+}
+
+void ior_merge_flush(struct ior_merge *m, uint64_t watermark, ior_merge_cb cb, void *ctx)
+{
+	int i;
+
+	while ((i = oldest(m, watermark)) >= 0) {
+		struct src *s = &m->src[i];
+		const struct ent *e = &s->e[s->head++];
+		cb(ctx, m->arena + e->off, e->len);
+	}
+	if (!m->flushed || watermark > m->passed)
+		m->passed = watermark;
+	m->flushed = 1;
+	compact(m);
+}
+
+size_t ior_merge_pending(const struct ior_merge *m)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < m->nsrc; i++)
+		n += m->src[i].n - m->src[i].head;
+	return n;
+}
+
+uint64_t ior_merge_late(const struct ior_merge *m)
+{
+	return m->late;
+}

@@ -1,0 +1,475 @@
+/* Per-tid pairing. The tid table is open addressing with backward-shift
+ * deletion; it grows by doubling (allocation only then), and thread exit
+ * records remove entries so a reused tid starts fresh. Records are copied
+ * into local structs because ring records are only 4-byte aligned. */
+#include "pair.h"
+#include "event.h"
+#include "syscalls.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AT_FDCWD_ (-100)
+#define CLOSE_RANGE_CLOEXEC_ (1u << 2)
+#define MFD_CLOEXEC_ 1u
+#define AT_EMPTY_PATH_ 0x1000
+
+struct tid_st {
+	uint32_t tid, pid;
+	uint8_t used, open, has_prev;
+	uint16_t nr;
+	uint64_t enter_ts, last_exit;
+	int64_t fd;
+	uint64_t flags, aux;
+	char comm[IOR_COMM_LEN];
+};
+
+struct ior_pairer {
+	struct ior_pair_cfg cfg;
+	struct tid_st *tids;
+	uint32_t mask, count;
+	struct ior_pair_stats st;
+	/* per-pair scratch: the single consumer owns them */
+	char raw[2][IOR_PATH_MAX];
+	char path[2][IOR_FD_PATH_MAX];
+};
+
+static uint32_t hash_tid(uint32_t tid)
+{
+	return (uint32_t)(((uint64_t)tid * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+struct ior_pairer *ior_pair_new(const struct ior_pair_cfg *cfg)
+{
+	struct ior_pairer *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return NULL;
+	p->cfg = *cfg;
+	p->mask = 1023;
+	p->tids = calloc(p->mask + 1, sizeof *p->tids);
+	if (!p->tids)
+		return free(p), NULL;
+	return p;
+}
+
+void ior_pair_free(struct ior_pairer *p)
+{
+	if (!p)
+		return;
+	free(p->tids);
+	free(p);
+}
+
+static struct tid_st *tid_find(struct ior_pairer *p, uint32_t tid)
+{
+	for (uint32_t i = hash_tid(tid) & p->mask;; i = (i + 1) & p->mask) {
+		if (!p->tids[i].used)
+			return NULL;
+		if (p->tids[i].tid == tid)
+			return &p->tids[i];
+	}
+}
+
+static struct tid_st *tid_insert_slot(struct tid_st *tab, uint32_t mask, uint32_t tid)
+{
+	uint32_t i = hash_tid(tid) & mask;
+
+	while (tab[i].used)
+		i = (i + 1) & mask;
+	return &tab[i];
+}
+
+/* Doubles the table; on allocation failure keeps the old one (still has
+ * room: it grows at half full). */
+static void tid_grow(struct ior_pairer *p)
+{
+	uint32_t mask = p->mask * 2 + 1;
+	struct tid_st *tab = calloc((size_t)mask + 1, sizeof *tab);
+
+	if (!tab)
+		return;
+	for (uint32_t i = 0; i <= p->mask; i++)
+		if (p->tids[i].used)
+			*tid_insert_slot(tab, mask, p->tids[i].tid) = p->tids[i];
+	free(p->tids);
+	p->tids = tab;
+	p->mask = mask;
+}
+
+static struct tid_st *tid_get(struct ior_pairer *p, uint32_t tid)
+{
+	struct tid_st *s = tid_find(p, tid);
+
+	if (s)
+		return s;
+	if ((p->count + 1) * 2 > p->mask + 1)
+		tid_grow(p);
+	if ((p->count + 1) * 4 > (p->mask + 1) * 3)
+		return NULL; /* could not grow: drop rather than fill up */
+	s = tid_insert_slot(p->tids, p->mask, tid);
+	memset(s, 0, sizeof *s);
+	s->used = 1;
+	s->tid = tid;
+	p->count++;
+	return s;
+}
+
+static void tid_delete(struct ior_pairer *p, uint32_t tid)
+{
+	struct tid_st *s = tid_find(p, tid);
+	uint32_t i, j;
+
+	if (!s)
+		return;
+	if (s->open)
+		p->st.enters_at_thread_exit++;
+	i = j = (uint32_t)(s - p->tids);
+	memset(s, 0, sizeof *s);
+	p->count--;
+	for (;;) {
+		j = (j + 1) & p->mask;
+		if (!p->tids[j].used)
+			return;
+		uint32_t home = hash_tid(p->tids[j].tid) & p->mask;
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			p->tids[i] = p->tids[j];
+			memset(&p->tids[j], 0, sizeof p->tids[j]);
+			i = j;
+		}
+	}
+}
+
+static void on_enter(struct ior_pairer *p, const void *rec, size_t len)
+{
+	struct ior_rec_enter e;
+	struct tid_st *s;
+
+	if (len < sizeof e) {
+		p->st.bad_records++;
+		return;
+	}
+	memcpy(&e, rec, sizeof e);
+	s = tid_get(p, e.h.tid);
+	if (!s) {
+		p->st.bad_records++;
+		return;
+	}
+	if (s->open)
+		p->st.t.overwritten_enters++;
+	s->open = 1;
+	s->pid = e.h.pid;
+	s->nr = e.h.nr;
+	s->enter_ts = e.h.ts;
+	s->fd = e.fd;
+	s->flags = e.flags;
+	s->aux = e.aux;
+	memcpy(s->comm, e.comm, sizeof s->comm);
+	s->comm[sizeof s->comm - 1] = 0;
+}
+
+/* Copies path i of an exit record into p->raw[i], bounded by the record's
+ * real size and its own length field. */
+static const char *exit_path(struct ior_pairer *p, const struct ior_rec_exit *x,
+			     const char *rec, size_t len, int i)
+{
+	size_t off = IOR_REC_EXIT_BASE + (size_t)i * IOR_PATH_MAX, n = x->path_len[i];
+
+	p->raw[i][0] = 0;
+	if (x->npaths <= i || len <= off)
+		return p->raw[i];
+	if (n > len - off)
+		n = len - off;
+	if (n > IOR_PATH_MAX - 1)
+		n = IOR_PATH_MAX - 1;
+	memcpy(p->raw[i], rec + off, n);
+	p->raw[i][n] = 0;
+	return p->raw[i];
+}
+
+/* rel made absolute against dirfd (AT_FDCWD: the cwd) into out; rel itself
+ * when absolute, empty, or the base is unknown. */
+static const char *absolute(struct ior_pairer *p, uint32_t pid, int dirfd,
+			    const char *rel, char *out)
+{
+	const char *base;
+	int64_t fl;
+
+	if (!rel[0] || rel[0] == '/')
+		return rel;
+	base = dirfd == AT_FDCWD_ ? ior_fdtab_cwd(p->cfg.fds, pid) :
+				    ior_fdtab_get(p->cfg.fds, pid, dirfd, &fl);
+	if (base[0] != '/')
+		return rel;
+	ior_path_join(out, IOR_FD_PATH_MAX, base, rel);
+	return out;
+}
+
+static int is_named(const struct ior_syscall *s, const char *a, const char *b)
+{
+	return !strcmp(s->name, a) || (b && !strcmp(s->name, b));
+}
+
+/* Paths of a syscall that takes them (stat, unlink, rename, open, ...). */
+static void resolve_paths(struct ior_pairer *p, const struct ior_syscall *s,
+			  const struct tid_st *t, struct ior_event_pair *e,
+			  const char *raw0, const char *raw1)
+{
+	int dirfd = s->aux_is_dirfd ? (int)(int32_t)t->aux : AT_FDCWD_;
+
+	if (is_named(s, "memfd_create", NULL)) {
+		snprintf(p->path[0], sizeof p->path[0], "/memfd:%s", raw0);
+		e->path = p->path[0];
+		return;
+	}
+	if (is_named(s, "symlink", "symlinkat")) { /* target is content, not a path */
+		e->path = raw0;
+		e->path2 = absolute(p, e->pid, s->aux_is_dirfd || s->aux_arg == IOR_ARG_NONE ?
+					     AT_FDCWD_ : (int)(int32_t)t->aux, raw1, p->path[1]);
+		return;
+	}
+	if (s->aux_is_dirfd && !raw0[0] && dirfd >= 0 && (t->flags & AT_EMPTY_PATH_) &&
+	    s->cls == IOR_SC_OTHER) { /* fstatat(fd, "", AT_EMPTY_PATH): acts on fd */
+		e->fd = dirfd;
+		e->path = ior_fdtab_get(p->cfg.fds, e->pid, dirfd, &e->flags);
+		return;
+	}
+	e->path = absolute(p, e->pid, dirfd, raw0, p->path[0]);
+	/* the second dirfd of renameat/linkat is not recorded: a relative new
+	 * path of those stays as the program gave it */
+	if (s->path_arg[1] != IOR_ARG_NONE)
+		e->path2 = s->aux_is_dirfd ? raw1 : absolute(p, e->pid, AT_FDCWD_, raw1, p->path[1]);
+}
+
+static int64_t open_flags(const struct ior_syscall *s, const struct tid_st *t)
+{
+	if (is_named(s, "creat", NULL))
+		return O_CREAT | O_WRONLY | O_TRUNC;
+	if (is_named(s, "memfd_create", NULL))
+		return O_RDWR | ((t->flags & MFD_CLOEXEC_) ? O_CLOEXEC : 0);
+	return s->flags_arg == IOR_ARG_NONE ? IOR_FLAGS_UNKNOWN : (int64_t)(t->flags & 0xffffffffu);
+}
+
+static void do_open(struct ior_pairer *p, const struct ior_syscall *s,
+		    const struct tid_st *t, struct ior_event_pair *e)
+{
+	e->flags = open_flags(s, t);
+	if (e->ret < 0 || e->ret > 0x7fffffff)
+		return;
+	e->fd = (int32_t)e->ret;
+	if (!e->path[0]) { /* open_by_handle_at: ask /proc */
+		ior_fdtab_forget(p->cfg.fds, e->pid, e->fd);
+		e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);
+		return;
+	}
+	ior_fdtab_set(p->cfg.fds, e->pid, e->fd, e->path, e->flags);
+	e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);
+}
+
+/* dup/dup2/dup3 and fcntl F_DUPFD*: the pair shows the new fd. */
+static void do_dup(struct ior_pairer *p, struct ior_event_pair *e, int oldfd, int cloexec)
+{
+	if (e->ret >= 0 && e->ret <= 0x7fffffff) {
+		ior_fdtab_dup(p->cfg.fds, e->pid, oldfd, (int)e->ret, cloexec);
+		e->fd = (int)e->ret;
+	} else {
+		e->fd = oldfd;
+	}
+	e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);
+}
+
+static void do_fcntl(struct ior_pairer *p, const struct tid_st *t, struct ior_event_pair *e)
+{
+	int fd = (int)(int32_t)t->fd, cmd = (int)(int32_t)t->aux;
+
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) {
+		do_dup(p, e, fd, cmd == F_DUPFD_CLOEXEC);
+		return;
+	}
+	if (e->ret == 0 && cmd == F_SETFL)
+		ior_fdtab_setfl(p->cfg.fds, e->pid, fd, (int64_t)t->flags);
+	if (e->ret == 0 && cmd == F_SETFD)
+		ior_fdtab_set_cloexec(p->cfg.fds, e->pid, fd, (int)(t->flags & FD_CLOEXEC));
+	e->fd = fd;
+	e->path = ior_fdtab_get(p->cfg.fds, e->pid, fd, &e->flags);
+}
+
+/* Fills e's file from the syscall's class; table updates that must wait
+ * until the pair is delivered (close) are left to after_sink(). */
+static void resolve_file(struct ior_pairer *p, const struct ior_syscall *s,
+			 const struct tid_st *t, struct ior_event_pair *e,
+			 const char *raw0, const char *raw1)
+{
+	int fd = (int)(int32_t)t->fd;
+
+	if (s->path_arg[0] != IOR_ARG_NONE)
+		resolve_paths(p, s, t, e, raw0, raw1);
+	switch (s->cls) {
+	case IOR_SC_OPEN:
+		do_open(p, s, t, e);
+		return;
+	case IOR_SC_DUP:
+		do_dup(p, e, fd, is_named(s, "dup3", NULL) && (t->flags & O_CLOEXEC));
+		return;
+	case IOR_SC_FCNTL:
+		do_fcntl(p, t, e);
+		return;
+	case IOR_SC_CLOSE_RANGE:
+		return; /* a range, not one file */
+	default:
+		break;
+	}
+	if (s->fd_arg != IOR_ARG_NONE && fd >= 0) {
+		e->fd = fd;
+		e->path = ior_fdtab_get(p->cfg.fds, e->pid, fd, &e->flags);
+	}
+	if (e->ret == 0 && is_named(s, "chdir", "fchdir") && e->path[0] == '/')
+		ior_fdtab_set_cwd(p->cfg.fds, e->pid, e->path);
+}
+
+static void after_sink(struct ior_pairer *p, const struct ior_syscall *s,
+		       const struct tid_st *t, const struct ior_event_pair *e)
+{
+	if (s->cls == IOR_SC_CLOSE && e->ret != -9 /* EBADF: was not open */)
+		ior_fdtab_close(p->cfg.fds, e->pid, (int)(int32_t)t->fd);
+	if (s->cls == IOR_SC_CLOSE_RANGE && e->ret == 0)
+		ior_fdtab_close_range(p->cfg.fds, e->pid, (uint32_t)t->fd, (uint32_t)t->aux,
+				      (t->flags & CLOSE_RANGE_CLOEXEC_) != 0);
+}
+
+static int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *e)
+{
+	const char *f = p->cfg.path_filter;
+
+	return !f || !f[0] || strstr(e->path, f) || strstr(e->path2, f);
+}
+
+static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
+{
+	struct ior_rec_exit x = { 0 };
+	struct ior_event_pair e;
+	const struct ior_syscall *s;
+	struct tid_st *t;
+
+	if (len < sizeof x.h + sizeof x.ret) {
+		p->st.bad_records++;
+		return;
+	}
+	memcpy(&x, rec, len < IOR_REC_EXIT_BASE ? sizeof x.h + sizeof x.ret : IOR_REC_EXIT_BASE);
+	t = tid_find(p, x.h.tid);
+	if (!t || !t->open) {
+		p->st.t.unpaired_exits++;
+		return;
+	}
+	t->open = 0;
+	if (t->nr != x.h.nr) {
+		p->st.mismatched_exits++;
+		return;
+	}
+	s = ior_syscall_by_nr(x.h.nr);
+	if (!s) {
+		p->st.bad_records++;
+		return;
+	}
+	const char *raw0 = exit_path(p, &x, rec, len, 0), *raw1 = exit_path(p, &x, rec, len, 1);
+	e = (struct ior_event_pair){
+		.enter_ns = t->enter_ts,
+		.duration_ns = x.h.ts > t->enter_ts ? x.h.ts - t->enter_ts : 0,
+		.gap_ns = t->has_prev && t->enter_ts > t->last_exit ? t->enter_ts - t->last_exit : 0,
+		.ret = x.ret,
+		.flags = IOR_FLAGS_UNKNOWN,
+		.pid = t->pid,
+		.tid = t->tid,
+		.fd = -1,
+		.sys = (uint16_t)ior_syscall_index(s),
+		.comm = t->comm,
+		.path = "",
+		.path2 = "",
+	};
+	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && x.ret > 0)
+		e.bytes = (uint64_t)x.ret;
+	t->has_prev = 1;
+	t->last_exit = x.h.ts;
+	resolve_file(p, s, t, &e, raw0, raw1);
+	p->st.t.pairs_seen++;
+	if (path_wanted(p, &e)) {
+		p->st.t.pairs++;
+		p->cfg.sink(p->cfg.sink_ctx, &e);
+	}
+	after_sink(p, s, t, &e);
+}
+
+void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
+{
+	struct ior_rec_head h;
+
+	if (len < sizeof h) {
+		p->st.bad_records++;
+		return;
+	}
+	memcpy(&h, rec, sizeof h);
+	switch (h.kind) {
+	case IOR_REC_ENTER:
+		on_enter(p, rec, len);
+		break;
+	case IOR_REC_EXIT:
+		on_exit_rec(p, rec, len);
+		break;
+	case IOR_REC_PROC_EXIT:
+		tid_delete(p, h.tid);
+		ior_fdtab_proc_exit(p->cfg.fds, h.pid);
+		break;
+	case IOR_REC_THREAD_EXIT:
+		tid_delete(p, h.tid);
+		break;
+	default:
+		p->st.bad_records++;
+	}
+}
+
+void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s)
+{
+	*s = p->st;
+	s->t.in_flight = 0;
+	for (uint32_t i = 0; i <= p->mask; i++)
+		s->t.in_flight += p->tids[i].used && p->tids[i].open;
+	s->threads = p->count;
+}
+
+static int by_enter(const void *a, const void *b)
+{
+	const struct ior_in_flight *x = a, *y = b;
+	return x->enter_ns < y->enter_ns ? -1 : x->enter_ns > y->enter_ns;
+}
+
+size_t ior_pair_in_flight(const struct ior_pairer *p, struct ior_in_flight *out, size_t max)
+{
+	struct ior_in_flight *all = NULL;
+	size_t n = 0, cap = 0;
+
+	for (uint32_t i = 0; i <= p->mask; i++) {
+		const struct tid_st *t = &p->tids[i];
+		const struct ior_syscall *s;
+		if (!t->used || !t->open || !(s = ior_syscall_by_nr(t->nr)))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			struct ior_in_flight *a = realloc(all, cap * sizeof *a);
+			if (!a)
+				break;
+			all = a;
+		}
+		all[n] = (struct ior_in_flight){ t->enter_ts, t->pid, t->tid,
+						 (uint16_t)ior_syscall_index(s), { 0 } };
+		memcpy(all[n].comm, t->comm, sizeof all[n].comm);
+		n++;
+	}
+	if (n) {
+		qsort(all, n, sizeof *all, by_enter);
+		memcpy(out, all, (n < max ? n : max) * sizeof *out);
+	}
+	free(all);
+	return n;
+}

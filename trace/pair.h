@@ -1,0 +1,56 @@
+/* Pairing: kernel records (trace/event.h) in timestamp order in, event
+ * pairs (trace/event_pair.h) out. Keeps one state per tid (the open enter,
+ * the previous exit), resolves files through the fd table, applies the
+ * user-space -path filter, and counts everything it cannot pair.
+ * Owned by one thread; no locks. */
+#ifndef IOR_TRACE_PAIR_H
+#define IOR_TRACE_PAIR_H
+
+#include "event_pair.h"
+#include "fdtab.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ior_pair_stats {
+	struct ior_trace_totals t;
+	uint64_t mismatched_exits; /* exit of another syscall than the open enter (records lost between) */
+	uint64_t enters_at_thread_exit; /* a thread exited with an enter open */
+	uint64_t bad_records;      /* too short or of an unknown kind/syscall */
+	uint64_t threads;          /* tids with state now */
+};
+
+/* An enter still open: what a hung syscall looks like. */
+struct ior_in_flight {
+	uint64_t enter_ns;
+	uint32_t pid, tid;
+	uint16_t sys; /* index into ior_syscalls[] */
+	char comm[16];
+};
+
+struct ior_pair_cfg {
+	struct ior_fdtab *fds;  /* required; not owned */
+	const char *path_filter; /* substring of path or path2; NULL or "": all */
+	ior_pair_sink sink;
+	void *sink_ctx;
+};
+
+struct ior_pairer;
+
+/* NULL on allocation failure. */
+struct ior_pairer *ior_pair_new(const struct ior_pair_cfg *cfg);
+void ior_pair_free(struct ior_pairer *p);
+
+/* One record as the kernel wrote it, len its size in the ring (may include
+ * padding). Records must come in timestamp order; a record of a thread
+ * arriving before its predecessor is paired as best it can and counted. */
+void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len);
+
+/* Counts so far; in_flight = enters open now. */
+void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s);
+
+/* Fills out[] with up to max open enters, oldest first; returns how many
+ * there are in total. */
+size_t ior_pair_in_flight(const struct ior_pairer *p, struct ior_in_flight *out, size_t max);
+
+#endif
