@@ -1,0 +1,391 @@
+/* The recording commands: ior -ior=FILE (flamegraph + HTTP), ior -ior=FILE
+ * -plain (CSV replay), ior collapsed FILE (folded stacks). Each prints its
+ * own errors, one line each, and returns the exit code. */
+#include "flame.h"
+#include "http/http.h"
+#include "opts.h"
+#include "trace/csv.h"
+#include "trace/rec.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop }; /* no SA_RESTART: poll returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int open_recording(const char *file, struct ior_rec_reader **r)
+{
+	char err[512];
+	if (ior_rec_reader_open(r, file, err, sizeof err)) {
+		fprintf(stderr, "ior: %s (ior reads recordings written by ior -flamegraph)\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* After reading to the end: the one truncation warning, or the error. */
+static int finish_reading(const char *file, struct ior_rec_reader *r, int rc, bool quiet)
+{
+	if (rc < 0) {
+		fprintf(stderr, "ior: %s: cannot read the recording: %s\n", file,
+			rc == -ENOMEM ? strerror(ENOMEM) : ior_rec_reader_error(r));
+		return -1;
+	}
+	uint64_t pairs, end;
+	if (ior_rec_reader_truncated(r, &pairs, &end) && !quiet)
+		fprintf(stderr, "ior: %s: truncated after %llu pairs (last complete frame at byte %llu)\n",
+			file, (unsigned long long)pairs, (unsigned long long)end);
+	return 0;
+}
+
+static int spec_from_opts(const struct ior_opts *o, struct ior_flame_spec *spec)
+{
+	char err[256];
+	if (ior_flame_spec_parse(spec, o->fields, o->count, err, sizeof err)) {
+		fprintf(stderr, "ior: %s\n", err);
+		return -1;
+	}
+	spec->pid = o->pid;
+	spec->tid = o->tid;
+	spec->comm = o->comm;
+	spec->path = o->path;
+	return 0;
+}
+
+static uint64_t to_realtime(const struct ior_rec_info *info, uint64_t mono)
+{
+	if (!info->start_realtime_ns || mono < info->start_monotonic_ns)
+		return 0;
+	return info->start_realtime_ns + (mono - info->start_monotonic_ns);
+}
+
+/* Reads file and builds its tree; NULL after printing why. */
+static struct ior_flame_tree *tree_of(const char *file, const struct ior_flame_spec *spec, bool quiet)
+{
+	struct ior_rec_reader *r;
+	struct ior_flame_agg *a = NULL;
+	struct ior_flame_tree *t = NULL;
+	if (open_recording(file, &r))
+		return NULL;
+	int rc = ior_flame_agg_new(&a, spec);
+	if (!rc)
+		rc = ior_flame_agg_add_recording(a, r);
+	if (finish_reading(file, r, rc, quiet))
+		goto out;
+	if (ior_flame_tree_build(a, &t)) {
+		fprintf(stderr, "ior: %s: cannot build the flame graph: %s\n", file, strerror(ENOMEM));
+		goto out;
+	}
+	const struct ior_rec_info *info = ior_rec_reader_info(r);
+	uint64_t first, last;
+	ior_flame_agg_span(a, &first, &last);
+	t->meta.host = strdup(info->host);
+	t->meta.first_realtime_ns = to_realtime(info, first);
+	t->meta.last_realtime_ns = to_realtime(info, last);
+	t->meta.truncated = ior_rec_reader_truncated(r, NULL, NULL);
+out:
+	ior_flame_agg_free(a);
+	ior_rec_reader_close(r);
+	return t;
+}
+
+static void free_tree(struct ior_flame_tree *t)
+{
+	if (t)
+		free((char *)t->meta.host);
+	ior_flame_tree_free(t);
+}
+
+int ior_cmd_collapsed(const struct ior_opts *o, const char *file)
+{
+	struct ior_flame_spec spec;
+	if (spec_from_opts(o, &spec))
+		return 2;
+	struct ior_flame_tree *t = tree_of(file, &spec, false);
+	if (!t)
+		return 1;
+	int rc = ior_flame_write_folded(t, stdout);
+	free_tree(t);
+	if (rc || fflush(stdout)) {
+		fprintf(stderr, "ior: writing folded stacks to stdout failed: %s\n", strerror(rc ? -rc : errno));
+		return 1;
+	}
+	return 0;
+}
+
+int ior_cmd_replay(const struct ior_opts *o)
+{
+	enum ior_escape esc;
+	if (ior_csv_parse_escape(o->escape, &esc)) {
+		fprintf(stderr, "ior: -escape: unknown mode \"%s\": use auto, always or never\n", o->escape);
+		return 2;
+	}
+	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
+	struct ior_rec_reader *r;
+	if (open_recording(o->ior_file, &r))
+		return 1;
+	ior_csv_write_header(stdout);
+	struct ior_event_pair p;
+	int rc;
+	while ((rc = ior_rec_read(r, &p)) == 1)
+		if (ior_flame_spec_match(&filter, &p))
+			ior_csv_write_pair(stdout, &p, esc);
+	int failed = fflush(stdout) || ferror(stdout);
+	if (failed)
+		fprintf(stderr, "ior: writing CSV to stdout failed: %s\n", strerror(errno));
+	failed |= finish_reading(o->ior_file, r, rc, false);
+	ior_rec_reader_close(r);
+	return failed ? 1 : 0;
+}
+
+/* ---- ior -ior=FILE: flamegraph files and the server ---------------------- */
+
+struct artifact {
+	char file[PATH_MAX];
+	const char *name;    /* basename of file */
+	char route[PATH_MAX + 2];
+	char *body;
+	size_t len;
+};
+
+struct flame_job {
+	const struct ior_opts *o;
+	struct ior_flame_spec spec;
+	struct artifact svg, json;
+	bool quiet;          /* watch mode: warn about truncation once */
+};
+
+static int set_names(struct flame_job *j)
+{
+	const char *f = j->o->ior_file;
+	size_t n = strlen(f), sl = strlen(IOR_RECORDING_SUFFIX);
+	if (n > sl && !strcmp(f + n - sl, IOR_RECORDING_SUFFIX))
+		n -= sl;
+	else if (n > 4 && !strcmp(f + n - 4, ".zst"))
+		n -= 4;
+	char fields[128];
+	ior_flame_fields_str(&j->spec, ':', fields, sizeof fields);
+	const char *metric = ior_flame_metric_name(j->spec.metric);
+	struct artifact *a[2] = { &j->svg, &j->json };
+	const char *ext[2] = { "svg", "json" };
+	for (int i = 0; i < 2; i++) {
+		int k = snprintf(a[i]->file, sizeof a[i]->file, "%.*s.%s-by-%s.%s", (int)n, f, fields, metric, ext[i]);
+		if (k < 0 || (size_t)k >= sizeof a[i]->file) {
+			fprintf(stderr, "ior: %s: output file name too long\n", f);
+			return -1;
+		}
+		const char *slash = strrchr(a[i]->file, '/');
+		a[i]->name = slash ? slash + 1 : a[i]->file;
+		snprintf(a[i]->route, sizeof a[i]->route, "/%s", a[i]->name);
+	}
+	return 0;
+}
+
+static int render(struct artifact *a, const struct ior_flame_tree *t,
+		  int (*write)(const struct ior_flame_tree *, FILE *))
+{
+	char *body = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&body, &len);
+	int rc = m ? write(t, m) : -ENOMEM;
+	if (m && fclose(m) && !rc)
+		rc = -ENOMEM;
+	if (rc) {
+		free(body);
+		return rc;
+	}
+	free(a->body);
+	a->body = body;
+	a->len = len;
+	return 0;
+}
+
+/* Writes through a temporary file and rename, so a reader (or a browser
+ * reloading) never sees half a file. */
+static int save(const struct artifact *a)
+{
+	char tmp[PATH_MAX + 16];
+	snprintf(tmp, sizeof tmp, "%s.tmp%ld", a->file, (long)getpid());
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		goto fail;
+	size_t w = fwrite(a->body, 1, a->len, f);
+	if (fclose(f) || w != a->len) {
+		unlink(tmp);
+		goto fail;
+	}
+	if (!rename(tmp, a->file))
+		return 0;
+	unlink(tmp);
+fail:
+	fprintf(stderr, "ior: %s: cannot write: %s (is the directory writable?)\n", a->file, strerror(errno));
+	return -1;
+}
+
+static int generate(struct flame_job *j)
+{
+	struct ior_flame_tree *t = tree_of(j->o->ior_file, &j->spec, j->quiet);
+	if (!t)
+		return -1;
+	int rc = render(&j->svg, t, ior_flame_write_svg);
+	if (!rc && j->o->flamegraph_json)
+		rc = render(&j->json, t, ior_flame_write_json);
+	free_tree(t);
+	if (rc) {
+		fprintf(stderr, "ior: %s: cannot render the flame graph: %s\n", j->o->ior_file, strerror(-rc));
+		return -1;
+	}
+	if (save(&j->svg) || (j->o->flamegraph_json && save(&j->json)))
+		return -1;
+	return 0;
+}
+
+static int publish(struct flame_job *j, struct ior_http *srv)
+{
+	int rc = ior_http_set(srv, j->svg.route, "image/svg+xml", j->svg.body, j->svg.len);
+	if (!rc && j->o->flamegraph_json)
+		rc = ior_http_set(srv, j->json.route, "application/json", j->json.body, j->json.len);
+	return rc;
+}
+
+/* Route names come from file names; fall back to fixed ones when the
+ * server refuses a name. */
+static int publish_routes(struct flame_job *j, struct ior_http *srv)
+{
+	if (!publish(j, srv))
+		return 0;
+	snprintf(j->svg.route, sizeof j->svg.route, "/flamegraph.svg");
+	snprintf(j->json.route, sizeof j->json.route, "/flamegraph.json");
+	return publish(j, srv);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct file_state {
+	off_t size;
+	struct timespec mtime;
+};
+
+static bool file_changed(const char *file, struct file_state *s)
+{
+	struct stat st;
+	if (stat(file, &st))
+		return false;
+	bool changed = st.st_size != s->size || st.st_mtim.tv_sec != s->mtime.tv_sec ||
+		       st.st_mtim.tv_nsec != s->mtime.tv_nsec;
+	s->size = st.st_size;
+	s->mtime = st.st_mtim;
+	return changed;
+}
+
+static int add_watch_page(struct flame_job *j, struct ior_http *srv, char *page_route, size_t len)
+{
+	uint64_t secs = j->o->watch_interval_ns / 1000000000ull;
+	unsigned interval = secs < 1 ? 1 : secs > 3600 ? 3600 : (unsigned)secs;
+	size_t plen;
+	char *page = ior_http_reload_page(j->svg.route, j->svg.name, interval, &plen);
+	if (!page)
+		return -errno;
+	snprintf(page_route, len, "/watch.html");
+	int rc = ior_http_set(srv, page_route, "text/html; charset=utf-8", page, plen);
+	free(page);
+	return rc;
+}
+
+static int serve(struct flame_job *j)
+{
+	char err[256], url[PATH_MAX + 64], page[32] = "";
+	struct ior_http *srv;
+	if (ior_http_open(&srv, j->o->http_addr, err, sizeof err)) {
+		fprintf(stderr, "ior: %s (try -http=127.0.0.1:0 or -nohttp)\n", err);
+		return 1;
+	}
+	int rc = publish_routes(j, srv);
+	if (!rc && j->o->watch_interval_ns)
+		rc = add_watch_page(j, srv, page, sizeof page);
+	if (!rc)
+		rc = ior_http_set_redirect(srv, "/", *page ? page : j->svg.route);
+	if (rc) {
+		fprintf(stderr, "ior: cannot set up the HTTP routes: %s\n", strerror(-rc));
+		ior_http_close(srv);
+		return 1;
+	}
+	catch_stop_signals();
+	ior_http_url_for(srv, j->svg.route, url, sizeof url);
+	printf("Flamegraph available at %s\n", url);
+	if (*page) {
+		ior_http_url_for(srv, page, url, sizeof url);
+		printf("Reloading page at %s (regenerated when %s changes)\n", url, j->o->ior_file);
+	}
+	fflush(stdout);
+
+	struct file_state fs = { 0 };
+	file_changed(j->o->ior_file, &fs);
+	uint64_t next_check = now_ns() + j->o->watch_interval_ns;
+	int status = 0;
+	while (!stop_requested) {
+		rc = ior_http_poll(srv, 200);
+		if (rc < 0) {
+			fprintf(stderr, "ior: HTTP server failed: %s\n", strerror(-rc));
+			status = 1;
+			break;
+		}
+		if (!j->o->watch_interval_ns || now_ns() < next_check)
+			continue;
+		next_check = now_ns() + j->o->watch_interval_ns;
+		if (file_changed(j->o->ior_file, &fs) && !generate(j) && publish(j, srv))
+			fprintf(stderr, "ior: cannot update the served flame graph: %s\n", strerror(ENOMEM));
+	}
+	ior_http_close(srv);
+	return status;
+}
+
+int ior_cmd_flame(const struct ior_opts *o)
+{
+	struct flame_job j = { .o = o };
+	if (spec_from_opts(o, &j.spec))
+		return 2;
+	if (set_names(&j))
+		return 1;
+	int status = 1;
+	if (generate(&j))
+		goto out;
+	j.quiet = true;
+	if (o->nohttp) {
+		printf("Wrote %s\n", j.svg.file);
+		if (o->flamegraph_json)
+			printf("Wrote %s\n", j.json.file);
+		status = 0;
+		goto out;
+	}
+	status = serve(&j);
+out:
+	free(j.svg.body);
+	free(j.json.body);
+	return status;
+}

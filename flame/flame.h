@@ -1,0 +1,129 @@
+/* Flamegraphs of recordings: aggregate event pairs by -fields and -count,
+ * build a frame tree, write it as folded stacks, SVG or JSON.
+ *
+ * Frames, bottom up, one field after the other:
+ *   comm        the command name ("?" when empty)
+ *   path        one frame per path component; an absolute path starts with
+ *               a "/" frame (/etc/hosts -> "/", "etc", "hosts"), a relative
+ *               one does not; no file -> "(no path)"; only the first path
+ *               of rename/link counts
+ *   tracepoint  the syscall name (openat)
+ *   pid, tid    "pid 123", "tid 124"
+ *   flags       open flags "O_RDONLY|O_CLOEXEC", "(flags unknown)"
+ * Frame names are valid UTF-8 without control characters or ';' (invalid
+ * bytes and control characters become U+FFFD, ';' becomes '_'), so folded
+ * output stays parseable and SVG/JSON only need ordinary escaping.
+ *
+ * Nothing here prints except the writers, which write to the FILE given. */
+#ifndef IOR_FLAME_FLAME_H
+#define IOR_FLAME_FLAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace/event_pair.h"
+
+struct ior_rec_reader;
+
+enum ior_flame_field {
+	IOR_FIELD_COMM,
+	IOR_FIELD_PATH,
+	IOR_FIELD_TRACEPOINT,
+	IOR_FIELD_PID,
+	IOR_FIELD_TID,
+	IOR_FIELD_FLAGS,
+};
+
+enum ior_flame_metric {
+	IOR_METRIC_COUNT,          /* pairs */
+	IOR_METRIC_DURATION,       /* durationNs */
+	IOR_METRIC_DURATION_TO_PREV, /* durationToPrevNs */
+	IOR_METRIC_BYTES,          /* bytes */
+};
+
+#define IOR_FLAME_MAX_FIELDS 6
+
+/* What to aggregate and which pairs to keep (the live filters). */
+struct ior_flame_spec {
+	enum ior_flame_field fields[IOR_FLAME_MAX_FIELDS];
+	unsigned nfields;
+	enum ior_flame_metric metric;
+	int64_t pid, tid;          /* < 0: any */
+	const char *comm, *path;   /* substring filters; NULL or "": any */
+};
+
+/* Parses "comm,path,tracepoint" (each field at most once) and a metric
+ * name; fills spec (filters: none). -EINVAL with a message in err. */
+int ior_flame_spec_parse(struct ior_flame_spec *spec, const char *fields, const char *metric,
+			 char *err, size_t errlen);
+const char *ior_flame_metric_name(enum ior_flame_metric m);
+/* "comm:path:tracepoint" (sep ':') or "comm,path,tracepoint". */
+void ior_flame_fields_str(const struct ior_flame_spec *spec, char sep, char *buf, size_t len);
+/* true when the pair passes the spec's filters. */
+bool ior_flame_spec_match(const struct ior_flame_spec *spec, const struct ior_event_pair *p);
+
+/* Aggregation: sums the metric per distinct field tuple. */
+struct ior_flame_agg;
+int ior_flame_agg_new(struct ior_flame_agg **a, const struct ior_flame_spec *spec);
+/* One pair (strings compared by content); filters applied. */
+int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p);
+/* Every remaining pair of a recording, on the reader's string ids (fast).
+ * Returns 0 at the end, or the reader's negative error. */
+int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *r);
+uint64_t ior_flame_agg_pairs(const struct ior_flame_agg *a);   /* pairs kept */
+uint64_t ior_flame_agg_total(const struct ior_flame_agg *a);   /* metric sum */
+/* Monotonic ns of the first enter and last exit of the kept pairs (0 if none). */
+void ior_flame_agg_span(const struct ior_flame_agg *a, uint64_t *first_ns, uint64_t *last_ns);
+void ior_flame_agg_free(struct ior_flame_agg *a);
+
+/* The frame tree. Node 0 is the root ("all"); children are sorted by name
+ * (byte order); value includes the children, self does not. */
+struct ior_flame_node {
+	uint64_t value, self;
+	uint32_t name;         /* offset into tree->names */
+	uint32_t parent;
+	uint32_t child0, nchild; /* children: tree->kids[child0 .. child0 + nchild) */
+	uint32_t depth;        /* root 0 */
+};
+
+/* Shown in SVG/JSON headers. */
+struct ior_flame_meta {
+	const char *host;             /* may be NULL */
+	uint64_t first_realtime_ns;   /* 0: unknown */
+	uint64_t last_realtime_ns;
+	bool truncated;
+};
+
+struct ior_flame_tree {
+	struct ior_flame_node *nodes;
+	uint32_t nnodes, max_depth;
+	uint32_t *kids;
+	char *names;
+	struct ior_flame_spec spec;
+	uint64_t pairs;
+	struct ior_flame_meta meta;
+};
+
+int ior_flame_tree_build(const struct ior_flame_agg *a, struct ior_flame_tree **t);
+static inline const char *ior_flame_node_name(const struct ior_flame_tree *t, uint32_t n)
+{
+	return t->names + t->nodes[n].name;
+}
+void ior_flame_tree_free(struct ior_flame_tree *t);
+
+/* Writers return 0 or -EIO when out reports an error. */
+/* "a;b;c 42" lines, sorted in byte order, identical stacks summed. */
+int ior_flame_write_folded(const struct ior_flame_tree *t, FILE *out);
+int ior_flame_write_svg(const struct ior_flame_tree *t, FILE *out);
+/* {"name":"all","value":N,"children":[...]} plus metadata on the root. */
+int ior_flame_write_json(const struct ior_flame_tree *t, FILE *out);
+
+/* Frame-name sanitiser (see top): writes at most cap-1 bytes + NUL to dst;
+ * returns the length written. */
+size_t ior_flame_sanitize(char *dst, size_t cap, const char *src, size_t len);
+/* "1,234 calls", "12.5 ms", "3.2 MiB" */
+void ior_flame_format_value(char *buf, size_t len, enum ior_flame_metric m, uint64_t v);
+
+#endif
