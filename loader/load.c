@@ -1,0 +1,212 @@
+/* Loading an opened object into the kernel: BTF, maps (with their global
+ * data), programs. The verifier is first asked without a log (cheap); only
+ * a rejected program is loaded again with one. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "loader/internal.h"
+
+#define LOG_MIN (64u << 10)
+#define LOG_MAX (16u << 20)
+#define LOG_TAIL_LINES 20
+
+/* Kernels before 5.11 charge BPF memory to RLIMIT_MEMLOCK; later ones to
+ * the memory cgroup. Raising it costs nothing on either, so always try and
+ * only mention it when a map creation then fails with EPERM. */
+static bool raise_memlock(void)
+{
+	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
+	return setrlimit(RLIMIT_MEMLOCK, &r) == 0;
+}
+
+static void load_btf(struct ior_bpf_obj *o)
+{
+	if (!o->has_btf)
+		return;
+	int fd = ior_sys_btf_load(o->btf.raw, o->btf.size, NULL, 0);
+	if (fd >= 0) {
+		o->btf_fd = fd;
+		return;
+	}
+	snprintf(o->warning, sizeof o->warning,
+		 "kernel rejected the BPF object's BTF (%s): loading without it, so verifier "
+		 "messages carry no source lines", strerror(-fd));
+}
+
+/* PERF_EVENT_ARRAY with max_entries 0: one slot per possible CPU. */
+static uint32_t possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	unsigned lo = 0, hi = 0;
+	char c;
+	if (!f)
+		return 1024;
+	int n = fscanf(f, "%u%c%u", &lo, &c, &hi);
+	fclose(f);
+	if (n == 3 && c == '-')
+		return hi + 1;
+	return n >= 1 ? lo + 1 : 1024;
+}
+
+static int create_map(struct ior_bpf_obj *o, struct ior_loader_map *m, bool memlock_ok,
+		      char *err, size_t errlen)
+{
+	struct ior_sys_map_def d = {
+		.name = m->name, .type = m->type, .key_size = m->key_size,
+		.value_size = m->value_size, .max_entries = m->max_entries, .flags = m->flags,
+		.btf_fd = o->btf_fd, .btf_key_id = m->btf_key_id, .btf_value_id = m->btf_value_id,
+	};
+	if (d.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !d.max_entries)
+		d.max_entries = possible_cpus();
+	int fd = ior_sys_map_create(&d);
+	if (fd < 0 && d.btf_fd >= 0 && fd != -EPERM) {
+		d.btf_fd = -1; /* some kernels refuse BTF for some map types */
+		fd = ior_sys_map_create(&d);
+	}
+	if (fd < 0)
+		return ior_loader_fail(err, errlen, -fd, "map '%s': failed to create: %s%s%s", m->name,
+				       strerror(-fd), ior_loader_hint(-fd),
+				       fd == -EPERM && !memlock_ok
+					       ? " (RLIMIT_MEMLOCK could not be raised either: "
+						 "ulimit -l unlimited)"
+					       : "");
+	m->fd = fd;
+	return 0;
+}
+
+static int fill_data_map(struct ior_loader_map *m, char *err, size_t errlen)
+{
+	uint32_t zero = 0;
+	int r = ior_sys_map_update_elem(m->fd, &zero, m->data, BPF_ANY);
+	if (r)
+		return ior_loader_fail(err, errlen, -r, "map '%s': failed to write its value: %s",
+				       m->name, strerror(-r));
+	if (!m->rodata)
+		return 0;
+	r = ior_sys_map_freeze(m->fd);
+	if (r)
+		return ior_loader_fail(err, errlen, -r, "map '%s': failed to freeze: %s", m->name,
+				       strerror(-r));
+	return 0;
+}
+
+static int create_maps(struct ior_bpf_obj *o, bool memlock_ok, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < o->nmaps; i++) {
+		struct ior_loader_map *m = &o->maps[i];
+		int r = create_map(o, m, memlock_ok, err, errlen);
+		if (!r && m->kind == MAP_DATA)
+			r = fill_data_map(m, err, errlen);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static void patch_map_fds(const struct ior_bpf_obj *o, struct ior_loader_prog *p)
+{
+	for (uint32_t i = 0; i < p->nrelocs; i++)
+		p->insns[p->relocs[i].insn].imm = o->maps[p->relocs[i].map].fd;
+}
+
+static void prog_def(const struct ior_bpf_obj *o, const struct ior_loader_prog *p,
+		     struct ior_sys_prog_def *d)
+{
+	*d = (struct ior_sys_prog_def){
+		.name = p->name, .license = o->license, .type = p->type, .insns = p->insns,
+		.ninsns = p->ninsns, .btf_fd = o->btf_fd, .func_info = p->func_info,
+		.nfunc = p->nfunc, .line_info = p->line_info, .nline = p->nline,
+	};
+	if (!p->nfunc)
+		d->btf_fd = -1;
+}
+
+/* Loads again with a log that grows on ENOSPC; returns the kernel's errno
+ * of that attempt (which is the one the log explains). */
+static int load_with_log(struct ior_bpf_obj *o, struct ior_sys_prog_def *d)
+{
+	int fd = -ENOMEM;
+	for (uint32_t size = LOG_MIN; size <= LOG_MAX; size *= 4) {
+		char *log = realloc(o->log, size);
+		if (!log)
+			return -ENOMEM;
+		o->log = log;
+		log[0] = '\0';
+		d->log = log;
+		d->log_size = size;
+		d->log_level = 1;
+		fd = ior_sys_prog_load(d);
+		if (fd != -ENOSPC)
+			break;
+	}
+	return fd;
+}
+
+/* Appends the last lines of the log (all when verbose) to err. */
+static void log_tail(const char *log, bool verbose, char *err, size_t errlen)
+{
+	size_t len = strlen(log), start = 0;
+	unsigned kept = 0, omitted = 0;
+	while (len && log[len - 1] == '\n')
+		len--;
+	if (!verbose)
+		for (start = len; start > 0; start--)
+			if (log[start - 1] == '\n' && ++kept == LOG_TAIL_LINES)
+				break;
+	for (size_t i = 0; i < start; i++)
+		omitted += log[i] == '\n';
+	size_t used = strlen(err);
+	if (omitted && used < errlen)
+		used += (size_t)snprintf(err + used, errlen - used,
+					 "\n(%u lines omitted; -verbose shows the whole log)", omitted);
+	if (used < errlen)
+		snprintf(err + used, errlen - used, "\n%.*s", (int)(len - start), log + start);
+}
+
+static int load_prog(struct ior_bpf_obj *o, struct ior_loader_prog *p, bool verbose, char *err,
+		     size_t errlen)
+{
+	struct ior_sys_prog_def d;
+	patch_map_fds(o, p);
+	prog_def(o, p, &d);
+	int fd = ior_sys_prog_load(&d);
+	if (fd >= 0) {
+		p->fd = fd;
+		return 0;
+	}
+	int e = -fd;
+	fd = load_with_log(o, &d);
+	if (fd >= 0) { /* accepted the second time: keep it */
+		p->fd = fd;
+		return 0;
+	}
+	if (!o->log || !o->log[0]) {
+		free(o->log);
+		o->log = NULL;
+		return ior_loader_fail(err, errlen, e, "prog '%s': failed to load: %s%s", p->name,
+				       strerror(e), ior_loader_hint(e));
+	}
+	ior_loader_fail(err, errlen, -fd, "prog '%s': rejected by the verifier: %s", p->name,
+			strerror(-fd));
+	if (err && errlen)
+		log_tail(o->log, verbose, err, errlen);
+	return fd;
+}
+
+int ior_loader_load(struct ior_bpf_obj *o, const struct ior_load_opts *opts, char *err,
+		    size_t errlen)
+{
+	if (o->loaded)
+		return ior_loader_fail(err, errlen, EBUSY, "bpf object: already loaded");
+	o->loaded = true;
+	bool verbose = opts && opts->verbose;
+	bool memlock_ok = raise_memlock();
+	load_btf(o);
+	int r = create_maps(o, memlock_ok, err, errlen);
+	for (unsigned i = 0; !r && i < o->nprogs; i++)
+		r = load_prog(o, &o->progs[i], verbose, err, errlen);
+	return r;
+}

@@ -1,0 +1,125 @@
+/* loader/: a hand-written BPF object loader over raw bpf(2).
+ *
+ * Life of an object:
+ *   ior_loader_open()        parse the ELF in memory (pure: no syscalls)
+ *   ior_loader_set_global()  set `const volatile` / global variables
+ *   ior_loader_load()        create maps, load BTF and programs
+ *   ior_loader_map_fd() / ior_loader_prog_fd()
+ *   ior_loader_attach_tracepoint() for each tracepoint
+ *   ior_loader_close()       close every fd the object owns
+ *
+ * Every function that can fail returns a negative errno and, when err is
+ * non-NULL, writes one line a person can act on into err (errlen bytes,
+ * always NUL-terminated; a verifier failure adds the log's last lines).
+ * Nothing here prints. An object is not thread-safe; the functions that
+ * take no object are, except the first call that finds tracefs.
+ *
+ * The loader knows nothing about ior's events: the contract is the ELF.
+ * Supported: SEC("tracepoint/CAT/NAME") and SEC("tp/CAT/NAME") programs,
+ * BTF-defined maps in .maps, global data in .rodata* / .data* / .bss*
+ * (array maps of one element; .rodata* frozen), R_BPF_64_64 map and
+ * global-data references, R_BPF_64_32 calls to .text functions,
+ * .BTF / .BTF.ext (func and line info). */
+#ifndef IOR_LOADER_H
+#define IOR_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct ior_bpf_obj;
+struct perf_event_attr;
+
+/* The object compiled from bpf.c, embedded by loader/bpf_embed.S. */
+extern const unsigned char ior_bpf_object[], ior_bpf_object_end[];
+
+/* Parses an ELF object. data is copied; the caller may free it after.
+ * Builds programs (relocated, with subprograms appended), map definitions
+ * and global data. On success *out is owned by the caller (ior_loader_close).
+ * -EINVAL on a malformed object, -ENOTSUP on a feature the loader lacks,
+ * -ENOMEM. */
+int ior_loader_open(const void *data, size_t size, struct ior_bpf_obj **out, char *err,
+		    size_t errlen);
+
+/* Sets global variable name (in .rodata*, .data* or .bss*) to size bytes
+ * at val before load. size must equal the variable's size.
+ * -ENOENT: no such variable; -EINVAL: size differs; -EBUSY: already loaded. */
+int ior_loader_set_global(struct ior_bpf_obj *obj, const char *name, const void *val,
+			  size_t size, char *err, size_t errlen);
+
+struct ior_load_opts {
+	bool verbose; /* on a verifier failure, err gets the whole log */
+};
+
+/* Raises RLIMIT_MEMLOCK, loads .BTF (if the kernel rejects it, continues
+ * without: see ior_loader_warning), creates maps and writes global data,
+ * loads every program. On failure the object keeps what it created until
+ * ior_loader_close. opts may be NULL. */
+int ior_loader_load(struct ior_bpf_obj *obj, const struct ior_load_opts *opts, char *err,
+		    size_t errlen);
+
+/* A one-line warning from load worth printing once (kernel rejected the
+ * BTF), or NULL. Valid until close. */
+const char *ior_loader_warning(const struct ior_bpf_obj *obj);
+/* The full verifier log of the program that failed to load, or NULL. */
+const char *ior_loader_verifier_log(const struct ior_bpf_obj *obj);
+
+/* fd of a map / program after load; -ENOENT when there is no such name,
+ * -EBADF before load. The object owns the fd. */
+int ior_loader_map_fd(const struct ior_bpf_obj *obj, const char *name);
+int ior_loader_prog_fd(const struct ior_bpf_obj *obj, const char *name);
+
+/* Introspection for callers and tests (valid after open). */
+unsigned ior_loader_prog_count(const struct ior_bpf_obj *obj);
+const char *ior_loader_prog_name(const struct ior_bpf_obj *obj, unsigned i);
+/* The section the program came from, e.g. "tracepoint/syscalls/sys_enter". */
+const char *ior_loader_prog_section(const struct ior_bpf_obj *obj, unsigned i);
+unsigned ior_loader_map_count(const struct ior_bpf_obj *obj);
+const char *ior_loader_map_name(const struct ior_bpf_obj *obj, unsigned i);
+struct ior_loader_map_info {
+	uint32_t type, key_size, value_size, max_entries, flags;
+};
+int ior_loader_map_info(const struct ior_bpf_obj *obj, const char *name,
+			struct ior_loader_map_info *info);
+const char *ior_loader_license(const struct ior_bpf_obj *obj);
+
+/* Closes every map and program fd and frees the object. NULL is fine.
+ * Attachments (perf fds) belong to the caller and stay until closed. */
+void ior_loader_close(struct ior_bpf_obj *obj);
+
+/* ---- tracepoints -------------------------------------------------------- */
+
+/* The tracefs mount point: /sys/kernel/tracing, else
+ * /sys/kernel/debug/tracing, else tracefs is mounted on /sys/kernel/tracing.
+ * *mounted (may be NULL) tells whether this call mounted it. The result is
+ * cached for the process. NULL with err filled when none can be found. */
+const char *ior_loader_tracefs(bool *mounted, char *err, size_t errlen);
+
+/* Tracepoint id from tracefs events/CATEGORY/NAME/id; -ENOENT when this
+ * kernel lacks it. */
+int ior_loader_tracepoint_id(const char *category, const char *name, char *err, size_t errlen);
+
+/* Attaches prog_fd to tracepoint CATEGORY:NAME: perf_event_open
+ * (PERF_TYPE_TRACEPOINT, pid -1, cpu 0), PERF_EVENT_IOC_SET_BPF, ENABLE.
+ * Returns the perf event fd; closing it detaches. -ENOENT (err filled)
+ * when this kernel lacks the tracepoint, so the caller can skip it. */
+int ior_loader_attach_tracepoint(int prog_fd, const char *category, const char *name,
+				 char *err, size_t errlen);
+
+/* ---- perf events and maps, for the ring reader --------------------------- */
+
+/* perf_event_open(2); returns the fd or -errno. */
+int ior_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			    unsigned long flags);
+/* A PERF_COUNT_SW_BPF_OUTPUT event on cpu for a PERF_EVENT_ARRAY slot;
+ * wakeup_events: records per wake-up (0 = every record). The caller mmaps
+ * and closes it. Returns the fd or -errno with err filled. */
+int ior_loader_bpf_output_open(int cpu, unsigned wakeup_events, char *err, size_t errlen);
+
+/* bpf(2) map element commands; return 0 or -errno. */
+int ior_sys_map_update_elem(int fd, const void *key, const void *value, uint64_t flags);
+int ior_sys_map_lookup_elem(int fd, const void *key, void *value);
+int ior_sys_map_delete_elem(int fd, const void *key);
+
+#endif

@@ -1,0 +1,179 @@
+/* One thin wrapper per bpf(2) command. Each zeroes its attr and passes
+ * offsetofend(union bpf_attr, last field used) as the size, so a kernel
+ * older than our headers (6.1 in the VM test) sees no unknown tail. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include "loader/internal.h"
+
+#define offsetofend(T, m) (offsetof(T, m) + sizeof(((T *)0)->m))
+
+int ior_loader_fail(char *err, size_t errlen, int e, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -e;
+}
+
+const char *ior_loader_hint(int e)
+{
+	switch (e) {
+	case EPERM:
+	case EACCES:
+		return "; run as root or grant CAP_BPF and CAP_PERFMON";
+	case ENOSYS:
+		return "; this kernel has no bpf(2) (built without CONFIG_BPF_SYSCALL)";
+	default:
+		return "";
+	}
+}
+
+static uint64_t ptr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+static int sys_bpf(int cmd, union bpf_attr *attr, size_t size)
+{
+	long r = syscall(__NR_bpf, cmd, attr, (unsigned)size);
+	return r < 0 ? -errno : (int)r;
+}
+
+static void copy_name(char dst[BPF_OBJ_NAME_LEN], const char *name)
+{
+	if (name)
+		strncpy(dst, name, BPF_OBJ_NAME_LEN - 1);
+}
+
+int ior_sys_map_create(const struct ior_sys_map_def *d)
+{
+	union bpf_attr a;
+	memset(&a, 0, sizeof a);
+	a.map_type = d->type;
+	a.key_size = d->key_size;
+	a.value_size = d->value_size;
+	a.max_entries = d->max_entries;
+	a.map_flags = d->flags;
+	copy_name(a.map_name, d->name);
+	if (d->btf_fd >= 0 && d->btf_value_id) {
+		a.btf_fd = (uint32_t)d->btf_fd;
+		a.btf_key_type_id = d->btf_key_id;
+		a.btf_value_type_id = d->btf_value_id;
+	}
+	return sys_bpf(BPF_MAP_CREATE, &a, offsetofend(union bpf_attr, btf_value_type_id));
+}
+
+static int map_elem(int cmd, int fd, const void *key, const void *value, uint64_t flags)
+{
+	union bpf_attr a;
+	memset(&a, 0, sizeof a);
+	a.map_fd = (uint32_t)fd;
+	a.key = ptr(key);
+	a.value = ptr(value);
+	a.flags = flags;
+	int r = sys_bpf(cmd, &a, offsetofend(union bpf_attr, flags));
+	return r < 0 ? r : 0;
+}
+
+int ior_sys_map_update_elem(int fd, const void *key, const void *value, uint64_t flags)
+{
+	return map_elem(BPF_MAP_UPDATE_ELEM, fd, key, value, flags);
+}
+
+int ior_sys_map_lookup_elem(int fd, const void *key, void *value)
+{
+	return map_elem(BPF_MAP_LOOKUP_ELEM, fd, key, value, 0);
+}
+
+int ior_sys_map_delete_elem(int fd, const void *key)
+{
+	return map_elem(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
+}
+
+int ior_sys_map_freeze(int fd)
+{
+	union bpf_attr a;
+	memset(&a, 0, sizeof a);
+	a.map_fd = (uint32_t)fd;
+	int r = sys_bpf(BPF_MAP_FREEZE, &a, offsetofend(union bpf_attr, map_fd));
+	return r < 0 ? r : 0;
+}
+
+int ior_sys_btf_load(const void *btf, uint32_t size, char *log, uint32_t log_size)
+{
+	union bpf_attr a;
+	memset(&a, 0, sizeof a);
+	a.btf = ptr(btf);
+	a.btf_size = size;
+	if (log && log_size) {
+		a.btf_log_buf = ptr(log);
+		a.btf_log_size = log_size;
+		a.btf_log_level = 1;
+	}
+	return sys_bpf(BPF_BTF_LOAD, &a, offsetofend(union bpf_attr, btf_log_level));
+}
+
+int ior_sys_prog_load(const struct ior_sys_prog_def *d)
+{
+	union bpf_attr a;
+	memset(&a, 0, sizeof a);
+	a.prog_type = d->type;
+	a.insns = ptr(d->insns);
+	a.insn_cnt = d->ninsns;
+	a.license = ptr(d->license);
+	copy_name(a.prog_name, d->name);
+	if (d->log && d->log_size) {
+		a.log_level = d->log_level;
+		a.log_buf = ptr(d->log);
+		a.log_size = d->log_size;
+	}
+	if (d->btf_fd >= 0) {
+		a.prog_btf_fd = (uint32_t)d->btf_fd;
+		a.func_info_rec_size = sizeof(struct bpf_func_info);
+		a.func_info = ptr(d->func_info);
+		a.func_info_cnt = d->nfunc;
+		a.line_info_rec_size = sizeof(struct bpf_line_info);
+		a.line_info = ptr(d->line_info);
+		a.line_info_cnt = d->nline;
+	}
+	int fd, tries = 5;
+	do
+		fd = sys_bpf(BPF_PROG_LOAD, &a, offsetofend(union bpf_attr, line_info_cnt));
+	while (fd == -EAGAIN && --tries);
+	return fd;
+}
+
+int ior_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			    unsigned long flags)
+{
+	long r = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+	return r < 0 ? -errno : (int)r;
+}
+
+int ior_loader_bpf_output_open(int cpu, unsigned wakeup_events, char *err, size_t errlen)
+{
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof attr);
+	attr.size = sizeof attr;
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.sample_period = 1;
+	attr.wakeup_events = wakeup_events;
+	int fd = ior_sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return ior_loader_fail(err, errlen, -fd,
+				       "perf event (BPF output) on cpu %d: failed to open: %s%s", cpu,
+				       strerror(-fd), ior_loader_hint(-fd));
+	return fd;
+}
