@@ -1,0 +1,729 @@
+#!/bin/bash
+# ior next to the tracers people use today, measured side by side in one run.
+#
+# usage: scripts/bench.sh [--smoke] [--runs N] [--tracers LIST] [--keep]
+#   --smoke       tiny counts, 1 run, untraced + ior + one installed peer;
+#                 prints PASS:/FAIL: lines (tests/run bench)
+#   --runs N      runs per figure, the median is reported (default 5)
+#   --tracers L   comma-separated subset of: untraced empty ior-flame
+#                 ior-plain bt-count bt-count-enter bt-hist bt-print
+#                 perf-trace strace, plus "ior-extra" (sustained rate,
+#                 bytes/pair, aggregation, RSS)
+#   --keep        keep the work directory (tracer outputs, recordings)
+#
+# build/iorbench (tests/bench/gen.c) is the workload. Every tracer filters
+# to it by comm ("iorbench") in the kernel, except the empty program (no
+# filter: the floor of attaching at all) and perf trace / strace, which
+# trace only the generator they start. Tracers that stay up for a whole
+# session (ior, bpftrace) run every workload RUNS times, interleaved;
+# perf trace and strace start per run with a tenth of the iterations
+# (they are 50x slower), so compare ns/syscall, not elapsed.
+# The generator times its own loop: tracer start-up and tear-down (about
+# 0.1 s per tracepoint on this kernel: synchronize_rcu_tasks_trace per
+# closed perf event) never count.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+IOR=${IOR:-$ROOT/ior}
+GEN=${GEN:-$ROOT/build/iorbench}
+COMM=iorbench
+RUNS=5 SMOKE=0 KEEP=0 TRACERS=""
+
+usage() { sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) SMOKE=1 ;;
+	--runs) RUNS=${2:-}; shift ;;
+	--runs=*) RUNS=${1#*=} ;;
+	--tracers) TRACERS=${2:-}; shift ;;
+	--tracers=*) TRACERS=${1#*=} ;;
+	--keep) KEEP=1 ;;
+	-h | --help) usage 0 ;;
+	*) echo "bench.sh: unknown argument '$1'" >&2; usage 2 ;;
+	esac
+	shift
+done
+case $RUNS in '' | *[!0-9]* | 0) echo "bench.sh: --runs needs a positive number" >&2; exit 2 ;; esac
+
+# ---- workloads -----------------------------------------------------------
+WLS=(read open write mixed read2)
+declare -A WL_MODE=([read]=read [open]=open [write]=write [mixed]=mixed [read2]=read)
+declare -A WL_ITERS=([read]=300000 [open]=100000 [write]=300000 [mixed]=33000 [read2]=150000)
+declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2)
+declare -A WL_DESC=([read]="pread64 4 KiB, /dev/shm" [open]="openat+fstat+close"
+	[write]="write 64 B" [mixed]="open,fstat,4 pread,2 write,close" [read2]="pread64, 2 threads")
+SLOW_DIV=10            # perf trace, strace: a tenth of the iterations
+SUST_PAIRS=10000000    # sustained-rate sessions: pairs per session
+SUST_THREADS="1 2 4"
+AGG_RUNS=3
+if [ "$SMOKE" = 1 ]; then
+	RUNS=1
+	for w in "${WLS[@]}"; do WL_ITERS[$w]=$((WL_ITERS[$w] / 100)); done
+	SLOW_DIV=1 SUST_PAIRS=20000 SUST_THREADS="1" AGG_RUNS=1
+fi
+
+declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)"
+	[ior-flame]="ior -flamegraph" [ior-plain]="ior -plain >/dev/null"
+	[bt-count]="bpftrace count, enter+exit" [bt-count-enter]="bpftrace count, enter only"
+	[bt-hist]="bpftrace pair+latency hist" [bt-print]="bpftrace printf per pair"
+	[perf-trace]="perf trace -o FILE" [strace]="strace -f -o FILE")
+declare -A FILTER=([untraced]="-" [empty]="none (all processes)" [ior-flame]="comm, in kernel"
+	[ior-plain]="comm, in kernel" [bt-count]="comm, in kernel" [bt-count-enter]="comm, in kernel"
+	[bt-hist]="comm, in kernel" [bt-print]="comm, in kernel"
+	[perf-trace]="its child task (all its syscalls)" [strace]="its child (all its syscalls)")
+ALL_TRACERS="untraced empty ior-flame ior-plain bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra"
+
+log() { echo "bench: $*" >&2; }
+PASSES=0 FAILS=0
+pass() { echo "PASS: bench-smoke: $1"; PASSES=$((PASSES + 1)); }
+fail() { echo "FAIL: bench-smoke: $1"; FAILS=$((FAILS + 1)); }
+problem() { # a failure in full mode is reported, the bench goes on
+	if [ "$SMOKE" = 1 ]; then fail "$1"; else log "PROBLEM: $1"; PROBLEMS+=("$1"); fi
+}
+PROBLEMS=()
+
+# ---- process bookkeeping -------------------------------------------------
+W=""
+STARTED=()
+cleanup() {
+	local p
+	for p in "${STARTED[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	for p in "${GEN_PIDS[@]}"; do rm -f "/dev/shm/iorbench-$p-"*; done
+	if [ -n "$W" ]; then
+		if [ "$KEEP" = 1 ]; then log "kept $W"; else rm -rf "$W"; fi
+	fi
+}
+GEN_PIDS=()
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+alive() { kill -0 "$1" 2>/dev/null; }
+# Polls for an extended regex in FILE every 50 ms; gives up after SECONDS
+# or when PID (optional) exits.
+wait_for() { # FILE REGEX SECONDS [PID]
+	local i
+	for ((i = 0; i < $3 * 20; i++)); do
+		grep -qE -- "$2" "$1" 2>/dev/null && return 0
+		[ -n "${4:-}" ] && ! alive "$4" && { grep -qE -- "$2" "$1" 2>/dev/null; return; }
+		sleep 0.05
+	done
+	return 1
+}
+# SIGINT, then waits up to SECONDS for the exit; SIGKILL after that.
+stop_proc() { # PID SECONDS
+	local i
+	kill -INT "$1" 2>/dev/null
+	for ((i = 0; i < $2 * 20; i++)); do
+		alive "$1" || { wait "$1" 2>/dev/null; return 0; }
+		sleep 0.05
+	done
+	log "pid $1 ignored SIGINT for $2 s: killed"
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 1
+}
+
+# ---- the generator -------------------------------------------------------
+RESULTS=""   # tracer wl run pid syscalls elapsed_ns pairs lost
+GEN_SEQ=0
+iters_of() { # WL DIV
+	local n=$((WL_ITERS[$1] / $2))
+	[ "$n" -ge 1 ] || n=1
+	echo "$n"
+}
+
+# Starts the generator waiting for SIGUSR1; sets GEN_PID and GEN_OUT.
+gen_start() { # WL DIV
+	GEN_SEQ=$((GEN_SEQ + 1))
+	GEN_OUT=$W/gen.$GEN_SEQ
+	"$GEN" "${WL_MODE[$1]}" -n "$(iters_of "$1" "$2")" -threads "${WL_THREADS[$1]}" \
+		-wait -mark >"$GEN_OUT" 2>&1 </dev/null &
+	GEN_PID=$!
+	GEN_PIDS+=("$GEN_PID")
+	if ! wait_for "$GEN_OUT" '^iorbench: ready' 10 "$GEN_PID"; then
+		problem "iorbench $1 not ready: $(head -c 300 "$GEN_OUT")"
+		kill -KILL "$GEN_PID" 2>/dev/null
+		return 1
+	fi
+}
+
+# Reads the result line of GEN_OUT into GEN_SYSCALLS and GEN_ELAPSED.
+gen_result() {
+	local line
+	line=$(grep '^iorbench: mode=' "$GEN_OUT" | tail -n 1)
+	GEN_SYSCALLS=$(echo "$line" | sed -n 's/.* syscalls=\([0-9]*\).*/\1/p')
+	GEN_ELAPSED=$(echo "$line" | sed -n 's/.* elapsed_ns=\([0-9]*\).*/\1/p')
+	if [ -z "$GEN_SYSCALLS" ] || [ -z "$GEN_ELAPSED" ]; then
+		problem "no result from iorbench: $(head -c 300 "$GEN_OUT")"
+		return 1
+	fi
+}
+
+# Releases the waiting generator and waits for it; records the run.
+gen_go() { # TRACER WL RUN
+	kill -USR1 "$GEN_PID"
+	if ! wait "$GEN_PID"; then
+		problem "iorbench $2 under $1 failed: $(head -c 300 "$GEN_OUT")"
+		return 1
+	fi
+	gen_result || return 1
+	record "$1" "$2" "$3" "$GEN_PID" "$GEN_SYSCALLS" "$GEN_ELAPSED" - -
+}
+
+record() { echo "$*" >>"$RESULTS"; }
+
+# Every workload RUNS times, interleaved; HOOK runs after each generator
+# exits (bpftrace: wait for its per-run mark).
+run_workloads() { # TRACER [HOOK]
+	local run w
+	for ((run = 1; run <= RUNS; run++)); do
+		for w in "${WLS[@]}"; do
+			gen_start "$w" 1 || continue
+			gen_go "$1" "$w" "$run" || continue
+			[ -n "${2:-}" ] && "$2" "$GEN_PID"
+		done
+	done
+}
+
+# ---- untraced ------------------------------------------------------------
+bench_untraced() {
+	log "untraced"
+	run_workloads untraced
+}
+
+# ---- ior -----------------------------------------------------------------
+# Starts ior in DIR with ARGS, stdout to OUT; waits for its tracing line.
+# Sets IOR_PID and IOR_ERR.
+ior_start() { # TAG DIR OUT ARGS...
+	local tag=$1 dir=$2 out=$3
+	shift 3
+	mkdir -p "$dir"
+	IOR_ERR=$W/$tag.err
+	(cd "$dir" && exec "$IOR" "$@") >"$out" 2>"$IOR_ERR" </dev/null &
+	IOR_PID=$!
+	STARTED+=("$IOR_PID")
+	if ! wait_for "$IOR_ERR" '^ior: (tracing|attached)|Ctrl-C to stop' 60 "$IOR_PID"; then
+		problem "$tag: ior $* did not start tracing: $(tail -c 400 "$IOR_ERR")"
+		kill -KILL "$IOR_PID" 2>/dev/null
+		wait "$IOR_PID" 2>/dev/null
+		return 1
+	fi
+}
+
+# A number from ior's statistics: "N LABEL" or "LABEL: N" / "LABEL=N".
+ior_stat() { # FILE LABEL
+	local v
+	v=$(grep -oE "[0-9]+ +$2\b" "$1" | head -n 1 | grep -oE '^[0-9]+')
+	[ -n "$v" ] || v=$(grep -oE "\b$2 *[:=] *[0-9]+" "$1" | head -n 1 | grep -oE '[0-9]+$')
+	echo "$v"
+}
+
+vm_kib() { # PID FIELD
+	sed -n "s/^$2:[[:space:]]*\([0-9]*\) kB/\1/p" "/proc/$1/status" 2>/dev/null
+}
+
+declare -A SESSION_PAIRS SESSION_LOST SESSION_RSS SESSION_EXPECT
+session_expect() { # TRACER: loop syscalls of its recorded runs
+	awk -v t="$1" '$1 == t { s += $5 } END { print s + 0 }' "$RESULTS"
+}
+
+bench_ior() { # TRACER
+	local t=$1 dir=$W/$1 args
+	case $t in
+	empty) args=(-benchEmpty -duration 1h) ;;
+	ior-flame) args=(-flamegraph -name bench -comm "$COMM") ;;
+	ior-plain) args=(-plain -comm "$COMM") ;;
+	esac
+	log "$t: ${args[*]}"
+	ior_start "$t" "$dir" /dev/null "${args[@]}" || return 1
+	run_workloads "$t"
+	SESSION_RSS[$t]=$(vm_kib "$IOR_PID" VmHWM)
+	stop_proc "$IOR_PID" 300 || problem "$t: ior did not stop on SIGINT within 300 s"
+	wait "$IOR_PID" 2>/dev/null
+	if [ "$t" != empty ]; then
+		SESSION_PAIRS[$t]=$(ior_stat "$IOR_ERR" pairs)
+		SESSION_LOST[$t]=$(ior_stat "$IOR_ERR" lost)
+		[ -n "${SESSION_LOST[$t]}" ] || problem "$t: no lost count in ior's statistics: $(tail -c 300 "$IOR_ERR")"
+	fi
+	SESSION_EXPECT[$t]=$(session_expect "$t")
+	[ "$t" = ior-flame ] && ior_pairs_per_run "$dir"
+	return 0
+}
+
+# The recording's pairs per generator pid, from ior collapsed -fields pid,
+# written into the ior-flame rows of RESULTS.
+ior_pairs_per_run() { # DIR
+	local file counts
+	file=$(ls "$1"/*.ior.zst 2>/dev/null | head -n 1)
+	if [ -z "$file" ]; then
+		problem "ior-flame: no .ior.zst written: $(tail -c 300 "$IOR_ERR")"
+		return 1
+	fi
+	FLAME_FILE=$file
+	counts=$W/ior-flame.pids
+	if ! "$IOR" collapsed -fields pid -count count "$file" >"$counts" 2>"$counts.err"; then
+		problem "ior collapsed -fields pid failed: $(head -c 300 "$counts.err")"
+		return 1
+	fi
+	awk 'NR == FNR { n = $NF; $NF = ""; gsub(/[^0-9]/, "", $0); if ($0 != "") c[$0] += n; next }
+	     $1 == "ior-flame" { $7 = ($4 in c) ? c[$4] : 0; $8 = "-" } { print }' \
+		"$counts" "$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"
+}
+
+# ---- bpftrace ------------------------------------------------------------
+tracefs_dir() {
+	local d
+	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -d "$d/events/syscalls" ] && { echo "$d"; return; }
+	done
+}
+
+# ior's syscall set (trace/syscalls.c) that this kernel has tracepoints for.
+ior_syscalls() {
+	local tfs s
+	tfs=$(tracefs_dir)
+	grep -oE '^[[:space:]]*(SC|AT)\([a-z0-9_]+,|^[[:space:]]*\{ "[a-z0-9_]+"' trace/syscalls.c |
+		sed -E 's/.*\(([a-z0-9_]+),/\1/; s/.*"([a-z0-9_]+)"/\1/' |
+		while read -r s; do
+			[ -d "$tfs/events/syscalls/sys_enter_$s" ] && echo "$s"
+		done
+}
+
+probes() { # enter|exit
+	ior_syscalls | sed "s/^/tracepoint:syscalls:sys_$1_/" | paste -sd, -
+}
+
+# Every script prints "bench: attached" from BEGIN (after all probes are
+# attached), and on the generator's getppid mark prints "bench: mark PID"
+# followed by what it counted for that run, then clears it.
+bt_script() { # TRACER
+	local mark='tracepoint:syscalls:sys_enter_getppid /comm == "'$COMM'"/ { printf("bench: mark %d\n", pid);'
+	echo 'BEGIN { printf("bench: attached\n"); }'
+	case $1 in
+	bt-count)
+		echo "$(probes enter),"
+		echo "$(probes exit)"
+		echo "/comm == \"$COMM\"/ { @[probe] = count(); }"
+		echo "$mark print(@); clear(@); }"
+		echo 'END { printf("bench: end\n"); clear(@); }' ;;
+	bt-count-enter)
+		echo "$(probes enter)"
+		echo "/comm == \"$COMM\"/ { @[probe] = count(); }"
+		echo "$mark print(@); clear(@); }"
+		echo 'END { printf("bench: end\n"); clear(@); }' ;;
+	bt-hist)
+		echo "$(probes enter)"
+		echo "/comm == \"$COMM\"/ { @start[tid] = nsecs; }"
+		echo "$(probes exit)"
+		echo '/@start[tid]/ { @ns[probe] = hist(nsecs - @start[tid]); delete(@start[tid]); }'
+		echo "$mark print(@ns); clear(@ns); }"
+		echo 'END { printf("bench: end\n"); clear(@ns); clear(@start); }' ;;
+	bt-print)
+		echo "$(probes enter)"
+		echo "/comm == \"$COMM\"/ { @start[tid] = nsecs; }"
+		echo "$(probes exit)"
+		echo '/@start[tid]/ { printf("%d %d %s %d %d\n", pid, tid, probe, args->ret, nsecs - @start[tid]); delete(@start[tid]); }'
+		echo "$mark }"
+		echo 'END { printf("bench: end\n"); clear(@start); }' ;;
+	esac
+}
+
+bt_wait_mark() { # GEN_PID
+	wait_for "$BT_OUT" "^bench: mark $1\$" 120 "$BT_PID" ||
+		problem "$BT_T: no mark for run $1 in bpftrace's output"
+}
+
+bench_bpftrace() { # TRACER
+	local t=$1
+	BT_T=$t BT_OUT=$W/$t.out
+	bt_script "$t" >"$W/$t.bt"
+	log "$t: bpftrace $W/$t.bt ($(grep -o 'tracepoint:' "$W/$t.bt" | wc -l) tracepoints)"
+	bpftrace "$W/$t.bt" >"$BT_OUT" 2>&1 </dev/null &
+	BT_PID=$!
+	STARTED+=("$BT_PID")
+	if ! wait_for "$BT_OUT" '^bench: attached' 120 "$BT_PID"; then
+		problem "$t: bpftrace did not attach: $(tail -c 400 "$BT_OUT")"
+		kill -KILL "$BT_PID" 2>/dev/null
+		return 1
+	fi
+	run_workloads "$t" bt_wait_mark
+	SESSION_RSS[$t]=$(vm_kib "$BT_PID" VmHWM)
+	stop_proc "$BT_PID" 300 || problem "$t: bpftrace did not stop within 300 s"
+	bt_parse "$t"
+	SESSION_EXPECT[$t]=$(session_expect "$t")
+}
+
+# Pairs per run from the marks: count maps (sys_enter lines), hist buckets,
+# or printed pair lines; "Lost N events" lines are charged to the run
+# whose mark follows them.
+bt_parse() { # TRACER
+	local t=$1 per=$W/$1.per
+	awk -v t="$t" '
+	/^bench: mark / { cur = $3; mark[cur] = 1; if (t == "bt-print") { n[cur] += pending; pending = 0 }; lost[cur] += plost; plost = 0; next }
+	/^bench: end/ { cur = ""; next }
+	/^Lost [0-9]+ events/ { plost += $2; total_lost += $2; next }
+	t ~ /^bt-count/ && cur != "" && /^@\[tracepoint:syscalls:sys_enter_/ { n[cur] += $NF; next }
+	t == "bt-hist" && cur != "" && /^\[/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/ && $(i-1) ~ /[])]$/) { n[cur] += $i; break }; next }
+	t == "bt-print" && /^[0-9]+ [0-9]+ tracepoint:/ { pending++; next }
+	END { for (p in mark) print p, n[p] + 0, lost[p] + 0; print "total", 0, total_lost + plost }
+	' "$BT_OUT" >"$per"
+	SESSION_LOST[$t]=$(awk '$1 == "total" { print $3 }' "$per")
+	SESSION_PAIRS[$t]=$(awk '$1 != "total" { s += $2 } END { print s + 0 }' "$per")
+	awk -v t="$t" 'NR == FNR { n[$1] = $2; l[$1] = $3; next }
+		$1 == t { $7 = ($4 in n) ? n[$4] : 0; $8 = ($4 in l) ? l[$4] : 0 } { print }' \
+		"$per" "$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"
+}
+
+# ---- perf trace, strace: one tracer per run, started with the generator --
+bench_child_tracer() { # TRACER
+	local t=$1 run w out f n pairs lost
+	log "$t (1/$SLOW_DIV of the iterations per run)"
+	for ((run = 1; run <= RUNS; run++)); do
+		for w in "${WLS[@]}"; do
+			GEN_SEQ=$((GEN_SEQ + 1))
+			GEN_OUT=$W/gen.$GEN_SEQ f=$W/$t.$GEN_SEQ.out
+			n=$(iters_of "$w" "$SLOW_DIV")
+			local cmd=("$GEN" "${WL_MODE[$w]}" -n "$n" -threads "${WL_THREADS[$w]}")
+			case $t in
+			perf-trace) perf trace -o "$f" -- "${cmd[@]}" >"$GEN_OUT" 2>"$f.err" </dev/null ;;
+			strace) strace -f -o "$f" -- "${cmd[@]}" >"$GEN_OUT" 2>"$f.err" </dev/null ;;
+			esac
+			gen_result || { problem "$t: $(head -c 300 "$f.err")"; continue; }
+			case $t in
+			perf-trace)
+				pairs=$(grep -cE ' [a-z_0-9]+\(.*\) += ' "$f")
+				lost=$(grep -oiE 'LOST [0-9]+' "$f" | awk '{ s += $2 } END { print s + 0 }') ;;
+			strace)
+				pairs=$(grep -cvE 'resumed>|^[0-9]+ +(\+\+\+|---)' "$f")
+				lost=0 ;;
+			esac
+			record "$t" "$w" "$run" 0 "$GEN_SYSCALLS" "$GEN_ELAPSED" "$pairs" "$lost"
+			rm -f "$f"
+		done
+	done
+	SESSION_PAIRS[$t]=$(awk -v t="$t" '$1 == t { s += $7 } END { print s + 0 }' "$RESULTS")
+	SESSION_LOST[$t]=$(awk -v t="$t" '$1 == t { s += $8 } END { print s + 0 }' "$RESULTS")
+	SESSION_EXPECT[$t]=$(session_expect "$t")
+}
+
+# ---- ior: sustained rate, recording size, aggregation, RSS ---------------
+EXTRA=()      # "key value" lines for the ior table and the bench: line
+extra() { EXTRA+=("$1 $2"); }
+
+# One read-loop session of SUST_PAIRS pairs with T threads under
+# ior -flamegraph; samples ior's VmHWM every 0.5 s while the loop runs.
+sustained_session() { # THREADS
+	local T=$1 dir=$W/sust$1 n sampler hwm_first hwm_last lost pairs file
+	n=$((SUST_PAIRS / T))
+	ior_start "sust$T" "$dir" /dev/null -flamegraph -name "sust$T" -comm "$COMM" || return 1
+	GEN_SEQ=$((GEN_SEQ + 1))
+	GEN_OUT=$W/gen.$GEN_SEQ
+	"$GEN" read -n "$n" -threads "$T" -wait -mark >"$GEN_OUT" 2>&1 </dev/null &
+	GEN_PID=$!
+	GEN_PIDS+=("$GEN_PID")
+	wait_for "$GEN_OUT" '^iorbench: ready' 10 "$GEN_PID" || { problem "sust$T: generator not ready"; return 1; }
+	(while alive "$GEN_PID"; do vm_kib "$IOR_PID" VmHWM; sleep 0.5; done) >"$dir.hwm" &
+	sampler=$!
+	kill -USR1 "$GEN_PID"
+	wait "$GEN_PID" || problem "sust$T: generator failed: $(head -c 300 "$GEN_OUT")"
+	wait "$sampler" 2>/dev/null
+	gen_result || return 1
+	hwm_last=$(vm_kib "$IOR_PID" VmHWM)
+	stop_proc "$IOR_PID" 300 || problem "sust$T: ior did not stop within 300 s"
+	lost=$(ior_stat "$IOR_ERR" lost) pairs=$(ior_stat "$IOR_ERR" pairs)
+	hwm_first=$(grep -E '^[0-9]+$' "$dir.hwm" | head -n 1)
+	SUST_RATE[$T]=$(awk -v s="$GEN_SYSCALLS" -v e="$GEN_ELAPSED" 'BEGIN { printf "%.0f", s * 1e9 / e }')
+	SUST_LOST[$T]=${lost:-?}
+	SUST_PAIRS_REC[$T]=${pairs:-?}
+	SUST_HWM_FIRST[$T]=${hwm_first:-?}
+	SUST_HWM_LAST[$T]=${hwm_last:-?}
+	file=$(ls "$dir"/*.ior.zst 2>/dev/null | head -n 1)
+	SUST_FILE[$T]=$file
+	log "sust$T: $GEN_SYSCALLS syscalls at ${SUST_RATE[$T]}/s, ior pairs ${pairs:-?} lost ${lost:-?}, VmHWM ${hwm_first:-?} -> ${hwm_last:-?} KiB"
+}
+
+# Median wall time and peak RSS of an ior command on a recording.
+time_ior() { # TAG CMD...
+	local tag=$1 i t0 t1 rss
+	shift
+	: >"$W/$tag.times"
+	for ((i = 0; i < AGG_RUNS; i++)); do
+		t0=$(date +%s%N)
+		if ! (cd "$W/agg" && /usr/bin/time -f '%M' -o "$W/$tag.rss" "$@" >"$W/$tag.out" 2>"$W/$tag.err"); then
+			problem "$tag: $* failed: $(tail -c 300 "$W/$tag.err")"
+			return 1
+		fi
+		t1=$(date +%s%N)
+		rss=$(tail -n 1 "$W/$tag.rss")
+		echo "$((t1 - t0)) $rss" >>"$W/$tag.times"
+	done
+	TIME_NS=$(sort -n "$W/$tag.times" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	TIME_RSS=$(sort -n -k2 "$W/$tag.times" | tail -n 1 | awk '{ print $2 }')
+}
+
+declare -A SUST_RATE SUST_LOST SUST_PAIRS_REC SUST_HWM_FIRST SUST_HWM_LAST SUST_FILE
+bench_ior_extra() {
+	local T best=0 best_t="" loss_t="" file pairs size
+	for T in $SUST_THREADS; do
+		log "sustained: read loop, $T thread(s), $SUST_PAIRS pairs under ior -flamegraph"
+		sustained_session "$T" || continue
+		if [ "${SUST_LOST[$T]}" = 0 ]; then
+			[ "${SUST_RATE[$T]}" -gt "$best" ] && best=${SUST_RATE[$T]} best_t=$T
+		else
+			loss_t=$T
+			break
+		fi
+	done
+	extra sustained_pairs_per_s "$best"
+	extra sustained_threads "${best_t:-none}"
+	extra loss_at_threads "${loss_t:-none}"
+	for T in 1 2; do
+		[ -n "${SUST_LOST[$T]:-}" ] && extra "lost_read_${T}t" "${SUST_LOST[$T]}"
+	done
+	file=${SUST_FILE[1]:-}
+	if [ -z "$file" ] || [ ! -s "$file" ]; then
+		problem "no recording from the 1-thread sustained session"
+		return 1
+	fi
+	mkdir -p "$W/agg"
+	# pairs from the recording itself: the sum of collapsed counts
+	time_ior collapsed "$IOR" collapsed "$file" || return 1
+	pairs=$(awk '{ s += $NF } END { printf "%.0f", s }' "$W/collapsed.out")
+	size=$(stat -c %s "$file")
+	extra rec_pairs "$pairs"
+	extra rec_bytes "$size"
+	extra bytes_per_pair "$(awk -v s="$size" -v p="$pairs" 'BEGIN { printf "%.2f", p ? s / p : 0 }')"
+	extra collapsed_pairs_per_s "$(awk -v p="$pairs" -v t="$TIME_NS" 'BEGIN { printf "%.0f", p * 1e9 / t }')"
+	extra collapsed_rss_kib "$TIME_RSS"
+	time_ior flame "$IOR" -ior "$file" -nohttp || return 1
+	extra flame_pairs_per_s "$(awk -v p="$pairs" -v t="$TIME_NS" 'BEGIN { printf "%.0f", p * 1e9 / t }')"
+	extra flame_rss_kib "$TIME_RSS"
+	extra trace_rss_kib "${SUST_HWM_LAST[1]}"
+	extra trace_rss_early_kib "${SUST_HWM_FIRST[1]}"
+}
+
+# ---- report --------------------------------------------------------------
+# Per tracer and workload: medians over runs of syscalls, elapsed and
+# ns/syscall, median pairs, summed lost; baseline = untraced.
+summarize() {
+	awk '
+	function med(key, a,  n, i, j, t, v) {
+		n = split(vals[key], v, " ")
+		for (i = 2; i <= n; i++) { t = v[i] + 0; for (j = i - 1; j >= 1 && v[j] + 0 > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+		if (n == 0) return ""
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	{
+		k = $1 SUBSEP $2
+		if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+		vals[k SUBSEP "sys"] = vals[k SUBSEP "sys"] " " $5
+		vals[k SUBSEP "el"] = vals[k SUBSEP "el"] " " $6
+		vals[k SUBSEP "ns"] = vals[k SUBSEP "ns"] " " ($6 / $5)
+		if ($7 != "-") vals[k SUBSEP "pairs"] = vals[k SUBSEP "pairs"] " " $7
+		if ($8 != "-") { lost[k] += $8; haslost[k] = 1 }
+	}
+	END {
+		for (i = 1; i <= nk; i++) {
+			k = order[i]; split(k, kk, SUBSEP)
+			p = med(k SUBSEP "pairs")
+			printf "%s %s %s %s %s %s %s\n", kk[1], kk[2], med(k SUBSEP "sys"), med(k SUBSEP "el"),
+				med(k SUBSEP "ns"), (p == "" ? "-" : p), (haslost[k] ? lost[k] : "-")
+		}
+	}' "$RESULTS" >"$W/summary"
+}
+
+# Fields of the summary: tracer wl syscalls elapsed_ns ns pairs lost
+sum_field() { # TRACER WL FIELD(3..7)
+	awk -v t="$1" -v w="$2" -v f="$3" '$1 == t && $2 == w { print $f }' "$W/summary"
+}
+added_ns() { # TRACER WL
+	local ns base
+	ns=$(sum_field "$1" "$2" 5) base=$(sum_field untraced "$2" 5)
+	[ -n "$ns" ] && [ -n "$base" ] && awk -v a="$ns" -v b="$base" 'BEGIN { printf "%.1f", a - b }'
+}
+
+print_table() {
+	local w t sys el ns pairs lost base slow add
+	echo "| workload | tracer | syscalls/run | elapsed ms | ns/syscall | slowdown | +ns/syscall | pairs/run | lost |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+	for w in "${WLS[@]}"; do
+		base=$(sum_field untraced "$w" 5)
+		for t in $ALL_TRACERS; do
+			sys=$(sum_field "$t" "$w" 3)
+			[ -n "$sys" ] || continue
+			el=$(sum_field "$t" "$w" 4) ns=$(sum_field "$t" "$w" 5)
+			pairs=$(sum_field "$t" "$w" 6) lost=$(sum_field "$t" "$w" 7)
+			if [ -n "$base" ]; then
+				slow=$(awk -v a="$ns" -v b="$base" 'BEGIN { printf "%.2fx", a / b }')
+				add=$(added_ns "$t" "$w")
+			else
+				slow="?" add="?"
+			fi
+			[ "$lost" = - ] && [ -n "${SESSION_LOST[$t]:-}" ] && lost="(${SESSION_LOST[$t]}/session)"
+			printf "| %s | %s | %s | %.1f | %.1f | %s | %s | %s | %s |\n" "$w" "${NAME[$t]}" "$sys" \
+				"$(awk -v e="$el" 'BEGIN { print e / 1e6 }')" "$ns" "$slow" "$add" "$pairs" "$lost"
+		done
+	done
+	echo
+	echo "Workloads: $(for w in "${WLS[@]}"; do printf '%s = %s; ' "$w" "${WL_DESC[$w]}"; done)"
+	echo
+	echo "| tracer | filter | pairs recorded | loop syscalls | lost | tracer peak RSS KiB |"
+	echo "|---|---|---:|---:|---:|---:|"
+	for t in $ALL_TRACERS; do
+		[ -n "${SESSION_EXPECT[$t]:-}" ] || continue
+		printf "| %s | %s | %s | %s | %s | %s |\n" "${NAME[$t]}" "${FILTER[$t]}" "${SESSION_PAIRS[$t]:--}" \
+			"${SESSION_EXPECT[$t]}" "${SESSION_LOST[$t]:--}" "${SESSION_RSS[$t]:--}"
+	done
+}
+
+ex() { # KEY: value from EXTRA
+	local e
+	for e in "${EXTRA[@]}"; do
+		[ "${e%% *}" = "$1" ] && { echo "${e#* }"; return; }
+	done
+}
+
+TARGETS=()
+target() { # NAME met|missed|unknown DETAIL
+	TARGETS+=("$1=$2")
+	echo "| $1 | $2 | $3 |"
+}
+
+# Ratio targets, within this run.
+print_targets() {
+	local w ia ea ba bea r lost1 lost2 bpp agg1 agg2 rss rss0
+	echo "| target | result | numbers |"
+	echo "|---|---|---|"
+	for w in "${WLS[@]}"; do
+		ia=$(added_ns ior-flame "$w") ea=$(added_ns empty "$w") ba=$(added_ns bt-count "$w")
+		bea=$(added_ns bt-count-enter "$w")
+		[ -n "$ia" ] || continue
+		if [ -n "$ea" ] && [ -n "$ba" ]; then
+			r=$(awk -v i="$ia" -v e="$ea" -v b="$ba" 'BEGIN { print (i <= 2 * e && i < b) ? "met" : "missed" }')
+			target "cost_$w" "$r" "ior -flamegraph +$ia ns/syscall; empty program +$ea (2x = $(awk -v e="$ea" 'BEGIN { printf "%.1f", 2 * e }')); bpftrace count enter+exit +$ba${bea:+, enter only +$bea}"
+		else
+			target "cost_$w" unknown "ior +$ia ns/syscall; empty ${ea:-not run}; bpftrace count ${ba:-not run}"
+		fi
+	done
+	lost1=$(ex lost_read_1t) lost2=$(ex lost_read_2t)
+	local ifl=${SESSION_LOST[ior-flame]:-} ipl=${SESSION_LOST[ior-plain]:-}
+	if [ -n "$lost1$lost2$ifl" ]; then
+		r=met
+		for v in "$lost1" "$lost2" "$ifl" "$ipl"; do
+			[ -z "$v" ] || [ "$v" = 0 ] || r=missed
+		done
+		target no_loss "$r" "lost records: read 1 thread ${lost1:-not run}, read 2 threads ${lost2:-not run}, ior -flamegraph session ${ifl:-not run}, ior -plain session ${ipl:-not run} (default -mapSize)"
+	fi
+	bpp=$(ex bytes_per_pair)
+	[ -n "$bpp" ] && target bytes_per_pair "$(awk -v b="$bpp" 'BEGIN { print b <= 6 ? "met" : "missed" }')" \
+		"$bpp bytes/pair ($(ex rec_bytes) bytes for $(ex rec_pairs) pairs, read loop)"
+	agg1=$(ex collapsed_pairs_per_s) agg2=$(ex flame_pairs_per_s)
+	[ -n "$agg1" ] && target aggregation "$(awk -v a="$agg1" -v b="${agg2:-0}" 'BEGIN { print (a >= 2e7 && b >= 2e7) ? "met" : "missed" }')" \
+		"ior collapsed $(awk -v a="$agg1" 'BEGIN { printf "%.1f", a / 1e6 }') M pairs/s, ior -ior -nohttp $(awk -v a="${agg2:-0}" 'BEGIN { printf "%.1f", a / 1e6 }') M pairs/s on $(ex rec_pairs) pairs"
+	rss=$(ex trace_rss_kib) rss0=$(ex trace_rss_early_kib)
+	if [ -n "$rss" ] && [ "$rss" != "?" ]; then
+		target trace_rss "$(awk -v r="$rss" -v r0="${rss0:-0}" 'BEGIN { print (r < 65536 && r - r0 <= 4096) ? "met" : "missed" }')" \
+			"ior VmHWM while tracing: ${rss0:-?} KiB after 0.5 s, $rss KiB at the end of $(ex rec_pairs) pairs (< 65536, growth <= 4096)"
+	fi
+}
+
+bench_line() {
+	local w t a line="bench: runs=$RUNS"
+	for w in "${WLS[@]}"; do
+		line="$line untraced_${w}_ns=$(sum_field untraced "$w" 5 | awk '{ printf "%.1f", $1 }')"
+		for t in $ALL_TRACERS; do
+			[ "$t" = untraced ] && continue
+			a=$(added_ns "$t" "$w")
+			[ -n "$a" ] && line="$line ${t//-/_}_${w}_added_ns=$a"
+		done
+	done
+	for t in $ALL_TRACERS; do
+		[ -n "${SESSION_LOST[$t]:-}" ] && line="$line ${t//-/_}_lost=${SESSION_LOST[$t]}"
+	done
+	for e in "${EXTRA[@]}"; do line="$line ${e%% *}=${e#* }"; done
+	for e in "${TARGETS[@]}"; do line="$line target_$e"; done
+	echo "$line"
+}
+
+# ---- main ----------------------------------------------------------------
+want() { [ -z "$TRACERS" ] || [[ ",$TRACERS," == *",$1,"* ]]; }
+installed() { command -v "$1" >/dev/null 2>&1; }
+
+if [ "$(id -u)" != 0 ]; then
+	echo "FAIL: bench-smoke: needs root (tracing)"
+	exit 1
+fi
+[ -x "$GEN" ] || { echo "FAIL: bench-smoke: $GEN missing: run make build/iorbench"; exit 1; }
+W=$(mktemp -d /tmp/iorbench.XXXXXX) || exit 1
+RESULTS=$W/runs
+: >"$RESULTS"
+
+if [ "$SMOKE" = 1 ]; then
+	peer=""
+	for p in strace perf bpftrace; do installed "$p" && { peer=$p; break; }; done
+	case $peer in perf) peer=perf-trace ;; bpftrace) peer=bt-count ;; esac
+	TRACERS=${TRACERS:-untraced,ior-flame,$peer,ior-extra}
+fi
+need_ior=0
+for t in empty ior-flame ior-plain ior-extra; do want "$t" && need_ior=1; done
+[ "$need_ior" = 1 ] && [ ! -x "$IOR" ] && problem "$IOR missing: run make"
+for t in bt-count bt-count-enter bt-hist bt-print; do
+	want "$t" && ! installed bpftrace && { problem "bpftrace missing: scripts/deps.sh bench"; break; }
+done
+want perf-trace && ! installed perf && problem "perf missing: scripts/deps.sh bench"
+want strace && ! installed strace && problem "strace missing: scripts/deps.sh bench"
+
+log "$(uname -r), $(nproc) CPUs, runs=$RUNS, work dir $W"
+t_start=$(date +%s)
+want untraced && bench_untraced
+for t in empty ior-flame ior-plain; do want "$t" && [ -x "$IOR" ] && bench_ior "$t"; done
+for t in bt-count bt-count-enter bt-hist bt-print; do want "$t" && installed bpftrace && bench_bpftrace "$t"; done
+want perf-trace && installed perf && bench_child_tracer perf-trace
+want strace && installed strace && bench_child_tracer strace
+want ior-extra && [ -x "$IOR" ] && bench_ior_extra
+# a second untraced pass: the baseline brackets the tracers in time
+[ "$SMOKE" = 0 ] && want untraced && bench_untraced
+
+summarize
+echo
+echo "## ior bench: $(date -u '+%Y-%m-%d %H:%M') UTC, Linux $(uname -r), $(nproc) CPUs, median of $RUNS runs ($(( $(date +%s) - t_start )) s)"
+echo
+print_table
+echo
+if [ ${#EXTRA[@]} -gt 0 ]; then
+	echo "| ior | value |"
+	echo "|---|---:|"
+	for e in "${EXTRA[@]}"; do echo "| ${e%% *} | ${e#* } |"; done
+	echo
+fi
+print_targets
+echo
+for p in "${PROBLEMS[@]}"; do echo "problem: $p"; done
+bench_line
+
+if [ "$SMOKE" = 1 ]; then
+	if [ "$(wc -l <"$W/summary")" -ge 2 ] && grep -q '^untraced ' "$W/summary"; then
+		pass "table produced ($(wc -l <"$W/summary") rows)"
+	else
+		fail "table has no rows: $(head -c 300 "$W/summary")"
+	fi
+	if awk '$3 !~ /^[0-9]+$/ || $4 !~ /^[0-9.]+$/ || $5 !~ /^[0-9.e+]+$/ || $3 == 0 { bad = 1 } END { exit bad }' "$W/summary"; then
+		pass "numbers parse (syscalls, elapsed, ns/syscall in every row)"
+	else
+		fail "a row does not parse: $(cat "$W/summary")"
+	fi
+	fp=${SESSION_PAIRS[ior-flame]:-0}
+	if [ -n "$fp" ] && [ "$fp" -gt 0 ] 2>/dev/null; then
+		pass "ior recorded $fp pairs (lost ${SESSION_LOST[ior-flame]:-?})"
+	else
+		fail "ior recorded no pairs: $(tail -c 300 "$W/ior-flame.err" 2>/dev/null)"
+	fi
+	rp=$(ex rec_pairs)
+	if [ -n "$rp" ] && [ "$rp" -gt 0 ] 2>/dev/null; then
+		pass "ior collapsed read back $rp pairs ($(ex bytes_per_pair) bytes/pair)"
+	else
+		fail "ior collapsed read back no pairs from the recording"
+	fi
+	exit $((FAILS > 0))
+fi
+exit 0
