@@ -580,6 +580,7 @@ static int build(struct builder *b, const struct ior_flame_agg *a)
 		if (!rc)
 			t->nodes[node].self = sat_add(t->nodes[node].self, e->value);
 	}
+	t->names = b->names.arena; /* final: no more names are added */
 	if (!rc)
 		rc = link_children(t);
 	return rc;

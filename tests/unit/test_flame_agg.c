@@ -1,0 +1,362 @@
+/* Aggregation and folded/JSON output against golden files in
+ * tests/unit/golden/ (regenerate with IOR_UPDATE_GOLDEN=1 and review the
+ * diff). The same pairs go through the slow path (ior_flame_agg_add) and
+ * through a recording (the fast path on string ids): both must agree. */
+#include "t.h"
+#include "flame/flame.h"
+#include "trace/rec.h"
+#include "trace/syscalls.h"
+
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GOLDEN "tests/unit/golden/"
+
+static char tmpdir[] = "/tmp/ior-test-flame-XXXXXX";
+
+static uint16_t sys(const char *name)
+{
+	return (uint16_t)ior_syscall_index(ior_syscall_by_name(name));
+}
+
+/* enter, dur, gap, ret, bytes, flags, pid, tid, fd, sys, comm, path, path2 */
+#define P(e, d, g, r, b, f, pid, tid, fd, s, c, p, p2) \
+	{ e, d, g, r, b, f, pid, tid, fd, 0, c, p, p2 }
+
+static struct ior_event_pair pairs[] = {
+	P(1000, 1000, 0, 3, 0, 0x80000, 10, 10, 3, 0, "cat", "/etc/hosts", ""),
+	P(2500, 2000, 500, 100, 100, 0x80000, 10, 10, 3, 0, "cat", "/etc/hosts", ""),
+	P(4600, 300, 100, 0, 0, 0x80000, 10, 10, 3, 0, "cat", "/etc/hosts", ""),
+	P(4950, 200, 50, 0, 0, 0x80000, 10, 10, 3, 0, "cat", "/etc/hosts", ""),
+	P(6000, 5000, 1000, 512, 512, 0x401, 20, 21, 5, 0, "nginx", "/var/log/nginx/access.log", ""),
+	P(13000, 4000, 2000, 256, 256, 0x401, 20, 21, 5, 0, "nginx", "/var/log/nginx/access.log", ""),
+	P(7000, 100000, 0, 0, 0, IOR_FLAGS_UNKNOWN, 20, 22, -1, 0, "nginx", "", ""),
+	P(8000, 700, 0, 4, 0, 0x42, 30, 30, 4, 0, "evil;comm", "rel/a;b\nc", ""),
+	P(9000, 100, 0, 0, 0, IOR_FLAGS_UNKNOWN, 40, 40, -1, 0, "x", "/", ""),
+	P(9500, 900, 0, 0, 0, IOR_FLAGS_UNKNOWN, 40, 40, -1, 0, "x", "//a//", "/b"),
+	P(9900, 50, 0, 0, 0, IOR_FLAGS_UNKNOWN, 40, 41, -1, 0, "x", "/tmp/\xff\xfe", ""),
+	P(10000, 60, 0, 0, 0, IOR_FLAGS_UNKNOWN, 40, 41, -1, 0, "", "/tmp/\xff\xfe", ""),
+};
+static const char *pair_sys[] = {
+	"openat", "read", "read", "close", "write", "write", "sync", "openat", "newstat", "rename",
+	"newstat", "newstat",
+};
+#define NPAIRS (sizeof pairs / sizeof pairs[0])
+
+static void init_pairs(void)
+{
+	for (size_t i = 0; i < NPAIRS; i++)
+		pairs[i].sys = sys(pair_sys[i]);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int c;
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* Compares text with the golden file (or rewrites it when asked). */
+static void check_golden(const char *name, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, GOLDEN "%s", name);
+	if (getenv("IOR_UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "wb");
+		CHECK(f && fputs(text, f) >= 0 && !fclose(f));
+		return;
+	}
+	char *want = slurp(path);
+	if (!want) {
+		T_FAIL("missing golden file %s (run from the repository root)", path);
+		return;
+	}
+	if (strcmp(want, text))
+		T_FAIL("%s differs:\n--- got\n%s--- want\n%s", name, text, want);
+	free(want);
+}
+
+static struct ior_flame_tree *tree_slow(const char *fields, const char *metric)
+{
+	struct ior_flame_spec spec;
+	char err[256];
+	struct ior_flame_agg *a;
+	struct ior_flame_tree *t = NULL;
+	if (ior_flame_spec_parse(&spec, fields, metric, err, sizeof err)) {
+		T_FAIL("spec: %s", err);
+		return NULL;
+	}
+	CHECK_EQ_INT(ior_flame_agg_new(&a, &spec), 0);
+	for (size_t i = 0; i < NPAIRS; i++)
+		CHECK_EQ_INT(ior_flame_agg_add(a, &pairs[i]), 0);
+	CHECK_EQ_INT(ior_flame_tree_build(a, &t), 0);
+	ior_flame_agg_free(a);
+	return t;
+}
+
+static const char *rec_path(void)
+{
+	static char buf[256];
+	snprintf(buf, sizeof buf, "%s/pairs.ior.zst", tmpdir);
+	return buf;
+}
+
+static void write_recording(void)
+{
+	struct ior_rec_writer *w;
+	char err[256];
+	struct ior_rec_info info = { .host = "golden", .kernel = "6.18", .cmdline = "",
+				     .start_realtime_ns = 1764672000000000000ull, .start_monotonic_ns = 1000 };
+	CHECK_EQ_INT(ior_rec_writer_open(&w, rec_path(), &info, err, sizeof err), 0);
+	for (size_t i = 0; i < NPAIRS; i++)
+		CHECK_EQ_INT(ior_rec_write(w, &pairs[i]), 0);
+	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
+}
+
+static struct ior_flame_tree *tree_fast(const struct ior_flame_spec *spec)
+{
+	struct ior_rec_reader *r;
+	struct ior_flame_agg *a;
+	struct ior_flame_tree *t = NULL;
+	char err[256];
+	CHECK_EQ_INT(ior_rec_reader_open(&r, rec_path(), err, sizeof err), 0);
+	CHECK_EQ_INT(ior_flame_agg_new(&a, spec), 0);
+	CHECK_EQ_INT(ior_flame_agg_add_recording(a, r), 0);
+	CHECK_EQ_INT(ior_flame_tree_build(a, &t), 0);
+	ior_flame_agg_free(a);
+	ior_rec_reader_close(r);
+	return t;
+}
+
+static char *folded(const struct ior_flame_tree *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK_EQ_INT(ior_flame_write_folded(t, m), 0);
+	fclose(m);
+	return buf;
+}
+
+static void golden_case(const char *fields, const char *metric)
+{
+	char name[128];
+	snprintf(name, sizeof name, "flame_%s-by-%s.folded", fields, metric);
+	for (char *p = name; *p; p++)
+		if (*p == ',')
+			*p = ':';
+	struct ior_flame_tree *t = tree_slow(fields, metric);
+	if (!t)
+		return;
+	char *text = folded(t);
+	check_golden(name, text);
+	struct ior_flame_tree *f = tree_fast(&t->spec);
+	char *fast = folded(f);
+	if (strcmp(text, fast))
+		T_FAIL("%s: recording path differs:\n%s", name, fast);
+	free(text);
+	free(fast);
+	ior_flame_tree_free(t);
+	ior_flame_tree_free(f);
+}
+
+TEST(golden_each_field)
+{
+	const char *fields[] = { "comm", "path", "tracepoint", "pid", "tid", "flags" };
+	for (size_t i = 0; i < 6; i++)
+		golden_case(fields[i], "count");
+}
+
+TEST(golden_each_metric)
+{
+	const char *metrics[] = { "count", "duration", "durationToPrev", "bytes" };
+	for (size_t i = 0; i < 4; i++)
+		golden_case("comm,path,tracepoint", metrics[i]);
+	golden_case("tracepoint,flags,comm,tid,pid,path", "bytes");
+}
+
+TEST(golden_json)
+{
+	struct ior_flame_tree *t = tree_slow("comm,tracepoint", "duration");
+	if (!t)
+		return;
+	t->meta.host = "golden\"host</script>";
+	t->meta.first_realtime_ns = 1764672000000000000ull;
+	t->meta.last_realtime_ns = 1764672000000105000ull;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	CHECK_EQ_INT(ior_flame_write_json(t, m), 0);
+	fclose(m);
+	check_golden("flame_comm:tracepoint-by-duration.json", buf);
+	free(buf);
+	ior_flame_tree_free(t);
+}
+
+TEST(tree_values_add_up)
+{
+	struct ior_flame_tree *t = tree_slow("comm,path,tracepoint", "duration");
+	if (!t)
+		return;
+	uint64_t total = 0;
+	for (size_t i = 0; i < NPAIRS; i++)
+		total += pairs[i].duration_ns;
+	CHECK(t->nodes[0].value == total);
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		uint64_t sum = t->nodes[n].self;
+		for (uint32_t i = 0; i < t->nodes[n].nchild; i++) {
+			uint32_t c = t->kids[t->nodes[n].child0 + i];
+			sum += t->nodes[c].value;
+			CHECK_EQ_INT(t->nodes[c].depth, t->nodes[n].depth + 1);
+			if (i)
+				CHECK(strcmp(ior_flame_node_name(t, t->kids[t->nodes[n].child0 + i - 1]),
+					     ior_flame_node_name(t, c)) < 0);
+		}
+		CHECK(sum == t->nodes[n].value);
+	}
+	ior_flame_tree_free(t);
+}
+
+TEST(filters_match_live_semantics)
+{
+	struct ior_flame_spec spec;
+	char err[256];
+	CHECK_EQ_INT(ior_flame_spec_parse(&spec, "comm", "count", err, sizeof err), 0);
+	spec.comm = "ngin";
+	CHECK(ior_flame_spec_match(&spec, &pairs[4]));
+	CHECK(!ior_flame_spec_match(&spec, &pairs[0]));
+	spec.comm = "";
+	spec.path = "/b";
+	CHECK(ior_flame_spec_match(&spec, &pairs[9])); /* second path counts */
+	CHECK(!ior_flame_spec_match(&spec, &pairs[0]));
+	spec.path = NULL;
+	spec.tid = 22;
+	CHECK(ior_flame_spec_match(&spec, &pairs[6]));
+	CHECK(!ior_flame_spec_match(&spec, &pairs[5]));
+	spec.tid = -1;
+	spec.pid = 40;
+	CHECK(ior_flame_spec_match(&spec, &pairs[8]));
+	CHECK(!ior_flame_spec_match(&spec, &pairs[7]));
+
+	/* the recording path applies the same filters */
+	struct ior_flame_spec s2;
+	CHECK_EQ_INT(ior_flame_spec_parse(&s2, "comm,tid", "count", err, sizeof err), 0);
+	s2.path = "nginx";
+	struct ior_flame_tree *t = tree_fast(&s2);
+	char *text = folded(t);
+	CHECK_EQ_STR(text, "nginx;tid 21 2\n");
+	free(text);
+	ior_flame_tree_free(t);
+}
+
+TEST(spec_errors)
+{
+	struct ior_flame_spec spec;
+	char err[256];
+	CHECK(ior_flame_spec_parse(&spec, "comm,bogus", "count", err, sizeof err) < 0);
+	CHECK(strstr(err, "bogus"));
+	CHECK(ior_flame_spec_parse(&spec, "comm,comm", "count", err, sizeof err) < 0);
+	CHECK(strstr(err, "twice"));
+	CHECK(ior_flame_spec_parse(&spec, "", "count", err, sizeof err) < 0);
+	CHECK(ior_flame_spec_parse(&spec, "comm", "latency", err, sizeof err) < 0);
+	CHECK(strstr(err, "latency"));
+	CHECK_EQ_INT(ior_flame_spec_parse(&spec, "pid,tid,flags,comm,path,tracepoint", "durationToPrev", err, sizeof err), 0);
+	CHECK_EQ_INT(spec.nfields, 6);
+	CHECK_EQ_INT(spec.metric, IOR_METRIC_DURATION_TO_PREV);
+	char buf[128];
+	ior_flame_fields_str(&spec, ':', buf, sizeof buf);
+	CHECK_EQ_STR(buf, "pid:tid:flags:comm:path:tracepoint");
+}
+
+TEST(sanitize_frames)
+{
+	char out[64];
+	ior_flame_sanitize(out, sizeof out, "a;b\nc", 5);
+	CHECK_EQ_STR(out, "a_b\xef\xbf\xbd" "c");
+	ior_flame_sanitize(out, sizeof out, "\xff" "ok\xc3\xa9\xc0\xaf", 7);
+	CHECK_EQ_STR(out, "\xef\xbf\xbdok\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd");
+	ior_flame_sanitize(out, sizeof out, "\xed\xa0\x80", 3); /* surrogate */
+	CHECK_EQ_STR(out, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	ior_flame_sanitize(out, sizeof out, "\xe2\x82", 2); /* cut sequence */
+	CHECK_EQ_STR(out, "\xef\xbf\xbd\xef\xbf\xbd");
+	ior_flame_sanitize(out, 6, "\xe2\x82\xac\xe2\x82\xac", 6); /* never cuts a character */
+	CHECK_EQ_STR(out, "\xe2\x82\xac");
+	ior_flame_sanitize(out, sizeof out, "\x7f\t\xc2\x85", 4);
+	CHECK_EQ_STR(out, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+TEST(value_units)
+{
+	char b[64];
+	ior_flame_format_value(b, sizeof b, IOR_METRIC_COUNT, 1234567);
+	CHECK_EQ_STR(b, "1,234,567 calls");
+	ior_flame_format_value(b, sizeof b, IOR_METRIC_COUNT, 1);
+	CHECK_EQ_STR(b, "1 call");
+	ior_flame_format_value(b, sizeof b, IOR_METRIC_DURATION, 1500000);
+	CHECK_EQ_STR(b, "1.500 ms");
+	ior_flame_format_value(b, sizeof b, IOR_METRIC_BYTES, 3 * 1024 * 1024 + 512 * 1024);
+	CHECK_EQ_STR(b, "3.5 MiB");
+	ior_flame_format_value(b, sizeof b, IOR_METRIC_BYTES, 2048);
+	CHECK_EQ_STR(b, "2.0 KiB");
+}
+
+/* Many string-table generations: the writer resets its strings after 1M
+ * distinct ones; aggregation must follow the reset. Small enough to run
+ * under ASan. */
+TEST(distinct_paths_across_resets)
+{
+	struct ior_rec_writer *w;
+	char err[256];
+	CHECK_EQ_INT(ior_rec_writer_open(&w, rec_path(), NULL, err, sizeof err), 0);
+	struct ior_event_pair p = pairs[1];
+	char path[64];
+	enum { N = (1 << 20) + 5000 };
+	for (int i = 0; i < N; i++) {
+		snprintf(path, sizeof path, "/d/%d", i % ((1 << 20) + 1000));
+		p.path = path;
+		p.enter_ns += 10;
+		CHECK_EQ_INT(ior_rec_write(w, &p), 0);
+	}
+	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
+	struct ior_flame_spec spec;
+	CHECK_EQ_INT(ior_flame_spec_parse(&spec, "comm,path", "count", err, sizeof err), 0);
+	struct ior_flame_tree *t = tree_fast(&spec);
+	CHECK(t && t->pairs == N);
+	/* root, cat, "/", "d", then one frame per distinct number */
+	CHECK_EQ_INT(t->nnodes, 4 + (1 << 20) + 1000);
+	ior_flame_tree_free(t);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	init_pairs();
+	write_recording();
+	RUN(golden_each_field);
+	RUN(golden_each_metric);
+	RUN(golden_json);
+	RUN(tree_values_add_up);
+	RUN(filters_match_live_semantics);
+	RUN(spec_errors);
+	RUN(sanitize_frames);
+	RUN(value_units);
+	RUN(distinct_paths_across_resets);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (system(cmd))
+		return 1;
+	return t_done();
+}
