@@ -124,14 +124,18 @@ int ior_loader_attach_tracepoint(int prog_fd, const char *category, const char *
 	if (fd < 0)
 		return ior_loader_fail(err, errlen, -fd, "tracepoint %s:%s: perf_event_open: %s%s",
 				       category, name, strerror(-fd), ior_loader_hint(-fd));
-	const char *what = "PERF_EVENT_IOC_SET_BPF";
-	if (!perf_ioctl(fd, PERF_EVENT_IOC_SET_BPF, (unsigned long)prog_fd)) {
-		what = "PERF_EVENT_IOC_ENABLE";
-		if (!perf_ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-			return fd;
-	}
+	bool set_bpf_failed = perf_ioctl(fd, PERF_EVENT_IOC_SET_BPF, (unsigned long)prog_fd) != 0;
+	if (!set_bpf_failed && !perf_ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		return fd;
 	int e = errno;
 	close(fd);
+	const char *what = set_bpf_failed ? "PERF_EVENT_IOC_SET_BPF" : "PERF_EVENT_IOC_ENABLE";
+	/* SET_BPF says EACCES when the program reads more of its context than
+	 * this tracepoint's record holds (e.g. args[5] of a 1-argument syscall). */
+	const char *hint = set_bpf_failed && e == EACCES
+				   ? "; the program reads past this tracepoint's record (read "
+				     "arguments it may lack with bpf_probe_read_kernel)"
+				   : ior_loader_hint(e);
 	return ior_loader_fail(err, errlen, e, "tracepoint %s:%s: %s: %s%s", category, name, what,
-			       strerror(e), ior_loader_hint(e));
+			       strerror(e), hint);
 }

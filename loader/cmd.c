@@ -1,0 +1,224 @@
+/* ior -check: can this machine trace? One line per requirement, then the
+ * verdict. Exit 0 when tracing can work, 1 with the first reason when not.
+ * (cmd.c: left out of the loader's unit-test links, it uses trace/.) */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "loader/internal.h"
+#include "opts.h"
+#include "trace/syscalls.h"
+
+#define RING_PAGES 8 /* data pages of the probe ring: any power of two */
+
+struct check {
+	char reason[1024]; /* first failure */
+};
+
+static void line(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+	printf("%-13s", what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void failed(struct check *c, const char *what, const char *why)
+{
+	line(what, "FAILED: %s", why);
+	size_t first_line = strcspn(why, "\n");
+	if (!c->reason[0])
+		snprintf(c->reason, sizeof c->reason, "%s %.*s", what,
+			 (int)(first_line < 900 ? first_line : 900), why);
+}
+
+static void check_kernel(void)
+{
+	struct utsname u;
+	if (uname(&u))
+		line("kernel:", "unknown (uname: %s)", strerror(errno));
+	else
+		line("kernel:", "%s %s %s", u.sysname, u.release, u.machine);
+}
+
+static void check_bpf(struct check *c)
+{
+	struct ior_sys_map_def d = { .name = "ior_check", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
+				     .value_size = 4, .max_entries = 1, .btf_fd = -1 };
+	int fd = ior_sys_map_create(&d);
+	char why[256];
+	if (fd >= 0) {
+		close(fd);
+		line("bpf(2):", "ok");
+		return;
+	}
+	snprintf(why, sizeof why, "creating a map: %s%s", strerror(-fd), ior_loader_hint(-fd));
+	failed(c, "bpf(2):", why);
+}
+
+static void check_btf(void)
+{
+	if (!access("/sys/kernel/btf/vmlinux", R_OK))
+		line("BTF:", "/sys/kernel/btf/vmlinux present");
+	else
+		line("BTF:", "/sys/kernel/btf/vmlinux absent (%s): ior does not need it",
+		     strerror(errno));
+}
+
+static const char *check_tracefs(struct check *c)
+{
+	char err[512];
+	bool mounted = false;
+	const char *root = ior_loader_tracefs(&mounted, err, sizeof err);
+	if (!root)
+		failed(c, "tracefs:", err);
+	else
+		line("tracefs:", "%s%s", root, mounted ? " (mounted by ior -check)" : "");
+	return root;
+}
+
+/* 1 present, 0 missing, <0 cannot tell (err filled). */
+static int has_tracepoint(const char *prefix, const char *name, char *err, size_t errlen)
+{
+	char tp[128];
+	snprintf(tp, sizeof tp, "%s%s", prefix, name);
+	int id = ior_loader_tracepoint_id("syscalls", tp, err, errlen);
+	return id >= 0 ? 1 : id == -ENOENT ? 0 : id;
+}
+
+static void check_tracepoints(struct check *c)
+{
+	char err[512], missing[256] = "";
+	unsigned present = 0, nmissing = 0;
+	for (unsigned i = 0; i < ior_nsyscalls; i++) {
+		const char *name = ior_syscalls[i].name;
+		int in = has_tracepoint("sys_enter_", name, err, sizeof err);
+		int out = in > 0 ? has_tracepoint("sys_exit_", name, err, sizeof err) : in;
+		if (in < 0 || out < 0) {
+			failed(c, "tracepoints:", err);
+			return;
+		}
+		if (in && out) {
+			present++;
+			continue;
+		}
+		size_t n = strlen(missing);
+		if (nmissing++ < 12)
+			snprintf(missing + n, sizeof missing - n, "%s%s", n ? " " : "", name);
+	}
+	if (!present) {
+		failed(c, "tracepoints:", "none of ior's syscall tracepoints exist "
+					  "(kernel without CONFIG_FTRACE_SYSCALLS?)");
+		return;
+	}
+	if (nmissing)
+		line("tracepoints:", "%u/%u syscalls (missing %u: %s%s)", present, ior_nsyscalls,
+		     nmissing, missing, nmissing > 12 ? " ..." : "");
+	else
+		line("tracepoints:", "%u/%u syscalls", present, ior_nsyscalls);
+}
+
+static void check_perf_buffer(struct check *c)
+{
+	char err[512];
+	int fd = ior_loader_bpf_output_open(0, 1, err, sizeof err);
+	if (fd < 0) {
+		failed(c, "perf buffer:", err);
+		return;
+	}
+	size_t len = (size_t)(1 + RING_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+	void *ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (ring == MAP_FAILED) {
+		snprintf(err, sizeof err, "mmap of a %zu-byte ring: %s%s", len, strerror(errno),
+			 errno == EPERM ? "; raise perf_event_mlock_kb or run as root" : "");
+		failed(c, "perf buffer:", err);
+	} else {
+		munmap(ring, len);
+		line("perf buffer:", "ok (BPF output event + mmap on cpu 0)");
+	}
+	close(fd);
+}
+
+/* Attaches each of ior's programs where ior's tracer will, then detaches:
+ * proves PERF_EVENT_IOC_SET_BPF and that the kernel accepts each
+ * program's context accesses for that tracepoint (EACCES otherwise). */
+static int try_attach(struct ior_bpf_obj *o, char *err, size_t errlen)
+{
+	char enter[64], exit[64];
+	snprintf(enter, sizeof enter, "sys_enter_%s", ior_syscalls[0].name);
+	snprintf(exit, sizeof exit, "sys_exit_%s", ior_syscalls[0].name);
+	const struct { const char *prog, *category, *tp; } at[] = {
+		{ "ior_enter", "syscalls", enter },
+		{ "ior_enter", "syscalls", "sys_enter_sync" }, /* no arguments */
+		{ "ior_exit", "syscalls", exit },
+		{ "ior_task_exit", "sched", "sched_process_exit" },
+	};
+	for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+		int prog = ior_loader_prog_fd(o, at[i].prog);
+		if (prog < 0)
+			return ior_loader_fail(err, errlen, ENOENT, "prog '%s': not in the object",
+					       at[i].prog);
+		int fd = ior_loader_attach_tracepoint(prog, at[i].category, at[i].tp, err, errlen);
+		if (fd < 0) {
+			size_t n = strlen(err);
+			snprintf(err + n, errlen - n, " (prog '%s')", at[i].prog);
+			return fd;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static void check_object(struct check *c, bool verbose)
+{
+	static char err[64 << 10];
+	struct ior_bpf_obj *o = NULL;
+	struct ior_load_opts lo = { .verbose = verbose };
+	size_t size = (size_t)(ior_bpf_object_end - ior_bpf_object);
+	int r = ior_loader_open(ior_bpf_object, size, &o, err, sizeof err);
+	if (r) {
+		char why[sizeof err + 64];
+		snprintf(why, sizeof why, "embedded object is corrupt: %s", err);
+		failed(c, "bpf object:", why);
+		return;
+	}
+	r = ior_loader_load(o, &lo, err, sizeof err);
+	bool attached = !r && !try_attach(o, err, sizeof err);
+	const char *warning = ior_loader_warning(o);
+	if (warning)
+		line("", "warning: %s", warning);
+	if (attached)
+		line("bpf object:", "loads, verifies and attaches (%u programs, %u maps, %zu bytes)",
+		     ior_loader_prog_count(o), ior_loader_map_count(o), size);
+	else
+		failed(c, "bpf object:", err);
+	ior_loader_close(o);
+}
+
+int ior_cmd_check(const struct ior_opts *o)
+{
+	struct check c = { "" };
+	check_kernel();
+	check_bpf(&c);
+	check_btf();
+	if (check_tracefs(&c))
+		check_tracepoints(&c);
+	check_perf_buffer(&c);
+	check_object(&c, o->verbose);
+	fflush(stdout);
+	if (c.reason[0]) {
+		fprintf(stderr, "ior -check: tracing cannot work: %s\n", c.reason);
+		return 1;
+	}
+	printf("ior -check: tracing can work\n");
+	return 0;
+}
