@@ -31,7 +31,7 @@ for esc in auto always never; do
 	else
 		# trace/csv.c writes control bytes as \xHH
 		check "hostile-$esc-newline-escaped" pid=$P "count[file~\n]==0" \
-			"count[path~$D1\\x0aline<]==11"
+			"count[path~$D1"'\\x0aline<]==11'
 	fi
 done
 

@@ -38,9 +38,10 @@ with open(path, newline="", errors="surrogateescape") as f:
         if rec[3].split(".")[0] != pid:
             continue
         rows += 1
-        if rec[4] == "pread64" and rec[5] == "1" and rec[6].startswith(file + "%(3,"):
+        on_file = rec[6] == file + "%(3)" or rec[6].startswith(file + "%(3,")
+        if rec[4] == "pread64" and rec[5] == "1" and on_file:
             preads += 1
-        elif rec[4] == "close" and rec[6].startswith(file + "%(3,"):
+        elif rec[4] == "close" and rec[5] == "0" and on_file:
             closes += 1
 print(rows, preads, closes, bad)
 PY

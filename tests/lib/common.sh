@@ -143,7 +143,7 @@ start_ior() {
 	IOR_PID=$!
 	local i
 	for ((i = 0; i < 200; i++)); do
-		grep -q '^ior: tracing [0-9]* syscalls' "$IOR_ERR" && return 0
+		grep -q '^ior: tracing [0-9]* syscalls' "$IOR_ERR" 2>/dev/null && return 0
 		if ! alive "$IOR_PID"; then
 			wait "$IOR_PID"
 			IOR_RC=$?
@@ -187,7 +187,12 @@ stop_ior() {
 # ior -plain IOR_ARGS and leaves the CSV in $IOR_OUT.
 trace_released() {
 	local why
-	start_ior -plain "$@" || { kill -KILL "$WL_PID"; return 1; }
+	if ! start_ior -plain "$@"; then
+		kill -KILL "$WL_PID" 2>/dev/null
+		wait "$WL_PID" 2>/dev/null
+		WL_PID=""
+		return 1
+	fi
 	release_workload
 	if ! wait_workload "${WL_TIMEOUT:-30}"; then
 		why=$WHY
