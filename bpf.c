@@ -23,6 +23,8 @@ static __u64 (*bpf_get_current_pid_tgid)(void) = (void *)BPF_FUNC_get_current_pi
 static long (*bpf_get_current_comm)(void *buf, __u32 size) = (void *)BPF_FUNC_get_current_comm;
 static long (*bpf_perf_event_output)(void *ctx, void *map, __u64 flags, void *data,
 				     __u64 size) = (void *)BPF_FUNC_perf_event_output;
+static long (*bpf_probe_read_kernel)(void *dst, __u32 size,
+				     const void *src) = (void *)BPF_FUNC_probe_read_kernel;
 static long (*bpf_probe_read_user)(void *dst, __u32 size, const void *src) = (void *)BPF_FUNC_probe_read_user;
 static long (*bpf_probe_read_user_str)(void *dst, __u32 size,
 				       const void *src) = (void *)BPF_FUNC_probe_read_user_str;
@@ -128,21 +130,19 @@ INLINE int comm_wanted(const char *comm)
 	return 0;
 }
 
-/* Context fields must be read at constant offsets: clang would otherwise
- * fold a switch over ctx->args[i] into one load through a moved ctx pointer,
- * which the verifier rejects. So load all six, then select a value. */
+/* One program serves syscalls of 0 to 6 arguments, but the kernel refuses
+ * to attach a program whose direct ctx reads go past the tracepoint's
+ * record (max_ctx_offset). So the arguments are copied with
+ * bpf_probe_read_kernel: the record sits in a per-CPU buffer larger than
+ * any syscall record, and arguments a syscall lacks are never used. */
 struct args {
 	__u64 v[6];
 };
 
 INLINE void load_args(const struct sys_enter_ctx *ctx, struct args *a)
 {
-	a->v[0] = ctx->args[0];
-	a->v[1] = ctx->args[1];
-	a->v[2] = ctx->args[2];
-	a->v[3] = ctx->args[3];
-	a->v[4] = ctx->args[4];
-	a->v[5] = ctx->args[5];
+	if (bpf_probe_read_kernel(a, sizeof *a, &ctx->args))
+		__builtin_memset(a, 0, sizeof *a);
 }
 
 INLINE __u64 arg(const struct args *a, __u8 i)
