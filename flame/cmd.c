@@ -317,6 +317,25 @@ static int add_watch_page(struct flame_job *j, struct ior_http *srv, char *page_
 	return rc;
 }
 
+/* The URL people click: the path as written, except bytes outside the
+ * unreserved set and ":@/", which are percent-encoded. */
+static void route_url(const struct ior_http *srv, const char *route, char *buf, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = (size_t)snprintf(buf, len, "%s", ior_http_url(srv));
+	for (const unsigned char *p = (const unsigned char *)route; *p && n + 4 < len; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~:@/", *p)) {
+			buf[n++] = (char)*p;
+		} else {
+			buf[n++] = '%';
+			buf[n++] = hex[*p >> 4];
+			buf[n++] = hex[*p & 15];
+		}
+	}
+	buf[n < len ? n : len - 1] = 0;
+}
+
 static int serve(struct flame_job *j)
 {
 	char err[256], url[PATH_MAX + 64], page[32] = "";
@@ -336,10 +355,10 @@ static int serve(struct flame_job *j)
 		return 1;
 	}
 	catch_stop_signals();
-	ior_http_url_for(srv, j->svg.route, url, sizeof url);
+	route_url(srv, j->svg.route, url, sizeof url);
 	printf("Flamegraph available at %s\n", url);
 	if (*page) {
-		ior_http_url_for(srv, page, url, sizeof url);
+		route_url(srv, page, url, sizeof url);
 		printf("Reloading page at %s (regenerated when %s changes)\n", url, j->o->ior_file);
 	}
 	fflush(stdout);

@@ -758,6 +758,9 @@ static int next_frame(struct ior_rec_reader *r)
 		if (ZSTD_isError(rc)) {
 			if (rest_is_zero(r, r->last_frame_end))
 				goto end;
+			if (!r->info.version)
+				return rfail(r, -EBADMSG, "not an ior recording (%s at byte %llu)",
+					     ZSTD_getErrorName(rc), (unsigned long long)r->last_frame_end);
 			return rfail(r, -EBADMSG, "corrupt: %s in the frame at byte %llu",
 				     ZSTD_getErrorName(rc), (unsigned long long)r->last_frame_end);
 		}
