@@ -141,11 +141,14 @@ int ior_http_path_decode(const char *raw, size_t rawlen, char *out, size_t outle
 /* ---- the head ------------------------------------------------------------ */
 
 /* Splits the next LF-terminated line off [*pos, n) without its CR LF.
- * Returns false for a CR anywhere but right before the LF (bare CR). */
+ * Returns false for a CR anywhere but right before the LF (bare CR), and
+ * for a missing LF. */
 static bool next_line(const char *b, size_t n, size_t *pos, struct span *line)
 {
 	const char *start = b + *pos;
-	const char *lf = memchr(start, '\n', n - *pos);
+	const char *lf = *pos < n ? memchr(start, '\n', n - *pos) : NULL;
+	if (!lf)
+		return false; /* cannot happen on a head the scan completed */
 	size_t len = (size_t)(lf - start);
 	*pos += len + 1;
 	if (len && start[len - 1] == '\r')

@@ -400,7 +400,7 @@ static void reject_busy(int fd)
 	char scratch[512];
 	/* What the client already sent is read first so close() sends FIN, not
 	 * an RST that could destroy the answer before the client reads it. */
-	while (recv(fd, scratch, sizeof scratch, MSG_DONTWAIT) > 0)
+	for (int i = 0; i < 16 && recv(fd, scratch, sizeof scratch, MSG_DONTWAIT) > 0; i++)
 		;
 	(void)!send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 	shutdown(fd, SHUT_WR);
@@ -420,6 +420,7 @@ static int conn_add(struct ior_http *srv, int fd, int64_t now)
 		/* Even before its first byte a new client is held to the header
 		 * deadline: connecting and saying nothing costs us a slot. */
 		c->state = C_READ;
+		c->in_request = true;
 		c->deadline = now + srv->header_ms;
 		srv->conns[i] = c;
 		srv->nconns++;
