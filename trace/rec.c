@@ -353,8 +353,29 @@ static int flush_frame(struct ior_rec_writer *w)
 	return 0;
 }
 
+/* The command line this process runs with, arguments joined by spaces:
+ * the default for the header's "flags used". */
+static void own_cmdline(char *buf, size_t len)
+{
+	buf[0] = 0;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	while (n > 0 && !buf[n - 1])
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = 0;
+}
+
 static void put_header(struct ior_rec_writer *w, const struct ior_rec_info *info)
 {
+	char cmdline_buf[MAX_CMDLINE];
 	struct utsname u;
 	if (uname(&u))
 		memset(&u, 0, sizeof u);
@@ -363,7 +384,11 @@ static void put_header(struct ior_rec_writer *w, const struct ior_rec_info *info
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	const char *host = info && info->host ? info->host : u.nodename;
 	const char *kernel = info && info->kernel ? info->kernel : u.release;
-	const char *cmdline = info && info->cmdline ? info->cmdline : "";
+	const char *cmdline = info ? info->cmdline : NULL;
+	if (!cmdline) {
+		own_cmdline(cmdline_buf, sizeof cmdline_buf);
+		cmdline = cmdline_buf;
+	}
 	uint64_t rt_ns = info && info->start_realtime_ns ? info->start_realtime_ns :
 			 (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
 	uint64_t mono_ns = info && info->start_monotonic_ns ? info->start_monotonic_ns :

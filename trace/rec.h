@@ -31,7 +31,8 @@ struct ior_rec_info {
 	unsigned version;            /* reader: the file's format version */
 	const char *host;            /* writer: NULL = uname nodename */
 	const char *kernel;          /* writer: NULL = uname release */
-	const char *cmdline;         /* the flags the recording was made with; NULL = "" */
+	const char *cmdline;         /* the flags the recording was made with;
+				      * writer: NULL = this process's command line */
 	uint64_t start_realtime_ns;  /* writer: 0 = now (CLOCK_REALTIME) */
 	uint64_t start_monotonic_ns; /* writer: 0 = now (CLOCK_MONOTONIC) */
 };

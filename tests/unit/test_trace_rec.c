@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -488,6 +489,34 @@ TEST(read_loop_costs_at_most_6_bytes_per_pair)
 	CHECK(per <= 6.0);
 }
 
+TEST(header_defaults)
+{
+	struct ior_rec_writer *w;
+	char err[256];
+	const char *path = tmp_path("defaults.ior.zst");
+	struct timespec before;
+	clock_gettime(CLOCK_REALTIME, &before);
+	CHECK_EQ_INT(ior_rec_writer_open(&w, path, NULL, err, sizeof err), 0);
+	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
+	struct ior_rec_reader *r;
+	CHECK_EQ_INT(ior_rec_reader_open(&r, path, err, sizeof err), 0);
+	if (!r)
+		return;
+	const struct ior_rec_info *info = ior_rec_reader_info(r);
+	struct utsname u;
+	CHECK_EQ_INT(uname(&u), 0);
+	CHECK_EQ_STR(info->host, u.nodename);
+	CHECK_EQ_STR(info->kernel, u.release);
+	CHECK(strstr(info->cmdline, "test_trace_rec"));
+	CHECK(info->start_realtime_ns / 1000000000u >= (uint64_t)before.tv_sec);
+	CHECK(info->start_monotonic_ns > 0);
+	struct ior_event_pair p;
+	CHECK_EQ_INT(ior_rec_read(r, &p), 0);
+	CHECK(!ior_rec_reader_truncated(r, NULL, NULL));
+	CHECK(ior_rec_reader_totals(r) && ior_rec_reader_totals(r)->pairs == 0);
+	ior_rec_reader_close(r);
+}
+
 TEST(default_name)
 {
 	char buf[256];
@@ -527,6 +556,7 @@ int main(void)
 	RUN(corrupt_bytes_never_yield_wrong_pairs);
 	RUN(hostile_input_is_an_error);
 	RUN(read_loop_costs_at_most_6_bytes_per_pair);
+	RUN(header_defaults);
 	RUN(default_name);
 	RUN(write_errors_are_sticky);
 	char cmd[300];
