@@ -104,13 +104,15 @@ void ior_flame_fields_str(const struct ior_flame_spec *spec, char sep, char *buf
 
 bool ior_flame_spec_match(const struct ior_flame_spec *s, const struct ior_event_pair *p)
 {
+	const char *comm = p->comm ? p->comm : "", *path = p->path ? p->path : "";
+	const char *path2 = p->path2 ? p->path2 : "";
 	if (s->pid >= 0 && p->pid != (uint64_t)s->pid)
 		return false;
 	if (s->tid >= 0 && p->tid != (uint64_t)s->tid)
 		return false;
-	if (s->comm && *s->comm && !strstr(p->comm, s->comm))
+	if (s->comm && *s->comm && !strstr(comm, s->comm))
 		return false;
-	if (s->path && *s->path && !strstr(p->path, s->path) && !strstr(p->path2, s->path))
+	if (s->path && *s->path && !strstr(path, s->path) && !strstr(path2, s->path))
 		return false;
 	return true;
 }
@@ -270,9 +272,10 @@ int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 		return 0;
 	struct key k;
 	fill_key(a, p, &k);
-	if (a->use & USE_COMM && (k.comm = ior_flame_strtab_intern(&a->strs, p->comm, strlen(p->comm))) == UINT32_MAX)
+	const char *comm = p->comm ? p->comm : "", *path = p->path ? p->path : "";
+	if (a->use & USE_COMM && (k.comm = ior_flame_strtab_intern(&a->strs, comm, strlen(comm))) == UINT32_MAX)
 		return -ENOMEM;
-	if (a->use & USE_PATH && (k.path = ior_flame_strtab_intern(&a->strs, p->path, strlen(p->path))) == UINT32_MAX)
+	if (a->use & USE_PATH && (k.path = ior_flame_strtab_intern(&a->strs, path, strlen(path))) == UINT32_MAX)
 		return -ENOMEM;
 	uint64_t w = weight(a->spec.metric, p);
 	account(a, p, w);
