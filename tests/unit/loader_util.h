@@ -12,8 +12,8 @@
 
 #include "loader/internal.h"
 
-#define FEATURES_OBJ "tests/unit/bpf/features.o"
-#define REJECT_OBJ "tests/unit/bpf/reject.o"
+#define FEATURES_OBJ "tests/unit/bpf/features.elf"
+#define REJECT_OBJ "tests/unit/bpf/reject.elf"
 
 struct blob {
 	uint8_t *data;

@@ -205,7 +205,7 @@ TEST(set_global)
 	ior_loader_close(o);
 }
 
-/* features.o: .text subprograms appended (transitively, once), calls
+/* features.elf: .text subprograms appended (transitively, once), calls
  * re-pointed, func_info per function, static variables via section
  * symbols, two programs in one section, SEC("tp/..."). */
 TEST(subprograms_appended)
