@@ -278,6 +278,10 @@ static int prog_type_of(const char *sec, uint32_t *type)
 		*type = BPF_PROG_TYPE_TRACEPOINT;
 		return 0;
 	}
+	if (has_prefix(sec, "raw_tracepoint/") || has_prefix(sec, "raw_tp/")) {
+		*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+		return 0;
+	}
 	return -ENOTSUP;
 }
 

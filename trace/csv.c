@@ -149,6 +149,23 @@ static void put_escaped(struct buf *b, const char *s, size_t n, enum ior_escape 
 	}
 }
 
+size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_escape esc)
+{
+	char tmp[4 * 256 + 8];
+	struct buf b = { tmp, 0, sizeof tmp };
+	size_t out;
+
+	if (!len)
+		return 0;
+	if (n > 256)
+		n = 256;
+	put_escaped(&b, s, n, esc);
+	out = b.len < len - 1 ? b.len : len - 1;
+	memcpy(dst, tmp, out);
+	dst[out] = 0;
+	return out;
+}
+
 /* RFC 4180: a field holding a comma, quote, CR or LF is quoted, quotes
  * doubled. The field is first built in scratch, then copied. */
 static void put_field(struct buf *b, const char *field, size_t n)

@@ -27,6 +27,9 @@ enum ior_escape {
 int ior_csv_parse_escape(const char *s, enum ior_escape *e);
 void ior_csv_write_header(FILE *out);
 void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc);
+/* The first 256 bytes of s[0..n) in the notation of esc, into dst
+ * (NUL-terminated, cut at len - 1 bytes); returns the length written. */
+size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_escape esc);
 /* "O_RDONLY|O_CLOEXEC" for open flags; writes at most len bytes. */
 void ior_open_flags_str(char *buf, size_t len, long long flags);
 

@@ -1,0 +1,725 @@
+/* ior's trace command: load bpf.c, attach it to the selected syscall
+ * tracepoints, then one consumer thread loops drain -> merge -> pair ->
+ * sinks (-plain CSV, -flamegraph recording) until Ctrl-C, SIGTERM, the
+ * -duration, or a closed stdout. One thread owns every stage, so the hot
+ * path takes no lock; the kernel side fills per-CPU rings in parallel.
+ * (cmd.c: left out of the trace room's unit-test links, it uses loader/.) */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bpf.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loader/loader.h"
+#include "opts.h"
+#include "trace/csv.h"
+#include "trace/event.h"
+#include "trace/fdtab.h"
+#include "trace/merge.h"
+#include "trace/pair.h"
+#include "trace/rec.h"
+#include "trace/ring.h"
+#include "trace/select.h"
+#include "trace/syscalls.h"
+
+#define POLL_MS 75                  /* timed poll: latency bound at low rates */
+#define SLACK_NS 5000000ull         /* a record's ts may precede its ring write by this much */
+#define STDOUT_FLUSH_NS 1000000000ull
+#define MAX_CPUS 1024               /* size of bpf.c's events map */
+#define IN_FLIGHT_SHOWN 10
+#define FD_ENTRIES 65536
+#define PROC_ENTRIES 16384
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- /proc resolver for fds and cwds that predate the trace ------------- */
+
+static int proc_fd(void *ctx, uint32_t pid, int fd, char *path, size_t len, int64_t *flags)
+{
+	char p[64], buf[256];
+	ssize_t n;
+	int f;
+
+	(void)ctx;
+	snprintf(p, sizeof p, "/proc/%u/fd/%d", pid, fd);
+	n = readlink(p, path, len - 1);
+	if (n < 0)
+		return -errno;
+	path[n] = 0;
+	*flags = -1;
+	snprintf(p, sizeof p, "/proc/%u/fdinfo/%d", pid, fd);
+	f = open(p, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return 0;
+	n = read(f, buf, sizeof buf - 1);
+	close(f);
+	if (n > 0) {
+		buf[n] = 0;
+		const char *fl = strstr(buf, "flags:");
+		if (fl)
+			*flags = strtoll(fl + 6, NULL, 8);
+	}
+	return 0;
+}
+
+static int proc_cwd(void *ctx, uint32_t pid, char *path, size_t len)
+{
+	char p[64];
+	ssize_t n;
+
+	(void)ctx;
+	snprintf(p, sizeof p, "/proc/%u/cwd", pid);
+	n = readlink(p, path, len - 1);
+	if (n < 0)
+		return -errno;
+	path[n] = 0;
+	return 0;
+}
+
+/* ---- the trace ----------------------------------------------------------- */
+
+struct trace {
+	const struct ior_opts *o;
+	enum ior_escape esc;
+	unsigned char sel[IOR_NR_MAX];
+	unsigned nsel;
+	struct ior_bpf_obj *obj;
+	int *tp_fds;               /* attached perf events (closing detaches) */
+	unsigned ntp;
+	unsigned nattached;        /* syscalls with enter and exit attached */
+	struct ior_ring *rings;
+	int *ring_cpu;
+	unsigned nrings;
+	struct ior_merge *merge;
+	struct ior_fdtab *fds;
+	struct ior_pairer *pairer;
+	struct ior_rec_writer *rec;
+	char rec_path[PATH_MAX];
+	int merge_full;
+	uint64_t forced_flushes;
+	int out_error;             /* errno of a failed stdout write */
+	int rec_error;
+	uint64_t rows_since_flush;
+	uint64_t start_ns, stop_ns;
+	char err[1024];
+};
+
+static void sink(void *ctx, const struct ior_event_pair *p)
+{
+	struct trace *t = ctx;
+
+	if (t->o->plain) {
+		ior_csv_write_pair(stdout, p, t->esc);
+		t->rows_since_flush++;
+	}
+	if (t->rec && !t->rec_error) {
+		int r = ior_rec_write(t->rec, p);
+		if (r < 0)
+			t->rec_error = -r;
+	}
+}
+
+static void deliver(void *ctx, const void *rec, size_t len)
+{
+	struct trace *t = ctx;
+	ior_pair_feed(t->pairer, rec, len);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("ior: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs(" (see ior -help)\n", stderr);
+	return 2;
+}
+
+static int check_opts(struct trace *t)
+{
+	const struct ior_opts *o = t->o;
+	long page = sysconf(_SC_PAGESIZE);
+	char n[32];
+
+	if (ior_csv_parse_escape(o->escape, &t->esc))
+		return usage_error("-escape \"%s\": want auto, always or never", o->escape);
+	if (strlen(o->comm) >= IOR_COMM_LEN)
+		return usage_error("-comm \"%s\": longer than a command name can be (15 bytes)", o->comm);
+	snprintf(n, sizeof n, "%llu", (unsigned long long)o->map_size);
+	if (o->map_size > (1ull << 30))
+		return usage_error("-mapSize %s: at most 1G per CPU", n);
+	if (o->map_size && (o->map_size & (o->map_size - 1)) && o->map_size > (uint64_t)page)
+		return usage_error("-mapSize %s: must be a power of two (e.g. 256K, 1M, 4M)", n);
+	if (!o->plain && !o->flamegraph && !o->bench_empty)
+		return usage_error("%snothing to do: add -plain (CSV on stdout) or -flamegraph (recording)", "");
+	return 0;
+}
+
+/* Bytes per ring: the page-rounded -mapSize (a power of two). */
+static uint64_t ring_bytes(const struct ior_opts *o)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), n = o->map_size;
+	return n < page ? page : n;
+}
+
+static int check_targets(const struct ior_opts *o)
+{
+	char p[64];
+
+	if (o->pid >= 0) {
+		snprintf(p, sizeof p, "/proc/%lld", (long long)o->pid);
+		if (o->pid > INT_MAX || access(p, F_OK)) {
+			fprintf(stderr, "ior: -pid %lld: no such process\n", (long long)o->pid);
+			return 1;
+		}
+	}
+	if (o->tid >= 0) {
+		snprintf(p, sizeof p, "/proc/%lld", (long long)o->tid);
+		if (o->tid > INT_MAX || access(p, F_OK)) {
+			fprintf(stderr, "ior: -tid %lld: no such thread\n", (long long)o->tid);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int set_globals(struct trace *t)
+{
+	const struct ior_opts *o = t->o;
+	uint32_t self = (uint32_t)getpid(), comm_len = (uint32_t)strlen(o->comm);
+	int64_t pid = o->pid, tid = o->tid;
+	char comm[IOR_COMM_LEN] = { 0 };
+	int r;
+
+	memcpy(comm, o->comm, comm_len);
+	r = ior_loader_set_global(t->obj, "ior_pid", &self, sizeof self, t->err, sizeof t->err);
+	if (!r)
+		r = ior_loader_set_global(t->obj, "filter_pid", &pid, sizeof pid, t->err, sizeof t->err);
+	if (!r)
+		r = ior_loader_set_global(t->obj, "filter_tid", &tid, sizeof tid, t->err, sizeof t->err);
+	if (!r)
+		r = ior_loader_set_global(t->obj, "filter_comm_len", &comm_len, sizeof comm_len,
+					  t->err, sizeof t->err);
+	if (!r)
+		r = ior_loader_set_global(t->obj, "filter_comm", comm, sizeof comm, t->err, sizeof t->err);
+	return r;
+}
+
+static int fill_sys_conf(struct trace *t)
+{
+	int fd = ior_loader_map_fd(t->obj, "sys_conf");
+
+	if (fd < 0) {
+		snprintf(t->err, sizeof t->err, "map 'sys_conf': not in the BPF object: %s", strerror(-fd));
+		return fd;
+	}
+	for (unsigned i = 0; i < ior_nsyscalls; i++) {
+		const struct ior_syscall *s = &ior_syscalls[i];
+		struct ior_sys_conf c = {
+			.traced = 1, .fd_arg = s->fd_arg, .flags_arg = s->flags_arg,
+			.aux_arg = s->aux_arg, .path_arg = { s->path_arg[0], s->path_arg[1] },
+			.flags_is_open_how = s->flags_is_open_how,
+		};
+		uint32_t key = s->nr;
+		int r;
+		if (!t->sel[i])
+			continue;
+		r = ior_sys_map_update_elem(fd, &key, &c, 0);
+		if (r < 0) {
+			snprintf(t->err, sizeof t->err, "map 'sys_conf': update of %s: %s", s->name, strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+static void drop_missing(struct trace *t);
+
+static int load(struct trace *t)
+{
+	struct ior_load_opts lo = { .verbose = t->o->verbose };
+	const char *w;
+	int r;
+
+	r = ior_loader_open(ior_bpf_object, (size_t)(ior_bpf_object_end - ior_bpf_object), &t->obj,
+			    t->err, sizeof t->err);
+	if (!r)
+		r = set_globals(t);
+	if (!r)
+		r = ior_loader_load(t->obj, &lo, t->err, sizeof t->err);
+	if (!r && (w = ior_loader_warning(t->obj)))
+		fprintf(stderr, "ior: warning: %s\n", w);
+	if (!r)
+		drop_missing(t);
+	if (!r && !t->nattached)
+		return snprintf(t->err, sizeof t->err, "none of the selected syscalls has a tracepoint on this kernel"), -ENOENT;
+	if (!r && !t->o->bench_empty)
+		r = fill_sys_conf(t);
+	return r;
+}
+
+/* One ring per online CPU, stored in the events map at the CPU's index. */
+static int open_rings(struct trace *t)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t size = ring_bytes(t->o);
+	int map = ior_loader_map_fd(t->obj, "events");
+
+	if (ncpu < 1)
+		ncpu = 1;
+	if (ncpu > MAX_CPUS)
+		ncpu = MAX_CPUS;
+	if (map < 0) {
+		snprintf(t->err, sizeof t->err, "map 'events': not in the BPF object: %s", strerror(-map));
+		return map;
+	}
+	t->rings = calloc((size_t)ncpu, sizeof *t->rings);
+	t->ring_cpu = calloc((size_t)ncpu, sizeof *t->ring_cpu);
+	if (!t->rings || !t->ring_cpu)
+		return snprintf(t->err, sizeof t->err, "out of memory for %ld rings", ncpu), -ENOMEM;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		struct ior_ring *r = &t->rings[t->nrings];
+		uint32_t key = (uint32_t)cpu;
+		int e = ior_ring_open(r, cpu, size, (uint32_t)(size / 4), t->err, sizeof t->err);
+		if (e == -ENODEV || e == -EINVAL) /* offline CPU: nothing runs there */
+			continue;
+		if (e < 0)
+			return e;
+		e = ior_sys_map_update_elem(map, &key, &r->fd, 0);
+		if (e < 0) {
+			snprintf(t->err, sizeof t->err, "map 'events': storing the ring of CPU %d: %s",
+				 cpu, strerror(-e));
+			ior_ring_close(r);
+			return e;
+		}
+		t->ring_cpu[t->nrings++] = cpu;
+	}
+	if (!t->nrings)
+		return snprintf(t->err, sizeof t->err, "no perf ring could be opened"), -ENODEV;
+	return 0;
+}
+
+/* BPF_RAW_TRACEPOINT_OPEN: the returned fd holds the attachment. */
+static int raw_attach(struct trace *t, const char *prog, const char *tp)
+{
+	union bpf_attr a;
+	int pfd = ior_loader_prog_fd(t->obj, prog), fd;
+
+	if (pfd < 0) {
+		snprintf(t->err, sizeof t->err, "prog '%s': not in the BPF object", prog);
+		return pfd;
+	}
+	memset(&a, 0, sizeof a);
+	a.raw_tracepoint.name = (uint64_t)(uintptr_t)tp;
+	a.raw_tracepoint.prog_fd = (uint32_t)pfd;
+	fd = (int)syscall(SYS_bpf, BPF_RAW_TRACEPOINT_OPEN, &a, sizeof a);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(t->err, sizeof t->err, "raw tracepoint '%s' (prog '%s'): %s", tp, prog, strerror(e));
+		return -e;
+	}
+	t->tp_fds[t->ntp++] = fd;
+	return 0;
+}
+
+/* Drops selected syscalls whose tracepoints this kernel lacks (one warning
+ * line names them all), so sys_conf and the count tell the truth. */
+static void drop_missing(struct trace *t)
+{
+	char missing[2048] = "", tp[96], why[256];
+
+	for (unsigned i = 0; i < ior_nsyscalls; i++) {
+		if (!t->sel[i])
+			continue;
+		snprintf(tp, sizeof tp, "sys_enter_%s", ior_syscalls[i].name);
+		int r = ior_loader_tracepoint_id("syscalls", tp, why, sizeof why);
+		if (r >= 0) {
+			t->nattached++;
+			continue;
+		}
+		if (r != -ENOENT) { /* no tracefs: cannot tell, trace them all */
+			fprintf(stderr, "ior: warning: cannot check which syscalls this kernel has: %s\n", why);
+			t->nattached = 0;
+			for (unsigned j = 0; j < ior_nsyscalls; j++)
+				t->nattached += t->sel[j];
+			return;
+		}
+		t->sel[i] = 0;
+		size_t n = strlen(missing);
+		snprintf(missing + n, sizeof missing - n, "%s%s", n ? ", " : "", ior_syscalls[i].name);
+	}
+	if (missing[0])
+		fprintf(stderr, "ior: warning: tracepoints missing on this kernel, not traced: %s\n", missing);
+}
+
+/* Two raw tracepoints serve every syscall (bpf.c explains why not one perf
+ * tracepoint per syscall); sched_process_exit frees per-thread state. Exit
+ * is attached before enter so no enter of ours misses its exit. */
+static int attach(struct trace *t)
+{
+	int bench = t->o->bench_empty, r;
+
+	t->tp_fds = calloc(3, sizeof *t->tp_fds);
+	if (!t->tp_fds)
+		return snprintf(t->err, sizeof t->err, "out of memory"), -ENOMEM;
+	r = raw_attach(t, bench ? "ior_raw_empty" : "ior_raw_exit", "sys_exit");
+	if (!r)
+		r = raw_attach(t, bench ? "ior_raw_empty" : "ior_raw_enter", "sys_enter");
+	if (!r && !bench)
+		r = raw_attach(t, "ior_raw_task_exit", "sched_process_exit");
+	if (!r) { /* detach order: enter, then exit */
+		int x = t->tp_fds[0];
+		t->tp_fds[0] = t->tp_fds[1];
+		t->tp_fds[1] = x;
+	}
+	return r;
+}
+
+/* Enter first, so syscalls in progress still deliver their exits. */
+static void detach(struct trace *t)
+{
+	for (unsigned i = 0; i < t->ntp; i++)
+		close(t->tp_fds[i]);
+	t->ntp = 0;
+}
+
+/* ---- the consumer loop -------------------------------------------------- */
+
+static int push(void *ctx, const void *raw, size_t len)
+{
+	struct trace *t = ((void **)ctx)[0];
+	unsigned src = (unsigned)(uintptr_t)((void **)ctx)[1];
+	int r = ior_merge_push(t->merge, src, raw, len);
+
+	if (r == -ENOSPC) {
+		t->merge_full = 1;
+		return 1; /* stop: flush, then this record is read again */
+	}
+	return 0; /* -EINVAL: a runt record; the pairing would count it too */
+}
+
+/* Drains every ring into the merge, then delivers what every ring has
+ * caught up with: records older than the drain's start minus the slack. */
+static void drain(struct trace *t, uint64_t watermark)
+{
+	for (unsigned i = 0; i < t->nrings; i++) {
+		void *ctx[2] = { t, (void *)(uintptr_t)i };
+		for (;;) {
+			t->merge_full = 0;
+			ior_ring_drain(&t->rings[i], push, ctx);
+			if (!t->merge_full)
+				break;
+			size_t held = ior_merge_pending(t->merge);
+			ior_merge_flush(t->merge, watermark, deliver, t);
+			if (ior_merge_pending(t->merge) * 4 > held * 3) {
+				/* mostly records newer than the watermark: give up
+				 * their ordering rather than stall the rings */
+				t->forced_flushes++;
+				ior_merge_flush(t->merge, UINT64_MAX, deliver, t);
+			}
+		}
+	}
+	ior_merge_flush(t->merge, watermark, deliver, t);
+}
+
+static void flush_stdout(struct trace *t)
+{
+	if (!t->o->plain || t->out_error)
+		return;
+	if (fflush(stdout) || ferror(stdout))
+		t->out_error = errno ? errno : EIO;
+	t->rows_since_flush = 0;
+}
+
+static int loop(struct trace *t)
+{
+	struct pollfd *pfd = calloc(t->nrings ? t->nrings : 1, sizeof *pfd);
+	uint64_t deadline = t->start_ns + t->o->duration_ns, last_flush = t->start_ns;
+
+	if (!pfd)
+		return -ENOMEM;
+	for (unsigned i = 0; i < t->nrings; i++)
+		pfd[i] = (struct pollfd){ .fd = t->rings[i].fd, .events = POLLIN };
+	while (!stop_signal && !t->out_error) {
+		uint64_t now = mono_ns();
+		if (now >= deadline)
+			break;
+		uint64_t left_ms = (deadline - now + 999999) / 1000000;
+		poll(pfd, t->nrings, (int)(left_ms < POLL_MS ? left_ms : POLL_MS));
+		if (t->o->bench_empty)
+			continue;
+		now = mono_ns();
+		drain(t, now - SLACK_NS);
+		if (t->rec && !t->rec_error) {
+			int r = ior_rec_tick(t->rec, now);
+			if (r < 0)
+				t->rec_error = -r;
+		}
+		if (t->rows_since_flush && now - last_flush >= STDOUT_FLUSH_NS) {
+			flush_stdout(t);
+			last_flush = now;
+		}
+		if (t->o->plain && ferror(stdout) && !t->out_error)
+			t->out_error = errno ? errno : EIO;
+	}
+	free(pfd);
+	return 0;
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+static void print_lost(const struct trace *t)
+{
+	uint64_t lost = 0;
+
+	for (unsigned i = 0; i < t->nrings; i++)
+		lost += t->rings[i].lost;
+	fprintf(stderr, "ior: lost: %llu records in the perf buffers", (unsigned long long)lost);
+	if (lost) {
+		fputs(" (", stderr);
+		for (unsigned i = 0, first = 1; i < t->nrings; i++) {
+			if (!t->rings[i].lost)
+				continue;
+			fprintf(stderr, "%sCPU %d: %llu", first ? "" : ", ", t->ring_cpu[i],
+				(unsigned long long)t->rings[i].lost);
+			first = 0;
+		}
+		fputs("; try a larger -mapSize or fewer -tps)", stderr);
+	}
+	fputc('\n', stderr);
+}
+
+static void print_in_flight(const struct trace *t)
+{
+	struct ior_in_flight f[IN_FLIGHT_SHOWN];
+	size_t n = ior_pair_in_flight(t->pairer, f, IN_FLIGHT_SHOWN);
+	char comm[80];
+
+	for (size_t i = 0; i < n && i < IN_FLIGHT_SHOWN; i++) {
+		uint64_t age = t->stop_ns > f[i].enter_ns ? t->stop_ns - f[i].enter_ns : 0;
+		ior_csv_escape(comm, sizeof comm, f[i].comm, strnlen(f[i].comm, sizeof f[i].comm),
+			       IOR_ESCAPE_AUTO);
+		fprintf(stderr, "ior:   %s by %s %u.%u, in the syscall for %.3f s\n",
+			ior_syscalls[f[i].sys].name, comm, f[i].pid, f[i].tid, age / 1e9);
+	}
+	if (n > IN_FLIGHT_SHOWN)
+		fprintf(stderr, "ior:   ... and %zu more\n", n - IN_FLIGHT_SHOWN);
+}
+
+static uint64_t path_args_full(const struct trace *t)
+{
+	int fd = ior_loader_map_fd(t->obj, ".bss");
+	uint32_t key = 0;
+	uint64_t v[64] = { 0 }; /* .bss of bpf.c: path_args_full at offset 0 */
+	struct ior_loader_map_info mi;
+
+	if (fd < 0 || ior_loader_map_info(t->obj, ".bss", &mi) || mi.value_size > sizeof v)
+		return 0;
+	return ior_sys_map_lookup_elem(fd, &key, v) ? 0 : v[0];
+}
+
+static void print_stats(struct trace *t)
+{
+	struct ior_pair_stats s;
+	double secs = (t->stop_ns - t->start_ns) / 1e9;
+	uint64_t full = path_args_full(t);
+
+	ior_pair_get_stats(t->pairer, &s);
+	fprintf(stderr, "ior: traced %.2f s: %llu syscall pairs (%.0f/s), %llu after filters\n", secs,
+		(unsigned long long)s.t.pairs_seen, secs > 0 ? s.t.pairs_seen / secs : 0.0,
+		(unsigned long long)s.t.pairs);
+	print_lost(t);
+	fprintf(stderr, "ior: exits without an enter: %llu, enters overwritten: %llu, "
+			"enters in flight at stop: %llu\n",
+		(unsigned long long)s.t.unpaired_exits, (unsigned long long)s.t.overwritten_enters,
+		(unsigned long long)s.t.in_flight);
+	print_in_flight(t);
+	if (s.mismatched_exits || s.enters_at_thread_exit || s.bad_records)
+		fprintf(stderr, "ior: exits of another syscall than the enter: %llu, threads exited "
+				"inside a syscall: %llu, malformed records: %llu\n",
+			(unsigned long long)s.mismatched_exits,
+			(unsigned long long)s.enters_at_thread_exit, (unsigned long long)s.bad_records);
+	if (ior_merge_late(t->merge) || t->forced_flushes)
+		fprintf(stderr, "ior: records merged out of order: %llu late, %llu forced flushes\n",
+			(unsigned long long)ior_merge_late(t->merge),
+			(unsigned long long)t->forced_flushes);
+	if (full)
+		fprintf(stderr, "ior: path_args full: %llu syscalls without their path\n",
+			(unsigned long long)full);
+}
+
+/* ---- recording ----------------------------------------------------------- */
+
+static int open_recording(struct trace *t)
+{
+	struct utsname u;
+	const char *host = uname(&u) ? "localhost" : u.nodename;
+	int r = ior_rec_default_name(t->rec_path, sizeof t->rec_path, host, t->o->name, time(NULL));
+
+	if (r < 0) {
+		snprintf(t->err, sizeof t->err, "recording name for -name \"%s\": %s", t->o->name,
+			 strerror(-r));
+		return r;
+	}
+	return ior_rec_writer_open(&t->rec, t->rec_path, NULL, t->err, sizeof t->err);
+}
+
+static int close_recording(struct trace *t)
+{
+	struct ior_pair_stats s;
+	struct stat st;
+	uint64_t lost = 0, pairs;
+	int r;
+
+	ior_pair_get_stats(t->pairer, &s);
+	for (unsigned i = 0; i < t->nrings; i++)
+		lost += t->rings[i].lost;
+	s.t.lost = lost;
+	pairs = ior_rec_writer_pairs(t->rec);
+	r = ior_rec_writer_close(t->rec, &s.t, t->err, sizeof t->err);
+	t->rec = NULL;
+	if (r < 0 || t->rec_error) {
+		fprintf(stderr, "ior: recording %s: %s\n", t->rec_path,
+			r < 0 ? t->err : strerror(t->rec_error));
+		return 1;
+	}
+	fprintf(stderr, "Wrote %s (%llu pairs, %lld bytes)\n", t->rec_path, (unsigned long long)pairs,
+		stat(t->rec_path, &st) ? -1LL : (long long)st.st_size);
+	return 0;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static int fail(struct trace *t, int r, const char *what)
+{
+	const char *hint = r == -EPERM || r == -EACCES ? " (run as root, or with CAP_BPF and CAP_PERFMON)" : "";
+	fprintf(stderr, "ior: %s: %s%s\n", what, t->err[0] ? t->err : strerror(-r), hint);
+	return 1;
+}
+
+static int setup(struct trace *t)
+{
+	const struct ior_fd_resolver resolver = { proc_fd, proc_cwd, NULL };
+	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t };
+	size_t arena;
+	int r;
+
+	r = ior_trace_select(t->o->tps, t->o->tps_exclude, t->sel, t->err, sizeof t->err);
+	if (r < 0) {
+		fprintf(stderr, "ior: %s (see ior -help)\n", t->err);
+		return 2;
+	}
+	if (r == 0) {
+		fprintf(stderr, "ior: -tps \"%s\" -tpsExclude \"%s\" select no syscall (see ior -help)\n",
+			t->o->tps, t->o->tps_exclude);
+		return 2;
+	}
+	if ((r = load(t)) < 0)
+		return fail(t, r, "loading the BPF programs");
+	if (!t->o->bench_empty) {
+		if ((r = open_rings(t)) < 0)
+			return fail(t, r, "opening the perf buffers");
+		arena = 2 * t->nrings * ring_bytes(t->o);
+		arena = arena < (1u << 20) ? (1u << 20) : arena > (256u << 20) ? (256u << 20) : arena;
+		t->merge = ior_merge_new(t->nrings, arena);
+		t->fds = ior_fdtab_new(FD_ENTRIES, PROC_ENTRIES, &resolver);
+		pc.fds = t->fds;
+		t->pairer = t->fds ? ior_pair_new(&pc) : NULL;
+		if (!t->merge || !t->pairer)
+			return t->err[0] = 0, fail(t, -ENOMEM, "setting up the pairing");
+		if (t->o->flamegraph && (r = open_recording(t)) < 0)
+			return fail(t, r, "creating the recording");
+	}
+	if ((r = attach(t)) < 0)
+		return fail(t, r, "attaching to the tracepoints");
+	return 0;
+}
+
+static void teardown(struct trace *t)
+{
+	detach(t);
+	for (unsigned i = 0; i < t->nrings; i++)
+		ior_ring_close(&t->rings[i]);
+	if (t->rec)
+		ior_rec_writer_close(t->rec, NULL, t->err, sizeof t->err);
+	ior_pair_free(t->pairer);
+	ior_fdtab_free(t->fds);
+	ior_merge_free(t->merge);
+	ior_loader_close(t->obj);
+	free(t->rings);
+	free(t->ring_cpu);
+	free(t->tp_fds);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal; /* no SA_RESTART: poll returns at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);  /* a closed stdout shows up as EPIPE */
+}
+
+int ior_cmd_trace(const struct ior_opts *o)
+{
+	static struct trace t;
+	static char outbuf[1 << 16];
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	t.o = o;
+	if ((rc = check_opts(&t)) || (rc = check_targets(o)))
+		return rc;
+	install_signals();
+	if (o->plain) {
+		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+		ior_csv_write_header(stdout);
+	}
+	rc = setup(&t);
+	if (rc) {
+		teardown(&t);
+		return rc;
+	}
+	t.start_ns = mono_ns();
+	fprintf(stderr, "ior: tracing %u syscalls on %u CPUs, Ctrl-C to stop\n", t.nattached,
+		o->bench_empty ? (unsigned)sysconf(_SC_NPROCESSORS_ONLN) : t.nrings);
+	loop(&t);
+	detach(&t); /* no new records; then read what the rings still hold */
+	t.stop_ns = mono_ns();
+	if (!o->bench_empty) {
+		drain(&t, UINT64_MAX);
+		flush_stdout(&t);
+		print_stats(&t);
+		if (t.rec)
+			rc = close_recording(&t);
+	} else {
+		fprintf(stderr, "ior: traced %.2f s with the empty program\n", (t.stop_ns - t.start_ns) / 1e9);
+	}
+	if (t.out_error && t.out_error != EPIPE) {
+		fprintf(stderr, "ior: writing the CSV to stdout: %s\n", strerror(t.out_error));
+		rc = 1;
+	}
+	teardown(&t);
+	return rc;
+}
