@@ -155,111 +155,160 @@ else
 	fail version "want \"$want_version\", got \"$(out version.out)\"; $(step_why version)"
 fi
 
-if step_ok check; then
-	pass "check"
+# The tracepoints ior knows minus those this kernel has: exactly what ior
+# must report missing (-check) and warn about (tracing).
+# ior's syscalls: the entries of trace/syscalls.c (macro or literal rows);
+# their number is checked against what ior -check counts.
+ior_names() {
+	sed -nE -e 's/^[[:space:]]*(SC|AT)\(([a-z0-9_]+),.*/\2/p' \
+		-e 's/^[[:space:]]*\{ "([a-z0-9_]+)", [0-9]+,.*/\1/p' trace/syscalls.c | sort -u
+}
+want_missing=$(comm -23 <(ior_names) <(sed -n 's/^sys_enter_//p' "$OUT/tracepoints" 2>/dev/null | sort -u) |
+	tr '\n' ' ' | sed 's/ $//')
+n_ior=$(ior_names | wc -l)
+n_missing=$(echo "$want_missing" | wc -w)
+case " $want_missing " in
+*" fchmodat2 "*) ;;
+*) fail tracepoints "expected 6.1 to lack fchmodat2 (newer); ior's syscalls missing from the VM's tracefs: \"$want_missing\"" ;;
+esac
+sorted_words() { tr ', ' '\n\n' | sed '/^$/d' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
+
+# ior -check: every requirement met; tracefs mounted by ior itself; the
+# missing tracepoints named.
+if ! step_ok check; then
+	fail check "$(step_why check); stdout: $(tail -n 5 "$OUT/check.out" | tr '\n' '|')"
 else
-	fail check "$(step_why check)"
+	got=$(sed -n 's/^tracepoints: *[0-9]*\/[0-9]* syscalls (missing [0-9]*: \(.*\))$/\1/p' "$OUT/check.out" | sorted_words)
+	if ! grep -qx 'ior -check: tracing can work' "$OUT/check.out"; then
+		fail check "no \"ior -check: tracing can work\" line: $(tr '\n' '|' <"$OUT/check.out")"
+	elif ! grep -qE '^tracefs: +/sys/kernel/tracing \(mounted by ior -check\)$' "$OUT/check.out"; then
+		fail check "ior -check did not mount tracefs itself: $(grep '^tracefs:' "$OUT/check.out")"
+	elif ! grep -qE "^kernel: +Linux $(out uname) x86_64\$" "$OUT/check.out"; then
+		fail check "kernel line: $(grep '^kernel:' "$OUT/check.out")"
+	elif ! grep -qE "^tracepoints: +[0-9]+/$n_ior syscalls " "$OUT/check.out"; then
+		fail check "ior -check counts other syscalls than the $n_ior rows of trace/syscalls.c (update ior_names in $0): $(grep '^tracepoints:' "$OUT/check.out")"
+	elif ! grep -qE "^tracepoints: +$((n_ior - n_missing))/$n_ior syscalls " "$OUT/check.out" || [ "$got" != "$want_missing" ]; then
+		fail check "want \"tracepoints: $((n_ior - n_missing))/$n_ior syscalls (missing $n_missing: $want_missing)\", got \"$(grep '^tracepoints:' "$OUT/check.out")\""
+	elif ! grep -qE '^bpf object: +loads, verifies and attaches' "$OUT/check.out"; then
+		fail check "$(grep -E '^bpf object:' "$OUT/check.out")"
+	else
+		pass "check (tracing can work; tracefs mounted by ior; $((n_ior - n_missing))/$n_ior syscalls)"
+	fi
 fi
 
-# The tracepoints ior knows minus those this kernel has: exactly what ior's
-# warning line must name.
-want_missing=$(comm -23 \
-	<(sed -nE 's/^[[:space:]]*(SC|AT)\(([a-z0-9_]+),.*/\2/p' trace/syscalls.c | sort -u) \
-	<(sed -n 's/^sys_enter_//p' "$OUT/tracepoints" 2>/dev/null | sort -u) | tr '\n' ' ')
-missing_ok() { # stderr-file: one line naming exactly want_missing
-	local line got
-	line=$(grep -iE 'tracepoint|lack|missing|skip' "$1" | grep -F "${want_missing%% *}" | head -n 1)
-	[ -n "$line" ] || return 1
-	got=$(for w in $(echo "$line" | tr -c 'a-z0-9_\n' ' '); do
-		case " $ior_names " in *" $w "*) echo "$w" ;; esac
-	done | sed 's/^sys_enter_//; s/^sys_exit_//' | sort -u | tr '\n' ' ')
-	[ "$got" = "$want_missing" ]
-}
-ior_names=" $(sed -nE 's/^[[:space:]]*(SC|AT)\(([a-z0-9_]+),.*/\2/p' trace/syscalls.c | tr '\n' ' ')"
-case " $want_missing " in
-*" setxattrat "*" fchmodat2 "* | *" fchmodat2 "*" setxattrat "*)
-	if missing_ok "$OUT/flame.err"; then
-		pass "missing-tracepoints (one warning naming: $want_missing)"
+# Tracing: one warning line naming exactly the missing tracepoints.
+warn_re='^ior: warning: tracepoints missing on this kernel, not traced: '
+for n in flame plain; do
+	lines=$(grep -c "$warn_re" "$OUT/$n.err" 2>/dev/null)
+	got=$(grep "$warn_re" "$OUT/$n.err" 2>/dev/null | sed "s/$warn_re//" | sorted_words)
+	if [ "$lines" = 1 ] && [ "$got" = "$want_missing" ]; then
+		pass "missing-tracepoints-$n (one warning: $want_missing)"
 	else
-		fail missing-tracepoints "want one stderr line naming exactly: $want_missing; ior said: $(grep -iE 'tracepoint|lack|missing|skip' "$OUT/flame.err" | head -n 3 | tr '\n' ' ')"
+		fail "missing-tracepoints-$n" "want one \"ior: warning: tracepoints missing ...: $want_missing\" line, got $lines: $(grep "$warn_re" "$OUT/$n.err" | head -n 2)"
 	fi
-	;;
-*) fail missing-tracepoints "expected 6.1 to lack setxattrat and fchmodat2; missing: $want_missing (tracepoint list: $(head -c 200 "$OUT/tracepoints"))" ;;
-esac
+done
 
 # -flamegraph: the recording of "workload basic /tmp/flame/d 10".
 N=10 D=/tmp/flame/d
+TOTAL=$((2 * N + 16))
+RW='flags=O_RDWR|O_CREAT'
 if traced_ok flame; then
-	pass "flamegraph-trace"
+	pass "flamegraph-trace (ior -pid P -flamegraph -name vm, SIGINT after the workload)"
 else
 	fail flamegraph-trace "$WHY"
 fi
-rec=$(sed -n 's/^Wrote \(.*\.ior\.zst\).*/\1/p' "$OUT/flame.out" "$OUT/flame.err" 2>/dev/null | head -n 1)
+wrote=$(grep -E '^Wrote .*\.ior\.zst ' "$OUT/flame.err" 2>/dev/null | head -n 1)
+rec=$(echo "$wrote" | sed -n 's/^Wrote \(.*\.ior\.zst\) .*/\1/p')
 if [[ "$(basename "$rec")" =~ ^.+-vm-[0-9]{4}-[0-9]{2}-[0-9]{2}_[0-9]{2}:[0-9]{2}:[0-9]{2}\.ior\.zst$ ]] &&
+	[[ "$wrote" == *"($TOTAL pairs, "* ]] &&
 	grep -q "^-.* [1-9][0-9]* .*$(basename "$rec")\$" "$OUT/recording"; then
-	pass "recording ($(basename "$rec"), $(awk '{ print $5 }' "$OUT/recording") bytes)"
+	pass "recording ($(basename "$rec"): $TOTAL pairs, $(awk '{ print $5 }' "$OUT/recording") bytes)"
 else
-	fail recording "want \"Wrote <host>-vm-<YYYY-MM-DD_HH:MM:SS>.ior.zst\" and a non-empty file; got \"$rec\"; $(head -c 200 "$OUT/recording")"
+	fail recording "want \"Wrote <host>-vm-<YYYY-MM-DD_HH:MM:SS>.ior.zst ($TOTAL pairs, ...)\" and that file; got \"$wrote\"; ls: $(head -c 200 "$OUT/recording")"
 fi
 
-# The recording read back as CSV holds exactly the scenario.
-if step_ok replay; then
-	csv replay-basic "$OUT/replay.out" \
-		"count==$((2 * N + 16))" 'count[comm!=workload]==0' 'pids==1' 'tids==1' 'max_gap[seq=1]==0' \
-		"count[name=openat,path=$D/data,flags=O_RDWR|O_CREAT,fd=3,ret=3]==1" \
-		"count[name=write,path=$D/data]==2" "sum_bytes[name=write]==66536" \
-		"count[name=pread64,path=$D/data,ret=100]==$N" "sum_bytes[name=pread64]==$((100 * N))" \
-		"count[name=lseek,path=$D/data]==2" \
-		"count[name=read,path=$D/data]==$((N + 1))" "sum_bytes[name=read]==$((64 * N))" \
-		"count[name=fsync,path=$D/data,ret=0]==1" "count[name=newfstat,path=$D/data]==1" \
-		"count[name=close]==2" "count[name=close,path=$D/data]==1" "count[name=close,path=$D/other]==1" \
-		"count[name=rename,path=$D/data,path2=$D/data2,ret=0]==1" \
-		"count[name=newfstatat,path=$D/data2,ret=0]==1" "count[name=unlink,path=$D/data2,ret=0]==1" \
-		"count[name=openat,path=$D/other,flags=O_WRONLY|O_CREAT|O_CLOEXEC,ret=3]==1" \
-		"count[name=renameat2,path=$D/other,path2=$D/other2,ret=0]==1" \
-		"count[name=unlinkat,path=$D/other2,ret=0]==1"
+# The recording read back as CSV (ior -ior=FILE -plain): exactly the
+# scenario, asserted as tests/integration/trace_basic.sh asserts it.
+if ! step_ok replay; then
+	fail replay "ior -ior=FILE -plain: $(step_why replay)"
 else
-	fail replay-basic "ior -ior=FILE -plain: $(step_why replay)"
+	C=$OUT/replay.out P=$(out flame.pid)
+	csv basic-only-pid "$C" "count[pid!=$P]==0" "count==$TOTAL"
+	csv basic-counts "$C" pid=$P \
+		"count[name=openat]==2" "count[name=write]==2" "count[name=pread64]==$N" \
+		"count[name=lseek]==2" "count[name=read]==$((N + 1))" "count[name=fsync]==1" \
+		"count[name=newfstat]==1" "count[name=close]==2" "count[name=rename]==1" \
+		"count[name=newfstatat]==1" "count[name=unlink]==1" "count[name=renameat2]==1" \
+		"count[name=unlinkat]==1"
+	csv basic-paths "$C" pid=$P \
+		"count[name=openat,path=$D/data,fd=3,$RW]==1" \
+		"count[name=write,path=$D/data,fd=3,$RW]==2" \
+		"count[name=pread64,path=$D/data,fd=3,$RW]==$N" \
+		"count[name=lseek,path=$D/data,fd=3,$RW]==2" \
+		"count[name=read,path=$D/data,fd=3,$RW]==$((N + 1))" \
+		"count[name=fsync,path=$D/data,fd=3,$RW]==1" \
+		"count[name=newfstat,path=$D/data,fd=3,$RW]==1" \
+		"count[name=close,path=$D/data,fd=3,$RW]==1" \
+		"count[name=openat,path=$D/other,fd=3,flags=O_WRONLY|O_CREAT|O_CLOEXEC]==1" \
+		"count[name=close,path=$D/other,fd=3,flags=O_WRONLY|O_CREAT|O_CLOEXEC]==1" \
+		"count[name=newfstatat,path=$D/data2]==1" \
+		"count[name=unlink,path=$D/data2]==1" \
+		"count[name=unlinkat,path=$D/other2]==1" \
+		"count[path=]==0"
+	csv basic-two-paths "$C" pid=$P \
+		"count[name=rename,path=$D/data,path2=$D/data2]==1" \
+		"count[name=renameat2,path=$D/other,path2=$D/other2]==1"
+	csv basic-bytes "$C" pid=$P \
+		"sum_bytes[name=write]==66536" "count[name=write,ret=65536]==1" "count[name=write,ret=1000]==1" \
+		"sum_bytes[name=pread64]==$((100 * N))" "count[name=pread64,ret=100]==$N" \
+		"sum_bytes[name=read]==$((64 * N))" "count[name=read,ret=64]==$N" "count[name=read,ret=0]==1"
+	csv basic-returns "$C" pid=$P \
+		"count[name=openat,ret=3]==2" "count[name=lseek,ret=0]==1" "count[name=lseek,ret=66536]==1" \
+		"count[name!=openat,name!=write,name!=pread64,name!=read,name!=lseek,ret!=0]==0"
+	csv basic-order "$C" pid=$P "count[seq=1,name=openat,path=$D/data]==1" \
+		"count[seq=$TOTAL,name=unlinkat]==1" "tids==1"
+	csv basic-durations "$C" pid=$P "max_gap[seq=1]==0" "min_gap[seq!=1]>0" \
+		"max_gap<1000000000" "max_dur<1000000000" "min_dur>0"
 fi
 
-# ior collapsed: folded stacks (comm;path components;tracepoint COUNT).
-if step_ok collapsed; then
-	if res=$(python3 - "$OUT/collapsed.out" "$N" "$D" 2>&1 <<'PY'
-import re, sys
-path, n, d = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-stacks = {}
-for line in open(path, encoding="utf-8", errors="replace"):
-    line = line.rstrip("\n")
-    m = re.match(r"^(.+) (\d+)$", line)
-    if not m:
-        print("not a folded stack line: %r" % line)
-        sys.exit(1)
-    stacks[m.group(1)] = stacks.get(m.group(1), 0) + int(m.group(2))
-total = sum(stacks.values())
-if total != 2 * n + 16:
-    print("stack counts sum to %d, want %d" % (total, 2 * n + 16))
-    sys.exit(1)
-PY
-	); then
-		pass "collapsed ($(wc -l <"$OUT/collapsed.out") stacks)"
-	else
-		fail collapsed "$res"
-	fi
-else
+# ior collapsed FILE: folded stacks comm;/;path components;tracepoint COUNT
+# (docs/format.md), exactly these and nothing else.
+if ! step_ok collapsed; then
 	fail collapsed "$(step_why collapsed)"
+else
+	want=$(
+		w="workload;/;tmp;flame;d"
+		printf '%s 1\n' "$w;data;openat" "$w;data;fsync" "$w;data;newfstat" "$w;data;close" \
+			"$w;data;rename" "$w;data2;newfstatat" "$w;data2;unlink" "$w;other;openat" \
+			"$w;other;close" "$w;other;renameat2" "$w;other2;unlinkat"
+		printf '%s 2\n' "$w;data;write" "$w;data;lseek"
+		echo "$w;data;pread64 $N"
+		echo "$w;data;read $((N + 1))"
+	)
+	got=$(LC_ALL=C sort "$OUT/collapsed.out")
+	want=$(echo "$want" | LC_ALL=C sort)
+	if [ "$got" = "$want" ]; then
+		pass "collapsed ($(echo "$want" | wc -l) stacks, $TOTAL syscalls)"
+	else
+		fail collapsed "folded stacks differ from the scenario's (want < > got):"
+		diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -n 20 | sed 's/^/      /'
+	fi
 fi
 
-# -plain: "workload sleepgap /tmp/gapfile", a known 100 ms gap.
-if traced_ok plain; then
-	csv plain-sleepgap "$OUT/plain.out" \
-		'count==4' 'count[comm!=workload]==0' 'tids==1' 'max_gap[seq=1]==0' \
-		'count[name=openat,path=/tmp/gapfile,flags=O_RDONLY,fd=3,ret=3]==1' \
-		'count[name=read,path=/tmp/gapfile,ret=1]==2' 'sum_bytes==2' \
-		'count[name=close,path=/tmp/gapfile,ret=0]==1' \
-		'min_gap[name=read,seq=3]>=100000000' 'max_gap[name=read,seq=3]<2000000000' \
-		'max_gap[seq!=3]<100000000'
+# -plain: "workload sleepgap /tmp/gapfile", asserted as
+# tests/integration/trace_timing.sh asserts it.
+MS=1000000
+if ! traced_ok plain; then
+	fail sleepgap-run "$WHY"
 else
-	fail plain-sleepgap "$WHY"
+	C=$OUT/plain.out P=$(out plain.pid)
+	csv sleepgap-rows "$C" pid=$P "count==4" "count[seq=1,name=openat]==1" \
+		"count[seq=2,name=read]==1" "count[seq=3,name=read]==1" "count[seq=4,name=close]==1"
+	csv sleepgap-100ms "$C" pid=$P "min_gap[seq=3]>=$((100 * MS))" "max_gap[seq=3]<$((150 * MS))"
+	csv sleepgap-others-short "$C" pid=$P "max_gap[seq=1]==0" "max_gap[seq!=3]<$((50 * MS))"
+	csv sleepgap-file "$C" pid=$P "count[pid!=$P]==0" \
+		"count[name=openat,path=/tmp/gapfile,fd=3,flags=O_RDONLY,ret=3]==1" \
+		"count[name=read,path=/tmp/gapfile,fd=3,ret=1]==2" "count[name=close,path=/tmp/gapfile,ret=0]==1"
 fi
 
 [ "$failed" = 0 ] || show_log_tail
