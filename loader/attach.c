@@ -2,7 +2,8 @@
  * the tracepoint's id from tracefs, a PERF_TYPE_TRACEPOINT event, and
  * PERF_EVENT_IOC_SET_BPF. One event on CPU 0 with pid -1 is enough: the
  * program runs wherever the tracepoint fires, only perf's own sampling
- * (which ior's programs never ask for by returning 0) is per CPU. */
+ * (which ior's programs never ask for by returning 0) is per CPU.
+ * Raw tracepoints (BPF_RAW_TRACEPOINT_OPEN) need no tracefs at all. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -138,4 +139,16 @@ int ior_loader_attach_tracepoint(int prog_fd, const char *category, const char *
 				   : ior_loader_hint(e);
 	return ior_loader_fail(err, errlen, e, "tracepoint %s:%s: %s: %s%s", category, name, what,
 			       strerror(e), hint);
+}
+
+int ior_loader_attach_raw_tracepoint(int prog_fd, const char *name, char *err, size_t errlen)
+{
+	int fd = ior_sys_raw_tracepoint_open(name, prog_fd);
+	if (fd >= 0)
+		return fd;
+	if (fd == -ENOENT)
+		return ior_loader_fail(err, errlen, ENOENT, "raw tracepoint %s: not in this kernel",
+				       name);
+	return ior_loader_fail(err, errlen, -fd, "raw tracepoint %s: BPF_RAW_TRACEPOINT_OPEN: %s%s",
+			       name, strerror(-fd), ior_loader_hint(-fd));
 }

@@ -148,34 +148,28 @@ static void check_perf_buffer(struct check *c)
 	close(fd);
 }
 
-/* Attaches each of ior's programs where ior's tracer will, then detaches:
- * proves PERF_EVENT_IOC_SET_BPF and that the kernel accepts each
- * program's context accesses for that tracepoint (EACCES otherwise). */
+/* Attaches ior's programs where the tracer (trace/cmd.c) does, then
+ * detaches: proves the kernel accepts them there. */
 static int try_attach(struct ior_bpf_obj *o, char *err, size_t errlen)
 {
-	char enter[64], exit[64];
-	snprintf(enter, sizeof enter, "sys_enter_%s", ior_syscalls[0].name);
-	snprintf(exit, sizeof exit, "sys_exit_%s", ior_syscalls[0].name);
-	const struct { const char *prog, *category, *tp; } at[] = {
-		{ "ior_enter", "syscalls", enter },
-		{ "ior_enter", "syscalls", "sys_enter_sync" }, /* no arguments */
-		{ "ior_exit", "syscalls", exit },
-		{ "ior_task_exit", "sched", "sched_process_exit" },
+	static const struct { const char *prog, *tp; } at[] = {
+		{ "ior_raw_exit", "sys_exit" },
+		{ "ior_raw_enter", "sys_enter" },
+		{ "ior_raw_task_exit", "sched_process_exit" },
 	};
-	for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
-		int prog = ior_loader_prog_fd(o, at[i].prog);
-		if (prog < 0)
-			return ior_loader_fail(err, errlen, ENOENT, "prog '%s': not in the object",
-					       at[i].prog);
-		int fd = ior_loader_attach_tracepoint(prog, at[i].category, at[i].tp, err, errlen);
-		if (fd < 0) {
-			size_t n = strlen(err);
-			snprintf(err + n, errlen - n, " (prog '%s')", at[i].prog);
-			return fd;
-		}
-		close(fd);
+	int fds[sizeof at / sizeof *at], n = 0, r = 0;
+	for (; n < (int)(sizeof at / sizeof *at); n++) {
+		int prog = ior_loader_prog_fd(o, at[n].prog);
+		r = prog < 0 ? ior_loader_fail(err, errlen, ENOENT, "prog '%s': not in the object",
+					       at[n].prog)
+			     : ior_loader_attach_raw_tracepoint(prog, at[n].tp, err, errlen);
+		if (r < 0)
+			break;
+		fds[n] = r;
 	}
-	return 0;
+	while (n-- > 0)
+		close(fds[n]);
+	return r < 0 ? r : 0;
 }
 
 static void check_object(struct check *c, bool verbose)

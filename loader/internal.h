@@ -187,5 +187,6 @@ int ior_sys_map_freeze(int fd);
 int ior_sys_btf_load(const void *btf, uint32_t size, char *log, uint32_t log_size);
 /* Retries on EAGAIN (the verifier gives up when interrupted). */
 int ior_sys_prog_load(const struct ior_sys_prog_def *d);
+int ior_sys_raw_tracepoint_open(const char *name, int prog_fd);
 
 #endif

@@ -16,6 +16,7 @@
  *
  * The loader knows nothing about ior's events: the contract is the ELF.
  * Supported: SEC("tracepoint/CAT/NAME") and SEC("tp/CAT/NAME") programs,
+ * SEC("raw_tracepoint/NAME") and SEC("raw_tp/NAME") programs,
  * BTF-defined maps in .maps, global data in .rodata* / .data* / .bss*
  * (array maps of one element; .rodata* frozen), R_BPF_64_64 map and
  * global-data references, R_BPF_64_32 calls to .text functions,
@@ -106,6 +107,12 @@ int ior_loader_tracepoint_id(const char *category, const char *name, char *err, 
  * when this kernel lacks the tracepoint, so the caller can skip it. */
 int ior_loader_attach_tracepoint(int prog_fd, const char *category, const char *name,
 				 char *err, size_t errlen);
+
+/* Attaches prog_fd (a SEC("raw_tracepoint/NAME") program) to raw tracepoint
+ * NAME (e.g. "sys_enter", "sched_process_exit") with BPF_RAW_TRACEPOINT_OPEN
+ * (Linux 4.17+). Returns the fd holding the attachment; closing it detaches.
+ * -ENOENT when this kernel has no such tracepoint. */
+int ior_loader_attach_raw_tracepoint(int prog_fd, const char *name, char *err, size_t errlen);
 
 /* ---- perf events and maps, for the ring reader --------------------------- */
 

@@ -153,6 +153,16 @@ int ior_sys_prog_load(const struct ior_sys_prog_def *d)
 	return fd;
 }
 
+int ior_sys_raw_tracepoint_open(const char *name, int prog_fd)
+{
+	union bpf_attr a;
+	memset(&a, 0, sizeof a);
+	a.raw_tracepoint.name = ptr(name);
+	a.raw_tracepoint.prog_fd = (uint32_t)prog_fd;
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &a,
+		       offsetofend(union bpf_attr, raw_tracepoint.prog_fd));
+}
+
 int ior_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			    unsigned long flags)
 {

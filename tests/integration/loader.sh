@@ -1,0 +1,95 @@
+#!/bin/bash
+# loader/ against the running kernel (root): the real object's records
+# arrive through perf rings, globals/subprograms/maps of a test object run
+# as compiled, ~240 tracepoints attach well under a second, and ior -check
+# passes as root, fails with the capability hint unprivileged, and mounts
+# tracefs when it is missing (in a private mount namespace, so nothing else
+# on the machine loses tracefs and nothing needs restoring).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+PROBE=$B/tests/loader_probe
+OBJ=$B/bpf.o
+IOR=${IOR:-$PWD/ior}
+
+pass() { echo "PASS: loader.sh: $1"; }
+fail() { echo "FAIL: loader.sh: $1: $2"; }
+val() { sed -n "s/^$1=//p" <<<"$2" | head -n1; }
+
+for f in "$PROBE" "$OBJ"; do
+	[ -e "$f" ] || { fail setup "$f missing (make tests)"; exit 1; }
+done
+
+# 1. ior's object: 5 getpid enters and exits of a child, and its exit.
+out=$("$PROBE" events "$OBJ" 2>&1)
+if [ "$(val enter "$out")" = 5 ] && [ "$(val exit "$out")" = 5 ] &&
+	[ "$(val exit_ret_ok "$out")" = 5 ] && [ "$(val proc_exit "$out")" -ge 1 ] 2>/dev/null; then
+	pass "bpf.o records of a child's getpid arrive through the perf rings"
+else
+	fail "bpf.o records through perf rings" "$(tr '\n' ' ' <<<"$out")"
+fi
+
+out=$("$PROBE" events-raw "$OBJ" 2>&1)
+if [ "$(val enter "$out")" = 5 ] && [ "$(val exit "$out")" = 5 ] &&
+	[ "$(val exit_ret_ok "$out")" = 5 ] && [ "$(val proc_exit "$out")" -ge 1 ] 2>/dev/null; then
+	pass "the same through raw tracepoints sys_enter/sys_exit"
+else
+	fail "bpf.o records through raw tracepoints" "$(tr '\n' ' ' <<<"$out")"
+fi
+
+# 2. A test object: .rodata globals set before load, .text subprograms,
+#    static .data, a hash map; .rodata frozen afterwards (EPERM = -1).
+out=$("$PROBE" features tests/unit/bpf/features.elf 2>&1)
+if [ "$(val lookup "$out")" = 0 ] && [ "$(val value_ok "$out")" = 1 ] &&
+	[ "$(val rodata_write "$out")" = -1 ]; then
+	pass "globals, subprograms and maps compute what the C says"
+else
+	fail "features.elf" "$(tr '\n' ' ' <<<"$out")"
+fi
+
+# 3. Attaching 240 tracepoints (detaching is the kernel's slow part: one
+#    RCU grace period per tracepoint, reported for information).
+out=$("$PROBE" attach "$OBJ" 240 2>&1)
+n=$(val attached "$out") ms=$(val attach_ms "$out")
+if [ "$n" = 240 ] && [ "$ms" -lt 500 ] 2>/dev/null; then
+	pass "attached $n tracepoints in ${ms} ms (detach $(val detach_ms "$out") ms)"
+else
+	fail "attach 240 tracepoints" "$(tr '\n' ' ' <<<"$out")"
+fi
+
+if [ ! -x "$IOR" ]; then
+	fail "ior -check" "$IOR not built (make ior)"
+	exit 1
+fi
+
+# 4. ior -check as root.
+out=$("$IOR" -check 2>&1)
+rc=$?
+if [ $rc = 0 ] && grep -q '^ior -check: tracing can work' <<<"$out"; then
+	pass "ior -check exits 0 as root"
+else
+	fail "ior -check as root" "exit $rc: $(tr '\n' '|' <<<"$out")"
+fi
+
+# 5. Unprivileged: exit 1 with the capability hint.
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$IOR" -check 2>&1)
+rc=$?
+if [ $rc = 1 ] && grep -q 'run as root or grant CAP_BPF and CAP_PERFMON' <<<"$out"; then
+	pass "ior -check unprivileged exits 1 with the capability hint"
+else
+	fail "ior -check unprivileged" "exit $rc: $(tr '\n' '|' <<<"$out")"
+fi
+
+# 6. No tracefs anywhere: ior -check mounts it on /sys/kernel/tracing.
+out=$(unshare --mount --propagation private bash -c '
+	umount /sys/kernel/tracing 2>/dev/null
+	umount /sys/kernel/debug 2>/dev/null
+	before=$(stat -f -c %T /sys/kernel/tracing)
+	"$1" -check; echo "rc=$?"
+	echo "before=$before after=$(stat -f -c %T /sys/kernel/tracing)"' _ "$IOR" 2>&1)
+if grep -q 'mounted by ior -check' <<<"$out" &&
+	grep -q 'after=tracefs' <<<"$out" && ! grep -q 'before=tracefs' <<<"$out"; then
+	pass "ior -check mounts tracefs when none is mounted"
+else
+	fail "ior -check without tracefs" "$(tr '\n' '|' <<<"$out")"
+fi
