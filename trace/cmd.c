@@ -4,6 +4,7 @@
  * -duration, or a closed stdout. One thread owns every stage, so the hot
  * path takes no lock; the kernel side fills per-CPU rings in parallel.
  * (cmd.c: left out of the trace room's unit-test links, it uses loader/.) */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -95,6 +96,46 @@ static int proc_cwd(void *ctx, uint32_t pid, char *path, size_t len)
 		return -errno;
 	path[n] = 0;
 	return 0;
+}
+
+/* Learns the fds and cwd of pid now: -pid's process may exit before the
+ * records of its first reads are paired, and /proc is gone by then. */
+static void prefill(struct ior_fdtab *fds, int64_t pid)
+{
+	char p[64];
+	struct dirent *d;
+	DIR *dir;
+	int64_t fl;
+
+	if (pid < 0)
+		return;
+	snprintf(p, sizeof p, "/proc/%lld/fd", (long long)pid);
+	if (!(dir = opendir(p)))
+		return;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			ior_fdtab_get(fds, (uint32_t)pid, atoi(d->d_name), &fl);
+	closedir(dir);
+	ior_fdtab_cwd(fds, (uint32_t)pid);
+}
+
+/* The process of thread tid (Tgid in /proc/TID/status), or -1. */
+static int64_t tgid_of(int64_t tid)
+{
+	char p[64], buf[512];
+	int64_t tgid = -1;
+	FILE *f;
+
+	if (tid < 0)
+		return -1;
+	snprintf(p, sizeof p, "/proc/%lld/status", (long long)tid);
+	if (!(f = fopen(p, "re")))
+		return -1;
+	while (fgets(buf, sizeof buf, f))
+		if (!strncmp(buf, "Tgid:", 5))
+			tgid = strtoll(buf + 5, NULL, 10);
+	fclose(f);
+	return tgid;
 }
 
 /* ---- the trace ----------------------------------------------------------- */
@@ -224,6 +265,15 @@ static int set_globals(struct trace *t)
 	return r;
 }
 
+/* Syscalls the fd table needs even when -tps leaves them out: their pairs
+ * stay hidden (struct ior_pair_cfg.visible). */
+static int keeps_fds(const struct ior_syscall *s)
+{
+	return s->cls == IOR_SC_OPEN || s->cls == IOR_SC_CLOSE || s->cls == IOR_SC_CLOSE_RANGE ||
+	       s->cls == IOR_SC_DUP || s->cls == IOR_SC_FCNTL || !strcmp(s->name, "chdir") ||
+	       !strcmp(s->name, "fchdir");
+}
+
 static int fill_sys_conf(struct trace *t)
 {
 	int fd = ior_loader_map_fd(t->obj, "sys_conf");
@@ -241,7 +291,7 @@ static int fill_sys_conf(struct trace *t)
 		};
 		uint32_t key = s->nr;
 		int r;
-		if (!t->sel[i])
+		if (!t->sel[i] && !keeps_fds(s))
 			continue;
 		r = ior_sys_map_update_elem(fd, &key, &c, 0);
 		if (r < 0) {
@@ -619,7 +669,7 @@ static int fail(struct trace *t, int r, const char *what)
 static int setup(struct trace *t)
 {
 	const struct ior_fd_resolver resolver = { proc_fd, proc_cwd, NULL };
-	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t };
+	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t, t->sel };
 	size_t arena;
 	int r;
 
@@ -646,6 +696,8 @@ static int setup(struct trace *t)
 		t->pairer = t->fds ? ior_pair_new(&pc) : NULL;
 		if (!t->merge || !t->pairer)
 			return t->err[0] = 0, fail(t, -ENOMEM, "setting up the pairing");
+		prefill(t->fds, t->o->pid);
+		prefill(t->fds, tgid_of(t->o->tid));
 		if (t->o->flamegraph && (r = open_recording(t)) < 0)
 			return fail(t, r, "creating the recording");
 	}

@@ -268,16 +268,14 @@ static void do_open(struct ior_pairer *p, const struct ior_syscall *s,
 	e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);
 }
 
-/* dup/dup2/dup3 and fcntl F_DUPFD*: the pair shows the new fd. */
+/* dup/dup2/dup3 and fcntl F_DUPFD*: the new fd (ret) becomes a copy; the
+ * pair shows the fd acted on, the one copied. */
 static void do_dup(struct ior_pairer *p, struct ior_event_pair *e, int oldfd, int cloexec)
 {
-	if (e->ret >= 0 && e->ret <= 0x7fffffff) {
+	if (e->ret >= 0 && e->ret <= 0x7fffffff)
 		ior_fdtab_dup(p->cfg.fds, e->pid, oldfd, (int)e->ret, cloexec);
-		e->fd = (int)e->ret;
-	} else {
-		e->fd = oldfd;
-	}
-	e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);
+	e->fd = oldfd;
+	e->path = ior_fdtab_get(p->cfg.fds, e->pid, oldfd, &e->flags);
 }
 
 static void do_fcntl(struct ior_pairer *p, const struct tid_st *t, struct ior_event_pair *e)
@@ -390,9 +388,13 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	};
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && x.ret > 0)
 		e.bytes = (uint64_t)x.ret;
+	resolve_file(p, s, t, &e, raw0, raw1);
+	if (p->cfg.visible && !p->cfg.visible[e.sys]) {
+		after_sink(p, s, t, &e);
+		return;
+	}
 	t->has_prev = 1;
 	t->last_exit = x.h.ts;
-	resolve_file(p, s, t, &e, raw0, raw1);
 	p->st.t.pairs_seen++;
 	if (path_wanted(p, &e)) {
 		p->st.t.pairs++;
@@ -429,12 +431,21 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 	}
 }
 
+static int open_and_visible(const struct ior_pairer *p, const struct tid_st *t)
+{
+	const struct ior_syscall *s;
+
+	if (!t->used || !t->open || !(s = ior_syscall_by_nr(t->nr)))
+		return 0;
+	return !p->cfg.visible || p->cfg.visible[ior_syscall_index(s)];
+}
+
 void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s)
 {
 	*s = p->st;
 	s->t.in_flight = 0;
 	for (uint32_t i = 0; i <= p->mask; i++)
-		s->t.in_flight += p->tids[i].used && p->tids[i].open;
+		s->t.in_flight += open_and_visible(p, &p->tids[i]);
 	s->threads = p->count;
 }
 
@@ -451,9 +462,9 @@ size_t ior_pair_in_flight(const struct ior_pairer *p, struct ior_in_flight *out,
 
 	for (uint32_t i = 0; i <= p->mask; i++) {
 		const struct tid_st *t = &p->tids[i];
-		const struct ior_syscall *s;
-		if (!t->used || !t->open || !(s = ior_syscall_by_nr(t->nr)))
+		if (!open_and_visible(p, t))
 			continue;
+		const struct ior_syscall *s = ior_syscall_by_nr(t->nr);
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
 			struct ior_in_flight *a = realloc(all, cap * sizeof *a);

@@ -33,6 +33,11 @@ struct ior_pair_cfg {
 	const char *path_filter; /* substring of path or path2; NULL or "": all */
 	ior_pair_sink sink;
 	void *sink_ctx;
+	/* visible[ior_syscall_index(s)]: 0 for syscalls traced only to keep
+	 * the fd table right (opens, dups, closes the user did not select):
+	 * they update it but are neither delivered, counted, in flight, nor a
+	 * "previous pair" for durationToPrevNs. NULL: all visible. */
+	const unsigned char *visible;
 };
 
 struct ior_pairer;

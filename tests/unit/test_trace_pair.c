@@ -88,7 +88,7 @@ static struct rig *rig_new(const char *path_filter)
 {
 	struct rig *r = calloc(1, sizeof *r);
 	r->fds = ior_fdtab_new(1024, 64, &resolver);
-	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g };
+	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL };
 	r->pr = ior_pair_new(&cfg);
 	r->m = ior_merge_new(2, 1 << 20);
 	return r;
@@ -231,15 +231,16 @@ TEST(open_read_close_resolve_file)
 	CHECK_EQ_INT(r->g.p[0].flags, O_RDONLY | O_CLOEXEC);
 	CHECK_EQ_STR(r->g.path[1], "/work/in.txt");
 	CHECK_EQ_INT(r->g.p[1].bytes, 100);
-	CHECK_EQ_STR(r->g.path[2], "/work/in.txt");
-	CHECK_EQ_INT(r->g.p[2].fd, 1);
-	CHECK_EQ_INT(r->g.p[2].flags, O_RDONLY);
+	CHECK_EQ_STR(r->g.path[2], "/work/in.txt"); /* dup2(4, 1): shows the fd copied */
+	CHECK_EQ_INT(r->g.p[2].fd, 4);
+	CHECK_EQ_INT(r->g.p[2].flags, O_RDONLY | O_CLOEXEC);
 	CHECK_EQ_STR(r->g.path[3], "/work/in.txt");
 	CHECK_EQ_INT(r->g.p[3].fd, 4);
 	CHECK_EQ_STR(r->g.path[4], "/tmp/a");
 	CHECK_EQ_STR(r->g.path2[4], "/work/b");
 	CHECK_EQ_INT(r->g.p[4].fd, -1);
 	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 1, &fl), "/work/in.txt"); /* dup2 copy survives */
+	CHECK_EQ_INT(fl, O_RDONLY); /* without O_CLOEXEC, as dup2 makes it */
 	rig_free(r);
 }
 
@@ -265,6 +266,42 @@ TEST(path_filter_counts_but_hides)
 	CHECK_EQ_INT(r->g.p[0].gap_ns, 10); /* gap to the hidden pair */
 	CHECK_EQ_INT(s.t.pairs, 1);
 	CHECK_EQ_INT(s.t.pairs_seen, 2);
+	rig_free(r);
+}
+
+TEST(hidden_syscalls_keep_fds_but_are_not_pairs)
+{
+	static unsigned char visible[1024];
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter eo = enter(10, 3, 3, NR_OPENAT, -1, O_RDWR, (uint64_t)-100);
+	struct ior_rec_exit xo = exit_(20, 3, 3, NR_OPENAT, 5);
+	size_t lo = with_path(&xo, "/d/f", NULL);
+	struct ior_rec_enter er = enter(50, 3, 3, NR_READ, 5, 0, 0);
+	struct ior_rec_exit xr = exit_(60, 3, 3, NR_READ, 7);
+	struct ior_rec_enter er2 = enter(100, 3, 3, NR_READ, 5, 0, 0);
+	struct ior_rec_exit xr2 = exit_(110, 3, 3, NR_READ, 7);
+	struct ior_rec_enter ec = enter(200, 3, 3, NR_CLOSE, 5, 0, 0);
+	struct ior_pair_stats s;
+
+	visible[ior_syscall_index(ior_syscall_by_name("read"))] = 1;
+	ior_pair_free(r->pr);
+	struct ior_pair_cfg cfg = { r->fds, NULL, sink, &r->g, visible };
+	r->pr = ior_pair_new(&cfg);
+	push(r, 0, &eo, sizeof eo);
+	push(r, 0, &xo, lo);
+	push(r, 0, &er, sizeof er);
+	push(r, 0, &xr, SHORT_EXIT);
+	push(r, 0, &er2, sizeof er2);
+	push(r, 0, &xr2, SHORT_EXIT);
+	push(r, 0, &ec, sizeof ec); /* a hidden enter open at stop */
+	flush(r, ~0ull);
+	ior_pair_get_stats(r->pr, &s);
+	CHECK_EQ_INT(r->g.n, 2);
+	CHECK_EQ_STR(r->g.path[0], "/d/f");
+	CHECK_EQ_INT(r->g.p[0].gap_ns, 0); /* the hidden open is no previous pair */
+	CHECK_EQ_INT(r->g.p[1].gap_ns, 40);
+	CHECK_EQ_INT(s.t.pairs_seen, 2);
+	CHECK_EQ_INT(s.t.in_flight, 0);
 	rig_free(r);
 }
 
@@ -351,6 +388,7 @@ int main(void)
 	RUN(thread_reuse_after_exit_starts_fresh);
 	RUN(open_read_close_resolve_file);
 	RUN(path_filter_counts_but_hides);
+	RUN(hidden_syscalls_keep_fds_but_are_not_pairs);
 	RUN(truncated_records_are_bad_not_read);
 	RUN(late_record_counted);
 	RUN(merge_sorts_within_a_cpu_and_forces_when_full);
