@@ -47,7 +47,28 @@ else
 	fail "features.elf" "$(tr '\n' ' ' <<<"$out")"
 fi
 
-# 3. Attaching 240 tracepoints (detaching is the kernel's slow part: one
+# 3. A program the verifier rejects: named, with errno, source lines and
+#    the verifier's reason; the whole log on request.
+out=$("$PROBE" reject tests/unit/bpf/reject.elf 2>&1)
+if [ "$(val load "$out")" = -13 ] &&
+	grep -q "^prog 'no_null_check': rejected by the verifier: Permission denied" <<<"$out" &&
+	grep -q '([0-9]* lines omitted; -verbose shows the whole log)' <<<"$out" &&
+	grep -q '@ reject.c:[0-9]' <<<"$out" && grep -q "invalid mem access 'map_value_or_null'" <<<"$out" &&
+	[ "$(sed -n '/^--- error/,$p' <<<"$out" | grep -c '')" = 23 ]; then
+	pass "verifier rejection: program, reason, source line, the log's last 20 lines"
+else
+	fail "verifier rejection message" "$(tr '\n' '|' <<<"$out")"
+fi
+out=$("$PROBE" reject tests/unit/bpf/reject.elf v 2>&1)
+lines=$(val log_lines "$out")
+shown=$(sed -n '/^--- error/,$p' <<<"$out" | grep -c '')
+if [ "${lines:-0}" -gt 20 ] && [ "$shown" -ge "$lines" ] && ! grep -q 'omitted' <<<"$out"; then
+	pass "verbose verifier error carries the whole log ($lines lines)"
+else
+	fail "verbose verifier error" "log $lines lines, shown $shown: $(tr '\n' '|' <<<"$out")"
+fi
+
+# 4. Attaching 240 tracepoints (detaching is the kernel's slow part: one
 #    RCU grace period per tracepoint, reported for information).
 out=$("$PROBE" attach "$OBJ" 240 2>&1)
 n=$(val attached "$out") ms=$(val attach_ms "$out")
@@ -62,7 +83,7 @@ if [ ! -x "$IOR" ]; then
 	exit 1
 fi
 
-# 4. ior -check as root.
+# 5. ior -check as root.
 out=$("$IOR" -check 2>&1)
 rc=$?
 if [ $rc = 0 ] && grep -q '^ior -check: tracing can work' <<<"$out"; then
@@ -71,7 +92,7 @@ else
 	fail "ior -check as root" "exit $rc: $(tr '\n' '|' <<<"$out")"
 fi
 
-# 5. Unprivileged: exit 1 with the capability hint.
+# 6. Unprivileged: exit 1 with the capability hint.
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$IOR" -check 2>&1)
 rc=$?
 if [ $rc = 1 ] && grep -q 'run as root or grant CAP_BPF and CAP_PERFMON' <<<"$out"; then
@@ -80,7 +101,7 @@ else
 	fail "ior -check unprivileged" "exit $rc: $(tr '\n' '|' <<<"$out")"
 fi
 
-# 6. No tracefs anywhere: ior -check mounts it on /sys/kernel/tracing.
+# 7. No tracefs anywhere: ior -check mounts it on /sys/kernel/tracing.
 out=$(unshare --mount --propagation private bash -c '
 	umount /sys/kernel/tracing 2>/dev/null
 	umount /sys/kernel/debug 2>/dev/null

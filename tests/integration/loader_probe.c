@@ -11,6 +11,8 @@
  *   loader_probe features OBJ  load tests/unit/bpf/features.elf, set its
  *                              .rodata globals, let a child call getpid, and
  *                              read back what the programs computed
+ *   loader_probe reject OBJ [v] load an object the verifier rejects and
+ *                              print the error (v: verbose, the whole log)
  *   loader_probe attach OBJ N  time attaching ior_empty/ior_exit to the
  *                              first N syscalls:sys_enter_X/sys_exit_X
  *                              tracepoints, and detaching them */
@@ -290,6 +292,23 @@ static int mode_features(const char *path)
 	return 0;
 }
 
+/* ---- reject: the verifier's verdict as the user reads it ----------------- */
+
+static int mode_reject(const char *path, bool verbose)
+{
+	struct ior_bpf_obj *o = open_obj(path);
+	struct ior_load_opts lo = { .verbose = verbose };
+	int r = ior_loader_load(o, &lo, err, sizeof err);
+	const char *log = ior_loader_verifier_log(o);
+	printf("load=%d\nlog_lines=", r);
+	unsigned lines = 0;
+	for (const char *p = log; p && *p; p++)
+		lines += *p == '\n';
+	printf("%u\n--- error\n%s\n", lines, err);
+	ior_loader_close(o);
+	return 0;
+}
+
 /* ---- attach: how long N tracepoints take ------------------------------- */
 
 static int mode_attach(const char *path, int max)
@@ -324,7 +343,7 @@ static int mode_attach(const char *path, int max)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: loader_probe events|events-raw|features|attach OBJ [N]\n");
+		fprintf(stderr, "usage: loader_probe events|events-raw|features|reject|attach OBJ [N|v]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -334,6 +353,8 @@ int main(int argc, char **argv)
 		return mode_events(argv[2], true);
 	if (!strcmp(argv[1], "features"))
 		return mode_features(argv[2]);
+	if (!strcmp(argv[1], "reject"))
+		return mode_reject(argv[2], argc > 3);
 	if (!strcmp(argv[1], "attach"))
 		return mode_attach(argv[2], argc > 3 && atoi(argv[3]) > 0 && atoi(argv[3]) < 4096
 						     ? atoi(argv[3]) : 240);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A program the verifier must reject (a map value used without the NULL
  * check), to test that the error names the program and carries the log's
- * last lines with source. Rebuild with tests/unit/bpf/build.sh. */
+ * last lines with source. The stores before it make the log longer than
+ * the 20 lines a non-verbose error keeps. Rebuild with build.sh. */
 #include <linux/types.h>
 #include <linux/bpf.h>
 
@@ -23,10 +24,15 @@ struct {
 SEC("tracepoint/syscalls/sys_enter_getpid")
 int no_null_check(void *ctx)
 {
+	volatile __u64 pad[16];
 	__u32 k = 0;
-	__u64 *v = bpf_map_lookup_elem(&arr, &k);
+	__u64 *v;
 
 	(void)ctx;
+#pragma unroll
+	for (int i = 0; i < 16; i++)
+		pad[i] = i;
+	v = bpf_map_lookup_elem(&arr, &k);
 	*v += 1; /* the verifier wants: if (!v) return 0; */
 	return 0;
 }
