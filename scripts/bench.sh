@@ -94,6 +94,7 @@ cleanup() {
 	fi
 }
 GEN_PIDS=()
+FLAME_FILE=""
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -241,7 +242,7 @@ bench_ior() { # TRACER
 	stop_proc "$IOR_PID" 300 || problem "$t: ior did not stop on SIGINT within 300 s"
 	wait "$IOR_PID" 2>/dev/null
 	if [ "$t" != empty ]; then
-		SESSION_PAIRS[$t]=$(ior_stat "$IOR_ERR" pairs)
+		SESSION_PAIRS[$t]=$(ior_stat "$IOR_ERR" "syscall pairs")
 		SESSION_LOST[$t]=$(ior_stat "$IOR_ERR" lost)
 		[ -n "${SESSION_LOST[$t]}" ] || problem "$t: no lost count in ior's statistics: $(tail -c 300 "$IOR_ERR")"
 	fi
@@ -430,7 +431,7 @@ sustained_session() { # THREADS
 	gen_result || return 1
 	hwm_last=$(vm_kib "$IOR_PID" VmHWM)
 	stop_proc "$IOR_PID" 300 || problem "sust$T: ior did not stop within 300 s"
-	lost=$(ior_stat "$IOR_ERR" lost) pairs=$(ior_stat "$IOR_ERR" pairs)
+	lost=$(ior_stat "$IOR_ERR" lost) pairs=$(ior_stat "$IOR_ERR" "syscall pairs")
 	hwm_first=$(grep -E '^[0-9]+$' "$dir.hwm" | head -n 1)
 	SUST_RATE[$T]=$(awk -v s="$GEN_SYSCALLS" -v e="$GEN_ELAPSED" 'BEGIN { printf "%.0f", s * 1e9 / e }')
 	SUST_LOST[$T]=${lost:-?}
@@ -464,6 +465,9 @@ time_ior() { # TAG CMD...
 declare -A SUST_RATE SUST_LOST SUST_PAIRS_REC SUST_HWM_FIRST SUST_HWM_LAST SUST_FILE
 bench_ior_extra() {
 	local T best=0 best_t="" loss_t="" file pairs size
+	# smoke: no extra session (its tear-down alone takes ~20 s); the
+	# aggregation numbers come from the ior -flamegraph session's recording
+	[ "$SMOKE" = 1 ] && SUST_THREADS=""
 	for T in $SUST_THREADS; do
 		log "sustained: read loop, $T thread(s), $SUST_PAIRS pairs under ior -flamegraph"
 		sustained_session "$T" || continue
@@ -481,6 +485,7 @@ bench_ior_extra() {
 		[ -n "${SUST_LOST[$T]:-}" ] && extra "lost_read_${T}t" "${SUST_LOST[$T]}"
 	done
 	file=${SUST_FILE[1]:-}
+	[ "$SMOKE" = 1 ] && file=${FLAME_FILE:-}
 	if [ -z "$file" ] || [ ! -s "$file" ]; then
 		problem "no recording from the 1-thread sustained session"
 		return 1
@@ -498,6 +503,7 @@ bench_ior_extra() {
 	time_ior flame "$IOR" -ior "$file" -nohttp || return 1
 	extra flame_pairs_per_s "$(awk -v p="$pairs" -v t="$TIME_NS" 'BEGIN { printf "%.0f", p * 1e9 / t }')"
 	extra flame_rss_kib "$TIME_RSS"
+	[ "$SMOKE" = 1 ] && return 0
 	extra trace_rss_kib "${SUST_HWM_LAST[1]}"
 	extra trace_rss_early_kib "${SUST_HWM_FIRST[1]}"
 }
@@ -696,8 +702,7 @@ if [ ${#EXTRA[@]} -gt 0 ]; then
 	for e in "${EXTRA[@]}"; do echo "| ${e%% *} | ${e#* } |"; done
 	echo
 fi
-print_targets
-echo
+[ "$SMOKE" = 0 ] && print_targets && echo
 for p in "${PROBLEMS[@]}"; do echo "problem: $p"; done
 bench_line
 
