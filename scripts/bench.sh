@@ -478,9 +478,11 @@ bench_ior_extra() {
 			break
 		fi
 	done
-	extra sustained_pairs_per_s "$best"
-	extra sustained_threads "${best_t:-none}"
-	extra loss_at_threads "${loss_t:-none}"
+	if [ "$SMOKE" = 0 ]; then
+		extra sustained_pairs_per_s "$best"
+		extra sustained_threads "${best_t:-none}"
+		extra loss_at_threads "${loss_t:-none}"
+	fi
 	for T in 1 2; do
 		[ -n "${SUST_LOST[$T]:-}" ] && extra "lost_read_${T}t" "${SUST_LOST[$T]}"
 	done

@@ -174,17 +174,21 @@ static void *run_worker(void *arg)
 	return NULL;
 }
 
-static void make_file(const char *path, size_t size)
+/* One big write: a tracer that starts first sees few set-up syscalls. */
+static void make_file(const char *path)
 {
-	static char page[READ_SIZE];
+	static char data[FILE_SIZE];
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		die("cannot create", path, errno);
-	memset(page, 'x', sizeof page);
-	for (size_t done = 0; done < size; done += sizeof page)
-		if (write(fd, page, sizeof page) != (ssize_t)sizeof page)
-			die("cannot write", path, errno ? errno : ENOSPC);
+	memset(data, 'x', sizeof data);
+	for (size_t done = 0; done < sizeof data;) {
+		ssize_t n = write(fd, data + done, sizeof data - done);
+		if (n <= 0)
+			die("cannot write", path, n < 0 ? errno : ENOSPC);
+		done += (size_t)n;
+	}
 	close(fd);
 }
 
@@ -196,7 +200,7 @@ static void setup_worker(struct worker *w, const struct config *cfg, int index)
 	snprintf(w->path, sizeof w->path, "%s/iorbench-%d-%d.data", cfg->dir, (int)getpid(), index);
 	snprintf(w->log_path, sizeof w->log_path, "%s/iorbench-%d-%d.log", cfg->dir, (int)getpid(), index);
 	if (cfg->mode != MODE_WRITE) {
-		make_file(w->path, FILE_SIZE);
+		make_file(w->path);
 		w->data_fd = open(w->path, O_RDONLY | O_CLOEXEC);
 		if (w->data_fd < 0)
 			die("cannot open", w->path, errno);
