@@ -15,7 +15,9 @@
 
 struct key {
 	int64_t flags;
-	uint32_t comm, path, pid, tid, sys, pad;
+	uint32_t comm, path, pid, tid;
+	uint16_t sys;
+	uint16_t used; /* table slot occupied */
 };
 
 struct entry {
@@ -30,11 +32,12 @@ struct ior_flame_agg {
 	struct ior_flame_spec spec;
 	unsigned use;
 	struct ior_flame_strtab strs;   /* raw comm and path strings */
-	struct entry *entries;
-	uint32_t nentries, ecap;
-	uint32_t *table;                /* slot -> entry + 1 */
-	uint32_t tcap;
-	uint32_t last;                  /* entry of the previous pair, + 1 */
+	/* Keys and sums inline in one open-addressing table: a lookup costs
+	 * one cache miss, which is what limits traces with many distinct
+	 * files. */
+	struct entry *table;
+	uint32_t tcap, nentries;
+	uint32_t last;                  /* slot of the previous pair, + 1 */
 	/* reader string id -> strs id + 1, per reader generation */
 	uint32_t *idmap;
 	uint8_t *comm_ok, *path_ok;
@@ -126,11 +129,9 @@ int ior_flame_agg_new(struct ior_flame_agg **ap, const struct ior_flame_spec *sp
 	a->spec = *spec;
 	for (unsigned i = 0; i < spec->nfields; i++)
 		a->use |= 1u << spec->fields[i];
-	a->ecap = 1024;
 	a->tcap = 2048;
-	a->entries = malloc(a->ecap * sizeof *a->entries);
 	a->table = calloc(a->tcap, sizeof *a->table);
-	if (!a->entries || !a->table || ior_flame_strtab_init(&a->strs)) {
+	if (!a->table || ior_flame_strtab_init(&a->strs)) {
 		ior_flame_agg_free(a);
 		return -ENOMEM;
 	}
@@ -143,7 +144,6 @@ void ior_flame_agg_free(struct ior_flame_agg *a)
 	if (!a)
 		return;
 	ior_flame_strtab_free(&a->strs);
-	free(a->entries);
 	free(a->table);
 	free(a->idmap);
 	free(a->comm_ok);
@@ -153,11 +153,18 @@ void ior_flame_agg_free(struct ior_flame_agg *a)
 
 static inline uint32_t hash_key(const struct key *k)
 {
-	uint64_t h = (uint64_t)k->flags * 0x9E3779B97F4A7C15ull;
-	h ^= ((uint64_t)k->comm << 32 | k->path) * 0xC2B2AE3D27D4EB4Full;
-	h ^= ((uint64_t)k->pid << 32 | k->tid) * 0x165667B19E3779F9ull;
-	h ^= (uint64_t)k->sys * 0xD6E8FEB86659FD93ull;
-	return (uint32_t)(h ^ h >> 29 ^ h >> 47);
+	const uint64_t m = 0x9E3779B97F4A7C15ull;
+	uint64_t h = (uint64_t)k->flags;
+	h = (h ^ ((uint64_t)k->comm << 32 | k->path)) * m;
+	h = (h ^ ((uint64_t)k->pid << 32 | k->tid)) * m;
+	h = (h ^ k->sys) * m;
+	/* murmur3's finaliser: every input bit reaches the low bits used */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (uint32_t)h;
 }
 
 static inline bool key_eq(const struct key *a, const struct key *b)
@@ -166,39 +173,28 @@ static inline bool key_eq(const struct key *a, const struct key *b)
 	       a->pid == b->pid && a->tid == b->tid && a->sys == b->sys;
 }
 
+static uint32_t find_slot(const struct entry *table, uint32_t tcap, const struct key *k)
+{
+	uint32_t i = hash_key(k) & (tcap - 1);
+	while (table[i].k.used && !key_eq(&table[i].k, k))
+		i = (i + 1) & (tcap - 1);
+	return i;
+}
+
 static int grow_table(struct ior_flame_agg *a)
 {
+	if (a->tcap >= UINT32_MAX / 2)
+		return -ENOMEM;
 	uint32_t tcap = a->tcap * 2;
-	uint32_t *t = calloc(tcap, sizeof *t);
+	struct entry *t = calloc(tcap, sizeof *t);
 	if (!t)
 		return -ENOMEM;
-	for (uint32_t e = 0; e < a->nentries; e++) {
-		uint32_t i = hash_key(&a->entries[e].k) & (tcap - 1);
-		while (t[i])
-			i = (i + 1) & (tcap - 1);
-		t[i] = e + 1;
-	}
+	for (uint32_t i = 0; i < a->tcap; i++)
+		if (a->table[i].k.used)
+			t[find_slot(t, tcap, &a->table[i].k)] = a->table[i];
 	free(a->table);
 	a->table = t;
 	a->tcap = tcap;
-	return 0;
-}
-
-static int new_entry(struct ior_flame_agg *a, const struct key *k, uint32_t slot)
-{
-	if (a->nentries == a->ecap) {
-		if (a->ecap >= UINT32_MAX / 4)
-			return -ENOMEM;
-		struct entry *e = realloc(a->entries, 2 * (size_t)a->ecap * sizeof *e);
-		if (!e)
-			return -ENOMEM;
-		a->entries = e;
-		a->ecap *= 2;
-	}
-	a->entries[a->nentries] = (struct entry){ .k = *k };
-	a->table[slot] = ++a->nentries;
-	if (a->nentries * 2 > a->tcap)
-		return grow_table(a);
 	return 0;
 }
 
@@ -208,22 +204,23 @@ static inline uint64_t sat_add(uint64_t a, uint64_t b)
 	return s < a ? UINT64_MAX : s;
 }
 
-static int add_key(struct ior_flame_agg *a, const struct key *k, uint64_t w)
+static int add_key(struct ior_flame_agg *a, struct key *k, uint64_t w)
 {
-	if (!a->last || !key_eq(&a->entries[a->last - 1].k, k)) {
-		uint32_t i = hash_key(k) & (a->tcap - 1);
-		while (a->table[i] && !key_eq(&a->entries[a->table[i] - 1].k, k))
-			i = (i + 1) & (a->tcap - 1);
-		if (!a->table[i]) {
-			int rc = new_entry(a, k, i);
-			if (rc)
-				return rc;
-			a->last = a->nentries;
-		} else {
-			a->last = a->table[i];
+	k->used = 1;
+	if (!a->last || !key_eq(&a->table[a->last - 1].k, k)) {
+		uint32_t i = find_slot(a->table, a->tcap, k);
+		if (!a->table[i].k.used) {
+			if ((a->nentries + 1) * 2 > a->tcap) {
+				if (grow_table(a))
+					return -ENOMEM;
+				i = find_slot(a->table, a->tcap, k);
+			}
+			a->table[i] = (struct entry){ .k = *k };
+			a->nentries++;
 		}
+		a->last = i + 1;
 	}
-	struct entry *e = &a->entries[a->last - 1];
+	struct entry *e = &a->table[a->last - 1];
 	e->value = sat_add(e->value, w);
 	return 0;
 }
@@ -574,8 +571,10 @@ static int build(struct builder *b, const struct ior_flame_agg *a)
 	int rc = ior_flame_strtab_intern(&b->names, "all", 3) == UINT32_MAX ? -ENOMEM : 0;
 	if (!rc)
 		rc = new_node(b, 0, 0, &root);
-	for (uint32_t i = 0; !rc && i < a->nentries; i++) {
-		const struct entry *e = &a->entries[i];
+	for (uint32_t i = 0; !rc && i < a->tcap; i++) {
+		const struct entry *e = &a->table[i];
+		if (!e->k.used)
+			continue;
 		uint32_t node = 0;
 		t->nodes[0].value = sat_add(t->nodes[0].value, e->value);
 		for (unsigned f = 0; !rc && f < a->spec.nfields; f++)
