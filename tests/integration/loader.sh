@@ -68,6 +68,15 @@ else
 	fail "verbose verifier error" "log $lines lines, shown $shown: $(tr '\n' '|' <<<"$out")"
 fi
 
+# BTF the kernel refuses (our parser accepts it): load without, warn once.
+out=$("$PROBE" btf-rejected "$OBJ" 2>&1)
+if [ "$(val load "$out")" = 0 ] && [ "$(val prog_fd_ok "$out")" = 1 ] &&
+	grep -q "^warning=kernel rejected the BPF object's BTF (Invalid argument): loading without it" <<<"$out"; then
+	pass "BTF rejected by the kernel: loads without it and says so"
+else
+	fail "BTF rejected by the kernel" "$(tr '\n' '|' <<<"$out")"
+fi
+
 # 4. Attaching 240 tracepoints (detaching is the kernel's slow part: one
 #    RCU grace period per tracepoint, reported for information).
 out=$("$PROBE" attach "$OBJ" 240 2>&1)

@@ -13,6 +13,8 @@
  *                              read back what the programs computed
  *   loader_probe reject OBJ [v] load an object the verifier rejects and
  *                              print the error (v: verbose, the whole log)
+ *   loader_probe btf-rejected OBJ  load OBJ with an INT in .BTF broken so
+ *                              the kernel (not our parser) refuses the BTF
  *   loader_probe attach OBJ N  time attaching ior_empty/ior_exit to the
  *                              first N syscalls:sys_enter_X/sys_exit_X
  *                              tracepoints, and detaching them */
@@ -31,7 +33,9 @@
 
 #include <linux/perf_event.h>
 
-#include "loader/loader.h"
+#include <linux/btf.h>
+
+#include "loader/internal.h"
 #include "trace/event.h"
 
 #define RING_PAGES 16
@@ -46,9 +50,10 @@ static void die(const char *what)
 	exit(1);
 }
 
-static struct ior_bpf_obj *open_obj(const char *path)
+static uint8_t buf[4 << 20];
+
+static size_t read_obj(const char *path)
 {
-	static char buf[4 << 20];
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		snprintf(err, sizeof err, "%s", strerror(errno));
@@ -56,10 +61,20 @@ static struct ior_bpf_obj *open_obj(const char *path)
 	}
 	size_t n = fread(buf, 1, sizeof buf, f);
 	fclose(f);
+	return n;
+}
+
+static struct ior_bpf_obj *open_buf(size_t n)
+{
 	struct ior_bpf_obj *o;
 	if (ior_loader_open(buf, n, &o, err, sizeof err))
 		die("open");
 	return o;
+}
+
+static struct ior_bpf_obj *open_obj(const char *path)
+{
+	return open_buf(read_obj(path));
 }
 
 static void load(struct ior_bpf_obj *o)
@@ -309,6 +324,48 @@ static int mode_reject(const char *path, bool verbose)
 	return 0;
 }
 
+/* ---- btf-rejected: the kernel refuses .BTF, the load goes on ----------- */
+
+/* Sets the bit count of the first INT in .BTF to 200: well-formed for our
+ * parser, invalid for the kernel (at most 128). */
+static void break_btf_int(size_t n)
+{
+	struct ior_elf e;
+	struct ior_btf b;
+	if (ior_elf_parse(&e, buf, n, err, sizeof err))
+		die("elf");
+	const struct ior_elf_sec *s = &e.secs[ior_elf_sec_by_name(&e, ".BTF")];
+	if (ior_btf_parse(&b, s->data, s->size, err, sizeof err))
+		die("btf");
+	for (uint32_t id = 1; id < b.ntypes; id++) {
+		const struct btf_type *t = ior_btf_type(&b, id);
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_INT)
+			continue;
+		size_t off = (size_t)(s->data - buf) + b.hdr_len + b.type_off + b.type_at[id] + sizeof *t;
+		uint32_t v;
+		memcpy(&v, buf + off, 4);
+		v = (v & ~0xffu) | 200;
+		memcpy(buf + off, &v, 4);
+		break;
+	}
+	ior_btf_free(&b);
+	ior_elf_free(&e);
+}
+
+static int mode_btf_rejected(const char *path)
+{
+	size_t n = read_obj(path);
+	break_btf_int(n);
+	struct ior_bpf_obj *o = open_buf(n);
+	int r = ior_loader_load(o, NULL, err, sizeof err);
+	printf("load=%d\nwarning=%s\nprog_fd_ok=%d\n", r,
+	       ior_loader_warning(o) ? ior_loader_warning(o) : "", ior_loader_prog_fd(o, "ior_exit") >= 0);
+	if (r)
+		printf("error=%s\n", err);
+	ior_loader_close(o);
+	return 0;
+}
+
 /* ---- attach: how long N tracepoints take ------------------------------- */
 
 static int mode_attach(const char *path, int max)
@@ -343,7 +400,7 @@ static int mode_attach(const char *path, int max)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: loader_probe events|events-raw|features|reject|attach OBJ [N|v]\n");
+		fprintf(stderr, "usage: loader_probe events|events-raw|features|reject|btf-rejected|attach OBJ [N|v]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -353,6 +410,8 @@ int main(int argc, char **argv)
 		return mode_events(argv[2], true);
 	if (!strcmp(argv[1], "features"))
 		return mode_features(argv[2]);
+	if (!strcmp(argv[1], "btf-rejected"))
+		return mode_btf_rejected(argv[2]);
 	if (!strcmp(argv[1], "reject"))
 		return mode_reject(argv[2], argc > 3);
 	if (!strcmp(argv[1], "attach"))
