@@ -5,6 +5,8 @@
 #include "trace/syscalls.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -543,6 +545,61 @@ TEST(write_errors_are_sticky)
 	CHECK(strstr(err, "/dev/full") && strstr(err, "No space"));
 }
 
+/* A disk that fills up mid-recording (RLIMIT_FSIZE stands in for ENOSPC):
+ * the error sticks, and the file reads back up to its last whole frame. */
+TEST(full_disk_mid_recording)
+{
+	enum { N = 400 };
+	static struct spair v[N];
+	rng_state = 123;
+	gen_stream(v, N, 3);
+	const char *path = tmp_path("full.ior.zst");
+	struct ior_rec_writer *w;
+	char err[256];
+	struct rlimit old, lim;
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	CHECK_EQ_INT(ior_rec_writer_open(&w, path, &test_info, err, sizeof err), 0);
+	lim = old;
+	lim.rlim_cur = 6000;
+	CHECK_EQ_INT(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	uint64_t now = 1ull << 40;
+	int rc = 0;
+	size_t i, flushed = 0;
+	for (i = 0; i < N && !rc; i++) {
+		rc = ior_rec_write(w, &v[i].p);
+		if (!rc && i % 10 == 9) {
+			rc = ior_rec_tick(w, now += 2000000000ull);
+			if (!rc)
+				flushed = i + 1;
+		}
+	}
+	CHECK_EQ_INT(rc, -EFBIG);
+	CHECK_EQ_INT(ior_rec_write(w, &v[0].p), -EFBIG);
+	CHECK_EQ_INT(ior_rec_tick(w, now + 5000000000ull), -EFBIG);
+	CHECK(ior_rec_writer_close(w, NULL, err, sizeof err) == -EFBIG);
+	CHECK(strstr(err, "full.ior.zst") != NULL);
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, SIG_DFL);
+
+	struct ior_rec_reader *r;
+	CHECK_EQ_INT(ior_rec_reader_open(&r, path, err, sizeof err), 0);
+	if (!r)
+		return;
+	struct ior_event_pair p;
+	size_t got = 0;
+	while ((rc = ior_rec_read(r, &p)) == 1) {
+		if (!same_pair(&p, &v[got].p))
+			T_FAIL("pair %zu differs", got);
+		got++;
+	}
+	CHECK_EQ_INT(rc, 0);
+	CHECK(ior_rec_reader_truncated(r, NULL, NULL));
+	CHECK(flushed > 0);
+	CHECK_EQ_INT(got, flushed);
+	ior_rec_reader_close(r);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -559,6 +616,7 @@ int main(void)
 	RUN(header_defaults);
 	RUN(default_name);
 	RUN(write_errors_are_sticky);
+	RUN(full_disk_mid_recording);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd))
