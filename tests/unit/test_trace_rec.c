@@ -448,6 +448,17 @@ TEST(hostile_input_is_an_error)
 	memcpy(raw + n, "\x01\x02" "a\0", 4);
 	CHECK(read_raw(raw, n + 4, err, sizeof err) < 0);
 
+	/* a syscall this ior does not know, used by a pair */
+	n = raw_header(raw, 1, 2); /* ends with count 2, "read", "write" */
+	raw[n - 12] = 3;
+	memcpy(raw + n, "\x05" "bogus", 6);
+	n += 6;
+	memcpy(raw + n, "\x83\x05\x02\x00\x00", 5);
+	CHECK(read_raw(raw, n + 5, err, sizeof err) == -EPROTO);
+	CHECK(strstr(err, "'bogus'"));
+	memcpy(raw + n, "\x83\x05\x01\x00\x00\x02\x01\x01\x00\x00\x00\x00", 12);
+	CHECK_EQ_INT(read_raw(raw, n + 12, err, sizeof err), 0); /* unused: fine */
+
 	/* well-formed: one pair then a clean end */
 	n = raw_header(raw, 1, 3);
 	memcpy(raw + n, "\x83\x05\x01\x00\x00\x02\x01\x01\x00\x00\x00\x00", 12);
