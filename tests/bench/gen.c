@@ -1,6 +1,6 @@
 /* iorbench: a syscall workload generator for scripts/bench.sh.
  *
- *   iorbench MODE [-n ITERS | -t SECONDS] [-threads N] [-wait] [-mark] [-dir DIR]
+ *   iorbench MODE [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR]
  *
  * Modes (every syscall is one ior traces, issued through syscall(2) so the
  * count is exact whatever the libc does):
@@ -10,6 +10,8 @@
  *   mixed  openat, fstat, 4 x pread64 4 KiB, 2 x write 64 B, close
  *                                                         ~9 syscalls/iter
  * -n counts iterations per thread; -t runs each thread for that long.
+ * -rate paces each thread to R iterations per second (clock_nanosleep,
+ * which ior does not trace), to find the rate a tracer sustains.
  * -wait prints "iorbench: ready pid=N" and starts the loop on SIGUSR1, so
  * a tracer can attach first; threads and files are set up before that.
  * -mark calls getppid(2), a syscall ior does not trace, after the result is
@@ -37,6 +39,7 @@
 #define FILE_SIZE (1 << 20)
 #define WRAP_WRITES (FILE_SIZE / WRITE_SIZE)
 #define TIME_CHECK_EVERY 256
+#define PACE_EVERY 64
 #define MAX_THREADS 256
 
 enum mode { MODE_READ, MODE_OPEN, MODE_WRITE, MODE_MIXED };
@@ -47,6 +50,7 @@ struct config {
 	uint64_t iters;    /* per thread; 0 with seconds set */
 	double seconds;    /* per thread; 0 with iters set */
 	int threads;
+	double rate;       /* iterations/s per thread; 0: as fast as possible */
 	int wait;
 	int mark;
 	const char *dir;
@@ -85,7 +89,7 @@ static void die(const char *what, const char *on, int err)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: iorbench read|open|write|mixed [-n ITERS | -t SECONDS] [-threads N] [-wait] [-mark] [-dir DIR]\n");
+		"usage: iorbench read|open|write|mixed [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR]\n");
 	exit(2);
 }
 
@@ -153,22 +157,33 @@ static int one_iteration(struct worker *w, uint64_t i)
 	return 0;
 }
 
+/* Sleeps until iteration i is due at the configured rate. */
+static void pace(uint64_t start_ns, double rate, uint64_t i)
+{
+	uint64_t due = start_ns + (uint64_t)((double)i * 1e9 / rate);
+	struct timespec ts = { .tv_sec = (time_t)(due / 1000000000u),
+			       .tv_nsec = (long)(due % 1000000000u) };
+
+	if (now_ns() < due)
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 static void *run_worker(void *arg)
 {
 	struct worker *w = arg;
 	const struct config *cfg = w->cfg;
-	uint64_t i = 0, n = 0;
+	uint64_t i = 0, n = 0, start;
 
 	pthread_barrier_wait(&start_line);
-	if (cfg->iters) {
-		for (; i < cfg->iters && !w->failed_errno; i++)
-			n += one_iteration(w, i);
-	} else {
-		for (; !w->failed_errno; i++) {
-			n += one_iteration(w, i);
-			if (i % TIME_CHECK_EVERY == 0 && now_ns() >= deadline_ns)
-				break;
-		}
+	start = now_ns();
+	for (; !w->failed_errno; i++) {
+		if (cfg->iters && i >= cfg->iters)
+			break;
+		if (cfg->rate > 0 && i % PACE_EVERY == 0)
+			pace(start, cfg->rate, i);
+		n += one_iteration(w, i);
+		if (!cfg->iters && i % TIME_CHECK_EVERY == 0 && now_ns() >= deadline_ns)
+			break;
 	}
 	w->syscalls = n;
 	return NULL;
@@ -260,6 +275,10 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		} else if (!strcmp(a, "-threads")) {
 			cfg->threads = (int)strtol(next_arg(argc, argv, &i), &end, 10);
 			if (*end || cfg->threads < 1 || cfg->threads > MAX_THREADS)
+				usage();
+		} else if (!strcmp(a, "-rate")) {
+			cfg->rate = strtod(next_arg(argc, argv, &i), &end);
+			if (*end || !(cfg->rate > 0))
 				usage();
 		} else if (!strcmp(a, "-dir")) {
 			cfg->dir = next_arg(argc, argv, &i);
