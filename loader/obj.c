@@ -389,6 +389,8 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
 {
 	if (need <= *cap)
 		return 0;
+	if (need > UINT32_MAX / 2)
+		return -ENOMEM;
 	uint32_t n = *cap ? *cap : 16;
 	while (n < need)
 		n *= 2;
