@@ -176,10 +176,14 @@ struct ior_rec_writer {
 
 static uint32_t hash_str(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = 0xcbf29ce484222325ull;
 	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	/* FNV's low bits follow the last bytes only; mix before masking */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (uint32_t)h;
 }
 
 static int wstrings_init(struct wstrings *t)
