@@ -142,6 +142,24 @@ csv() { # NAME FILE CSVCHECK_ARGS...: PASS/FAIL as tests/lib/common.sh check
 	fi
 }
 
+# stats NAME PAIRS: ior's closing statistics on stderr: PAIRS pairs, none
+# lost, none unpaired, overwritten or in flight (the scenarios are small).
+stat_of() { # file label: the number after "label: " or before " label"
+	sed -nE -e "s/.*$2: ([0-9]+).*/\1/p" -e "s/.* ([0-9]+) $2.*/\1/p" "$1" | head -n 1
+}
+stats() {
+	local n=$1 want=$2 e=$OUT/$1.err got=""
+	local label
+	for label in "syscall pairs" "lost" "exits without an enter" "enters overwritten" "enters in flight at stop"; do
+		got="$got${got:+, }$label $(stat_of "$e" "$label")"
+	done
+	if [ "$got" = "syscall pairs $want, lost 0, exits without an enter 0, enters overwritten 0, enters in flight at stop 0" ]; then
+		pass "$n-stats ($want pairs, nothing lost, unpaired or in flight)"
+	else
+		fail "$n-stats" "want $want pairs and zero lost/unpaired/overwritten/in flight; ior said: $got"
+	fi
+}
+
 if [ "$(out tracefs-before)" = 0 ]; then
 	pass "bare (tracefs not mounted before ior ran)"
 else
@@ -227,6 +245,8 @@ else
 	fail recording "want \"Wrote <host>-vm-<YYYY-MM-DD_HH:MM:SS>.ior.zst ($TOTAL pairs, ...)\" and that file; got \"$wrote\"; ls: $(head -c 200 "$OUT/recording")"
 fi
 
+stats flame "$TOTAL"
+
 # The recording read back as CSV (ior -ior=FILE -plain): exactly the
 # scenario, asserted as tests/integration/trace_basic.sh asserts it.
 if ! step_ok replay; then
@@ -302,6 +322,7 @@ if ! traced_ok plain; then
 	fail sleepgap-run "$WHY"
 else
 	C=$OUT/plain.out P=$(out plain.pid)
+	stats plain 4
 	csv sleepgap-rows "$C" pid=$P "count==4" "count[seq=1,name=openat]==1" \
 		"count[seq=2,name=read]==1" "count[seq=3,name=read]==1" "count[seq=4,name=close]==1"
 	csv sleepgap-100ms "$C" pid=$P "min_gap[seq=3]>=$((100 * MS))" "max_gap[seq=3]<$((150 * MS))"
@@ -325,6 +346,7 @@ else
 	if [ "${#TIDS[@]}" != 4 ]; then
 		fail threads-ready "ready line has ${#TIDS[@]} tids: $(out threads.wl.out)"
 	else
+		stats threads 13
 		csv threads-rows "$C" pid=$P "count==13" "tids==5" "count[tid=$P,name=close]==1" \
 			"count[name=pread64,path=$F,fd=3]==12"
 		for i in 0 1 2 3; do
