@@ -54,6 +54,8 @@ else
 	# the scenario runs in well under a second
 	check basic-durations pid=$P "max_gap[seq=1]==0" "min_gap[seq!=1]>0" \
 		"max_gap<1000000000" "max_dur<1000000000" "min_dur>0"
+	check_stats basic-statistics "syscall pairs=$TOTAL" "after filters=$TOTAL" "lost=0" \
+		"exits without an enter=0" "enters overwritten=0" "enters in flight at stop=0"
 fi
 
 # -comm: a copy of the workload under a name nothing else has; a shell

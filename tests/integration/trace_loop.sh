@@ -1,9 +1,16 @@
 #!/bin/bash
 # 1,000,000 back-to-back pread64 calls (1 byte from a tmpfs file) traced
-# with -pid: every pair must be accounted for. Either all N + 1 rows (the
-# preads and the final close) are there and ior reports 0 lost, or ior
-# reports the records it lost and the missing pairs fit them: each missing
-# pair lost its enter, its exit or both, so lost/2 <= missing <= lost.
+# with -pid: every pair must be accounted for.
+#  - default -mapSize (1M per CPU): the consumer may fall behind and the
+#    kernel drop records; then ior must say so, and the numbers must add
+#    up exactly: a pair missing from the CSV lost both records, or lost one
+#    and ior counted the other (an exit without an enter, an enter
+#    overwritten or still in flight), so
+#      2 * missing == lost + unpaired exits + overwritten + in flight
+#    (up to 2 more lost records: the thread/process exit records, which
+#    belong to no pair).
+#  - -mapSize 16M (~2x what the whole run needs per ring): nothing may be
+#    lost; all N + 1 rows (the preads and the final close) are there.
 . "$(dirname "$0")/../lib/common.sh"
 setup
 
@@ -12,18 +19,12 @@ F=/dev/shm/ior-loop.$$
 [ -d /dev/shm ] || F="$T/loop"
 at_exit "rm -f '$F'"
 echo x >"$F"
+WANT=$((N + 1))
 
-start=$(date +%s.%N)
-if ! WL_TIMEOUT=180 trace_scenario -- loop "$F" "$N"; then
-	fail loop-run "$WHY"
-	finish
-	exit
-fi
-end=$(date +%s.%N)
-P=$WL_LAST
-
-# streaming count: the CSV is ~100 MB, too big for csvcheck's row dicts
-read -r rows preads closes bad < <(python3 - "$IOR_OUT" "$P" "$F" <<'PY'
+# Sets ROWS PREADS CLOSES BAD from the CSV of pid $1 (streaming: the CSV is
+# ~100 MB, too big for csvcheck's row dicts).
+count_rows() {
+	read -r ROWS PREADS CLOSES BAD < <(python3 - "$IOR_OUT" "$1" "$F" <<'PY'
 import csv, sys
 path, pid, file = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = preads = closes = bad = 0
@@ -45,32 +46,57 @@ with open(path, newline="", errors="surrogateescape") as f:
             closes += 1
 print(rows, preads, closes, bad)
 PY
-)
-lost=$(ior_stat lost)
-want=$((N + 1))
-echo "      loop: $N preads in $(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$start" "$end") s (traced); rows $rows, lost records ${lost:-?}"
-echo "      ior said: $(grep -v '^ior: tracing' "$IOR_ERR" | tr '\n' ' ' | head -c 400)"
+	)
+}
 
-if [ "$bad" != 0 ]; then
-	fail loop-csv "$bad malformed records"
-else
-	pass loop-csv
-fi
-if [ -z "$lost" ]; then
-	fail loop-lost-reported "no lost count in ior's statistics: $(tail -c 300 "$IOR_ERR")"
-elif [ "$rows" = "$want" ] && [ "$lost" = 0 ]; then
-	pass loop-every-pair
-	[ "$preads" = "$N" ] && [ "$closes" = 1 ] && pass loop-rows-exact ||
-		fail loop-rows-exact "preads $preads (want $N), closes $closes (want 1)"
-else
-	missing=$((want - rows))
-	if [ "$missing" -lt 0 ] || [ $((2 * missing)) -lt "$lost" ] || [ "$missing" -gt "$lost" ]; then
-		fail loop-accounted "rows $rows + missing $missing != $want with $lost lost records (want lost/2 <= missing <= lost)"
+run_loop() { # LABEL IOR_ARGS...
+	local label=$1 start end
+	shift
+	start=$(date +%s.%N)
+	if ! WL_TIMEOUT=180 trace_scenario "$@" -- loop "$F" "$N"; then
+		fail "$label-run" "$WHY"
+		return 1
+	fi
+	end=$(date +%s.%N)
+	count_rows "$WL_LAST"
+	LOST=$(ior_stat lost) UNPAIRED=$(ior_stat "exits without an enter")
+	OVERWRITTEN=$(ior_stat "enters overwritten") INFLIGHT=$(ior_stat "enters in flight at stop")
+	echo "      $label: $N preads traced in $(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$start" "$end") s; rows $ROWS; ior said: $(grep -v '^ior: tracing' "$IOR_ERR" | tr '\n' ' ' | head -c 500)"
+	if [ "$BAD" != 0 ]; then
+		fail "$label-csv" "$BAD malformed records"
 	else
-		# the per-CPU ring overflowed while user space lagged: reported, and
-		# the numbers add up
-		pass loop-accounted
-		echo "      loop: $lost records lost (ring overflow at the default -mapSize), $missing pairs missing: accounted"
+		pass "$label-csv"
+	fi
+	if [ -z "$LOST" ] || [ -z "$UNPAIRED" ] || [ -z "$OVERWRITTEN" ] || [ -z "$INFLIGHT" ]; then
+		fail "$label-stats" "statistics lack lost/unpaired/overwritten/in flight counts: $(tail -c 400 "$IOR_ERR")"
+		return 1
+	fi
+}
+
+# default ring size: loss allowed, but reported and exactly accounted for
+if run_loop loop-default; then
+	missing=$((WANT - ROWS))
+	excess=$((LOST + UNPAIRED + OVERWRITTEN + INFLIGHT - 2 * missing))
+	if [ "$missing" -lt 0 ] || [ "$excess" -lt 0 ] || [ "$excess" -gt 2 ]; then
+		fail loop-default-accounted "rows $ROWS of $WANT: $missing missing, but lost $LOST + unpaired $UNPAIRED + overwritten $OVERWRITTEN + in flight $INFLIGHT records = $((2 * missing + excess)), want 2 * missing (+ at most 2)"
+	else
+		pass loop-default-accounted
+		[ "$LOST" != 0 ] && echo "      loop-default: the 1M per-CPU ring overflowed while user space lagged: $LOST records lost, $missing pairs missing, all accounted for"
+	fi
+	if [ $((PREADS + CLOSES)) != "$ROWS" ]; then
+		fail loop-default-rows "rows $ROWS but $PREADS preads of 1 byte on $F and $CLOSES closes"
+	else
+		pass loop-default-rows
+	fi
+fi
+
+# a ring big enough: every pair, nothing lost
+if run_loop loop-16M -mapSize 16M; then
+	if [ "$LOST" = 0 ] && [ "$ROWS" = "$WANT" ] && [ "$PREADS" = "$N" ] && [ "$CLOSES" = 1 ] &&
+		[ "$UNPAIRED" = 0 ] && [ "$OVERWRITTEN" = 0 ] && [ "$INFLIGHT" = 0 ]; then
+		pass loop-16M-every-pair
+	else
+		fail loop-16M-every-pair "rows $ROWS (want $WANT: $PREADS preads, $CLOSES closes), lost $LOST, unpaired $UNPAIRED, overwritten $OVERWRITTEN, in flight $INFLIGHT (want all 0)"
 	fi
 fi
 finish

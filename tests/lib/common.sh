@@ -27,6 +27,9 @@
 #   check NAME CSVCHECK_ARGS...
 #                             runs tests/lib/csvcheck.py on $IOR_OUT with the
 #                             given selects and assertions: PASS or FAIL
+#   check_stats NAME 'LABEL=N'...
+#                             ior's end-of-run statistics (ior_stat LABEL)
+#                             equal N, e.g. 'lost=0' 'syscall pairs=22'
 #   finish                    exit status: 1 when any fail was printed
 #
 # Every wait is bounded; the EXIT trap kills what the script started and
@@ -240,4 +243,19 @@ m = (re.search(r"(\d+)\s+" + label + r"\b", text) or
      re.search(r"\b" + label + r"\s*[:=]\s*(\d+)", text))
 print(m.group(1) if m else "")
 PY
+}
+
+check_stats() { # NAME 'LABEL=N'...
+	local name=$1 kv got bad=""
+	shift
+	for kv in "$@"; do
+		got=$(ior_stat "${kv%=*}")
+		[ "$got" = "${kv##*=}" ] || bad="$bad${bad:+; }${kv%=*} is ${got:-missing}, want ${kv##*=}"
+	done
+	if [ -z "$bad" ]; then
+		pass "$name"
+	else
+		fail "$name" "$bad"
+		grep -v '^ior: tracing' "$IOR_ERR" | head -n 8 | sed 's/^/      /'
+	fi
 }
