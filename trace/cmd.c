@@ -327,10 +327,35 @@ static int load(struct trace *t)
 	return r;
 }
 
+/* Highest possible CPU + 1, from /sys/devices/system/cpu/possible ("0-7",
+ * "0,2-3"). Not sysconf: musl answers with the affinity mask, and under
+ * taskset ior would miss the CPUs it does not run on. */
+static long possible_cpus(void)
+{
+	char buf[256];
+	long n = 0;
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+
+	if (f) {
+		if (fgets(buf, sizeof buf, f))
+			for (char *p = buf; *p;) {
+				char *end;
+				long v = strtol(p, &end, 10);
+				if (end == p)
+					break;
+				if (v + 1 > n)
+					n = v + 1;
+				p = end + strspn(end, ",- \n");
+			}
+		fclose(f);
+	}
+	return n > 0 ? n : sysconf(_SC_NPROCESSORS_CONF);
+}
+
 /* One ring per online CPU, stored in the events map at the CPU's index. */
 static int open_rings(struct trace *t)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	long ncpu = possible_cpus();
 	uint64_t size = ring_bytes(t->o);
 	int map = ior_loader_map_fd(t->obj, "events");
 
@@ -755,7 +780,7 @@ int ior_cmd_trace(const struct ior_opts *o)
 	}
 	t.start_ns = mono_ns();
 	fprintf(stderr, "ior: tracing %u syscalls on %u CPUs, Ctrl-C to stop\n", t.nattached,
-		o->bench_empty ? (unsigned)sysconf(_SC_NPROCESSORS_ONLN) : t.nrings);
+		o->bench_empty ? (unsigned)possible_cpus() : t.nrings);
 	loop(&t);
 	detach(&t); /* no new records; then read what the rings still hold */
 	t.stop_ns = mono_ns();

@@ -36,11 +36,18 @@ struct buf {
 	size_t len, cap;
 };
 
-static void put(struct buf *b, const char *s, size_t n)
+/* Most pieces are a few bytes: a loop beats a memcpy call for them. */
+static inline void put(struct buf *b, const char *s, size_t n)
 {
 	if (n > b->cap - b->len)
 		n = b->cap - b->len;
-	memcpy(b->p + b->len, s, n);
+	if (n <= 16) {
+		char *d = b->p + b->len;
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		memcpy(b->p + b->len, s, n);
+	}
 	b->len += n;
 }
 
@@ -73,7 +80,7 @@ static void put_i64(struct buf *b, int64_t v)
 static void put_hex_escape(struct buf *b, char kind, unsigned v, int digits)
 {
 	static const char hex[] = "0123456789abcdef";
-	char tmp[8] = { '\\', kind };
+	char tmp[24] = { '\\', kind }; /* 24: keeps gcc's bounds check on put() quiet */
 
 	for (int i = 0; i < digits; i++)
 		tmp[2 + i] = hex[(v >> (4 * (digits - 1 - i))) & 0xf];
@@ -128,6 +135,14 @@ static void put_escaped(struct buf *b, const char *s, size_t n, enum ior_escape 
 	for (size_t i = 0; i < n;) {
 		unsigned c = u[i], cp;
 		int len;
+		size_t run = i;
+		while (run < n && u[run] >= 0x20 && u[run] < 0x7f && u[run] != '\\')
+			run++;
+		if (run > i) { /* printable ASCII: as is */
+			put(b, s + i, run - i);
+			i = run;
+			continue;
+		}
 		if (c < 0x80) {
 			if (c < 0x20 || c == 0x7f)
 				put_hex_escape(b, 'x', c, 2);
@@ -167,21 +182,34 @@ size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_e
 }
 
 /* RFC 4180: a field holding a comma, quote, CR or LF is quoted, quotes
- * doubled. The field is first built in scratch, then copied. */
-static void put_field(struct buf *b, const char *field, size_t n)
+ * doubled. The field was written at b->p[start..b->len); quoting it (rare)
+ * shifts it in place. */
+static void quote_from(struct buf *b, size_t start)
 {
-	if (!memchr(field, ',', n) && !memchr(field, '"', n) &&
-	    !memchr(field, '\n', n) && !memchr(field, '\r', n)) {
-		put(b, field, n);
-		return;
-	}
-	put(b, "\"", 1);
+	size_t n = b->len - start, quotes = 0, need = 0;
+	char *f = b->p + start;
+
 	for (size_t i = 0; i < n; i++) {
-		if (field[i] == '"')
-			put(b, "\"", 1);
-		put(b, field + i, 1);
+		quotes += f[i] == '"';
+		need |= f[i] == '"' || f[i] == ',' || f[i] == '\n' || f[i] == '\r';
 	}
-	put(b, "\"", 1);
+	if (!need)
+		return;
+	if (n + quotes + 2 > b->cap - start) { /* cannot grow: drop the field's tail */
+		n = (b->cap - start - 2) / 2;
+		quotes = 0;
+		for (size_t i = 0; i < n; i++)
+			quotes += f[i] == '"';
+	}
+	size_t out = start + n + quotes + 2;
+	b->p[--out] = '"';
+	for (size_t i = n; i-- > 0;) {
+		b->p[--out] = f[i];
+		if (f[i] == '"')
+			b->p[--out] = '"';
+	}
+	b->p[--out] = '"';
+	b->len = start + n + quotes + 2;
 }
 
 static size_t strnlen_(const char *s, size_t max)
@@ -193,8 +221,6 @@ static size_t strnlen_(const char *s, size_t max)
 /* The file column before quoting: path%(fd,FLAGS), old=>new, or path. */
 static void put_file(struct buf *f, const struct ior_event_pair *p, enum ior_escape esc)
 {
-	char flags[256];
-
 	put_escaped(f, p->path, strnlen_(p->path, PATH_FIELD_MAX), esc);
 	if (p->path2 && p->path2[0]) {
 		put(f, "=>", 2);
@@ -205,25 +231,32 @@ static void put_file(struct buf *f, const struct ior_event_pair *p, enum ior_esc
 	put(f, "%(", 2);
 	put_i64(f, p->fd);
 	if (p->flags != IOR_FLAGS_UNKNOWN) {
-		ior_open_flags_str(flags, sizeof flags, p->flags);
+		/* one-entry cache: consecutive rows are mostly on the same file */
+		static long long last = IOR_FLAGS_UNKNOWN;
+		static char str[256];
+		if (p->flags != last) {
+			ior_open_flags_str(str, sizeof str, p->flags);
+			last = p->flags;
+		}
 		put(f, ",", 1);
-		puts_(f, flags);
+		puts_(f, str);
 	}
 	put(f, ")", 1);
 }
 
 void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc)
 {
-	static char row[ROW_MAX], scratch[ROW_MAX / 2];
-	struct buf b = { row, 0, sizeof row }, f = { scratch, 0, sizeof scratch };
+	static char row[ROW_MAX];
+	struct buf b = { row, 0, sizeof row };
 	const char *name = p->sys < ior_nsyscalls ? ior_syscalls[p->sys].name : "?";
 
 	put_u64(&b, p->gap_ns);
 	put(&b, ",", 1);
 	put_u64(&b, p->duration_ns);
 	put(&b, ",", 1);
-	put_escaped(&f, p->comm, strnlen_(p->comm, IOR_CSV_COMM_MAX), esc);
-	put_field(&b, f.p, f.len);
+	size_t start = b.len;
+	put_escaped(&b, p->comm, strnlen_(p->comm, IOR_CSV_COMM_MAX), esc);
+	quote_from(&b, start);
 	put(&b, ",", 1);
 	put_u64(&b, p->pid);
 	put(&b, ".", 1);
@@ -233,9 +266,9 @@ void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_esca
 	put(&b, ",", 1);
 	put_i64(&b, p->ret);
 	put(&b, ",", 1);
-	f.len = 0;
-	put_file(&f, p, esc);
-	put_field(&b, f.p, f.len);
+	start = b.len;
+	put_file(&b, p, esc);
+	quote_from(&b, start);
 	put(&b, "\n", 1);
 	fwrite(b.p, 1, b.len, out);
 }

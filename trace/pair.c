@@ -170,9 +170,17 @@ static void on_enter(struct ior_pairer *p, const void *rec, size_t len)
 	s->comm[sizeof s->comm - 1] = 0;
 }
 
+/* struct ior_rec_exit without the path bytes (copied separately). */
+struct exit_base {
+	struct ior_rec_head h;
+	int64_t ret;
+	uint16_t path_len[2];
+	uint16_t npaths, pad;
+};
+
 /* Copies path i of an exit record into p->raw[i], bounded by the record's
  * real size and its own length field. */
-static const char *exit_path(struct ior_pairer *p, const struct ior_rec_exit *x,
+static const char *exit_path(struct ior_pairer *p, const struct exit_base *x,
 			     const char *rec, size_t len, int i)
 {
 	size_t off = IOR_REC_EXIT_BASE + (size_t)i * IOR_PATH_MAX, n = x->path_len[i];
@@ -346,7 +354,7 @@ static int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *
 
 static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 {
-	struct ior_rec_exit x = { 0 };
+	struct exit_base x = { 0 };
 	struct ior_event_pair e;
 	const struct ior_syscall *s;
 	struct tid_st *t;
@@ -355,6 +363,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 		p->st.bad_records++;
 		return;
 	}
+	_Static_assert(sizeof x == IOR_REC_EXIT_BASE, "exit_base matches struct ior_rec_exit");
 	memcpy(&x, rec, len < IOR_REC_EXIT_BASE ? sizeof x.h + sizeof x.ret : IOR_REC_EXIT_BASE);
 	t = tid_find(p, x.h.tid);
 	if (!t || !t->open) {
