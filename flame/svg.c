@@ -67,9 +67,9 @@ static size_t utf8_count(const char *s)
 /* The label that fits in width pixels, as flamegraph.pl shortens it. */
 static void put_label(FILE *out, const char *name, double width)
 {
-	size_t fit = (size_t)((width - 6) / (FONT_SIZE * FONT_WIDTH));
-	if (width < 6 || fit < 3)
+	if (width < 6 + 3 * FONT_SIZE * FONT_WIDTH)
 		return;
+	size_t fit = (size_t)((width - 6) / (FONT_SIZE * FONT_WIDTH));
 	if (utf8_count(name) <= fit) {
 		put_xml(out, name, strlen(name));
 		return;
