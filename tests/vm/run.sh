@@ -17,7 +17,7 @@ LOG=$VM/serial.log
 
 # Applets /init uses; the initramfs gets a symlink for each.
 APPLETS="sh mount umount mkdir cat base64 timeout dmesg grep uname nproc
-	poweroff sync ls kill sleep rm mv sed cut head printf"
+	poweroff sync ls kill sleep rm mv sed cut head printf wget ip"
 
 failed=0
 pass() { echo "PASS: vm:$1"; }
@@ -293,26 +293,53 @@ fi
 
 # ior collapsed FILE: folded stacks comm;/;path components;tracepoint COUNT
 # (docs/format.md), exactly these and nothing else.
+FOLDED=$(
+	w="workload;/;tmp;flame;d"
+	printf '%s 1\n' "$w;data;openat" "$w;data;fsync" "$w;data;newfstat" "$w;data;close" \
+		"$w;data;rename" "$w;data2;newfstatat" "$w;data2;unlink" "$w;other;openat" \
+		"$w;other;close" "$w;other;renameat2" "$w;other2;unlinkat"
+	printf '%s 2\n' "$w;data;write" "$w;data;lseek"
+	echo "$w;data;pread64 $N"
+	echo "$w;data;read $((N + 1))"
+)
 if ! step_ok collapsed; then
 	fail collapsed "$(step_why collapsed)"
 else
-	want=$(
-		w="workload;/;tmp;flame;d"
-		printf '%s 1\n' "$w;data;openat" "$w;data;fsync" "$w;data;newfstat" "$w;data;close" \
-			"$w;data;rename" "$w;data2;newfstatat" "$w;data2;unlink" "$w;other;openat" \
-			"$w;other;close" "$w;other;renameat2" "$w;other2;unlinkat"
-		printf '%s 2\n' "$w;data;write" "$w;data;lseek"
-		echo "$w;data;pread64 $N"
-		echo "$w;data;read $((N + 1))"
-	)
 	got=$(LC_ALL=C sort "$OUT/collapsed.out")
-	want=$(echo "$want" | LC_ALL=C sort)
+	want=$(echo "$FOLDED" | LC_ALL=C sort)
 	if [ "$got" = "$want" ]; then
 		pass "collapsed ($(echo "$want" | wc -l) stacks, $TOTAL syscalls)"
 	else
 		fail collapsed "folded stacks differ from the scenario's (want < > got):"
 		diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -n 20 | sed 's/^/      /'
 	fi
+fi
+
+# ior -ior=FILE -nohttp: the SVG next to the recording, exactly the frames
+# of those stacks; then served over HTTP (busybox wget in the VM): the same
+# bytes.
+svg_name="/tmp/flame/${rec%.ior.zst}.comm:path:tracepoint-by-count.svg"
+if ! step_ok svg; then
+	fail svg "$(step_why svg)"
+elif [ "$(out svg.out)" != "Wrote $svg_name" ]; then
+	fail svg "want \"Wrote $svg_name\", got \"$(out svg.out)\""
+elif ! have svg.file; then
+	fail svg "the SVG did not come back from the VM"
+elif res=$(echo "$FOLDED" | python3 tests/vm/svgcheck.py "$OUT/svg.file" \
+	"I/O flame graph: comm,path,tracepoint by count" 2>&1); then
+	pass "svg ($(basename "$svg_name"), $(wc -c <"$OUT/svg.file") bytes, $(grep -o ' data-d=' "$OUT/svg.file" | wc -l) frames)"
+else
+	fail svg "$(echo "$res" | head -n 1)"
+	echo "$res" | tail -n +2 | head -n 20 | sed 's/^/      /'
+fi
+if [ "$(out http.wget.rc)" != 0 ]; then
+	fail http "ior said \"$(out http.out)\" ($(out http.err)); wget exited $(out http.wget.rc): $(out http.wget.err)"
+elif ! cmp -s "$OUT/http.svg" "$OUT/svg.file"; then
+	fail http "the served SVG differs from the written one ($(wc -c <"$OUT/http.svg") vs $(wc -c <"$OUT/svg.file") bytes)"
+elif [ "$(out http.rc)" != 0 ]; then
+	fail http "ior exited $(out http.rc) after SIGINT: $(out http.err)"
+else
+	pass "http (served the SVG on 127.0.0.1, fetched by wget, byte for byte; SIGINT exits 0)"
 fi
 
 # -plain: "workload sleepgap /tmp/gapfile", asserted as
