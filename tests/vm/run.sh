@@ -196,7 +196,7 @@ case " $want_missing " in
 *" fchmodat2 "*) ;;
 *) fail tracepoints "expected 6.1 to lack fchmodat2 (newer); ior's syscalls missing from the VM's tracefs: \"$want_missing\"" ;;
 esac
-sorted_words() { tr ', ' '\n\n' | sed '/^$/d' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
+sorted_words() { tr ', ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 
 # ior -check: every requirement met; tracefs mounted by ior itself; the
 # missing tracepoints named.
@@ -261,13 +261,13 @@ if ! step_ok replay; then
 else
 	C=$OUT/replay.out P=$(out flame.pid)
 	csv basic-only-pid "$C" "count[pid!=$P]==0" "count==$TOTAL"
-	csv basic-counts "$C" pid=$P \
+	csv basic-counts "$C" "pid=$P" \
 		"count[name=openat]==2" "count[name=write]==2" "count[name=pread64]==$N" \
 		"count[name=lseek]==2" "count[name=read]==$((N + 1))" "count[name=fsync]==1" \
 		"count[name=newfstat]==1" "count[name=close]==2" "count[name=rename]==1" \
 		"count[name=newfstatat]==1" "count[name=unlink]==1" "count[name=renameat2]==1" \
 		"count[name=unlinkat]==1"
-	csv basic-paths "$C" pid=$P \
+	csv basic-paths "$C" "pid=$P" \
 		"count[name=openat,path=$D/data,fd=3,$RW]==1" \
 		"count[name=write,path=$D/data,fd=3,$RW]==2" \
 		"count[name=pread64,path=$D/data,fd=3,$RW]==$N" \
@@ -282,19 +282,19 @@ else
 		"count[name=unlink,path=$D/data2]==1" \
 		"count[name=unlinkat,path=$D/other2]==1" \
 		"count[path=]==0"
-	csv basic-two-paths "$C" pid=$P \
+	csv basic-two-paths "$C" "pid=$P" \
 		"count[name=rename,path=$D/data,path2=$D/data2]==1" \
 		"count[name=renameat2,path=$D/other,path2=$D/other2]==1"
-	csv basic-bytes "$C" pid=$P \
+	csv basic-bytes "$C" "pid=$P" \
 		"sum_bytes[name=write]==66536" "count[name=write,ret=65536]==1" "count[name=write,ret=1000]==1" \
 		"sum_bytes[name=pread64]==$((100 * N))" "count[name=pread64,ret=100]==$N" \
 		"sum_bytes[name=read]==$((64 * N))" "count[name=read,ret=64]==$N" "count[name=read,ret=0]==1"
-	csv basic-returns "$C" pid=$P \
+	csv basic-returns "$C" "pid=$P" \
 		"count[name=openat,ret=3]==2" "count[name=lseek,ret=0]==1" "count[name=lseek,ret=66536]==1" \
 		"count[name!=openat,name!=write,name!=pread64,name!=read,name!=lseek,ret!=0]==0"
-	csv basic-order "$C" pid=$P "count[seq=1,name=openat,path=$D/data]==1" \
+	csv basic-order "$C" "pid=$P" "count[seq=1,name=openat,path=$D/data]==1" \
 		"count[seq=$TOTAL,name=unlinkat]==1" "tids==1"
-	csv basic-durations "$C" pid=$P "max_gap[seq=1]==0" "min_gap[seq!=1]>0" \
+	csv basic-durations "$C" "pid=$P" "max_gap[seq=1]==0" "min_gap[seq!=1]>0" \
 		"max_gap<1000000000" "max_dur<1000000000" "min_dur>0"
 fi
 
@@ -357,11 +357,11 @@ if ! traced_ok plain; then
 else
 	C=$OUT/plain.out P=$(out plain.pid)
 	stats plain 4
-	csv sleepgap-rows "$C" pid=$P "count==4" "count[seq=1,name=openat]==1" \
+	csv sleepgap-rows "$C" "pid=$P" "count==4" "count[seq=1,name=openat]==1" \
 		"count[seq=2,name=read]==1" "count[seq=3,name=read]==1" "count[seq=4,name=close]==1"
-	csv sleepgap-100ms "$C" pid=$P "min_gap[seq=3]>=$((100 * MS))" "max_gap[seq=3]<$((150 * MS))"
-	csv sleepgap-others-short "$C" pid=$P "max_gap[seq=1]==0" "max_gap[seq!=3]<$((50 * MS))"
-	csv sleepgap-file "$C" pid=$P "count[pid!=$P]==0" \
+	csv sleepgap-100ms "$C" "pid=$P" "min_gap[seq=3]>=$((100 * MS))" "max_gap[seq=3]<$((150 * MS))"
+	csv sleepgap-others-short "$C" "pid=$P" "max_gap[seq=1]==0" "max_gap[seq!=3]<$((50 * MS))"
+	csv sleepgap-file "$C" "pid=$P" "count[pid!=$P]==0" \
 		"count[name=openat,path=/tmp/gapfile,fd=3,flags=O_RDONLY,ret=3]==1" \
 		"count[name=read,path=/tmp/gapfile,fd=3,ret=1]==2" "count[name=close,path=/tmp/gapfile,ret=0]==1"
 fi
@@ -381,11 +381,11 @@ else
 		fail threads-ready "ready line has ${#TIDS[@]} tids: $(out threads.wl.out)"
 	else
 		stats threads 13
-		csv threads-rows "$C" pid=$P "count==13" "tids==5" "count[tid=$P,name=close]==1" \
+		csv threads-rows "$C" "pid=$P" "count==13" "tids==5" "count[tid=$P,name=close]==1" \
 			"count[name=pread64,path=$F,fd=3]==12"
 		for i in 0 1 2 3; do
 			s=$((20 * (i + 1)))
-			csv "threads-tid$((i + 1))-gap-${s}ms" "$C" tid=${TIDS[$i]} \
+			csv "threads-tid$((i + 1))-gap-${s}ms" "$C" "tid=${TIDS[$i]}" \
 				"count[name=pread64]==3" "max_gap[seq=1]==0" \
 				"min_gap[seq!=1]>=$((s * MS))" "max_gap[seq!=1]<$(((s + 50) * MS))"
 		done
