@@ -62,6 +62,14 @@ fi
 if fetch "$KERNEL_ABI" "$KERNEL_VERSION"; then
 	exit 0
 fi
+# A fresh machine may have no package lists yet (or stale ones).
+if [ "$(id -u)" = 0 ]; then
+	echo "vm-kernel: apt-get update, then trying again" >&2
+	apt-get update -q >/dev/null 2>&1 || true
+	if fetch "$KERNEL_ABI" "$KERNEL_VERSION"; then
+		exit 0
+	fi
+fi
 echo "vm-kernel: cannot download $(pkg_name "$KERNEL_ABI")=$KERNEL_VERSION (apt-get update? pin a newer build in tests/vm/kernel.sh)" >&2
 abi=$(newest_available_abi)
 if [ -z "$abi" ]; then
