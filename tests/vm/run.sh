@@ -89,13 +89,16 @@ INITRD=$VM/initramfs.cpio.gz
 pass "initramfs ($(du -k "$INITRD" | cut -f1) KiB: busybox, ior, workload, init; no libc, no /etc)"
 
 # ---- boot -----------------------------------------------------------------
+# no_timer_check: on a busy host a TCG vCPU can miss the kernel's early
+# IO-APIC timer test, which then panics ("IO-APIC + timer doesn't work!");
+# seen here with the load average at 7 on 2 cores.
 start=$(date +%s.%N)
 rm -f "$LOG"
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
 	-accel tcg -smp 2 -m 512M -nodefaults -display none -no-reboot \
 	-serial "file:$LOG" -monitor none \
 	-kernel "$KERNEL" -initrd "$INITRD" \
-	-append "console=ttyS0 panic=-1 quiet" >"$VM/qemu.log" 2>&1
+	-append "console=ttyS0 panic=-1 quiet no_timer_check" >"$VM/qemu.log" 2>&1
 rc=$?
 boot_s=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
@@ -364,6 +367,17 @@ else
 	csv sleepgap-file "$C" "pid=$P" "count[pid!=$P]==0" \
 		"count[name=openat,path=/tmp/gapfile,fd=3,flags=O_RDONLY,ret=3]==1" \
 		"count[name=read,path=/tmp/gapfile,fd=3,ret=1]==2" "count[name=close,path=/tmp/gapfile,ret=0]==1"
+fi
+
+# -comm (a substring of the workload's name) instead of -pid: only the
+# workload, not the shell's grep, sleep and kill around it.
+if ! traced_ok comm; then
+	fail comm-run "$WHY"
+else
+	C=$OUT/comm.out P=$(out comm.pid)
+	stats comm 4
+	csv comm-filter "$C" "count==4" "count[comm!=workload]==0" "count[pid=$P]==4" \
+		"count[name=read,path=/tmp/gapfile,fd=3,ret=1]==2"
 fi
 
 # -plain: "workload threads /tmp/threadfile" on 2 vCPUs, asserted as
