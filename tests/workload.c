@@ -77,9 +77,10 @@
  *
  * hostile DIR: a path made of names CSV, HTML and SVG must escape. A name
  *   cannot hold '/', so the slashes of the markup are directory separators:
- *   D1 = DIR/evil,"quoted"<NL>line<
+ *   D1 = DIR/evil,"quoted"<NL>line<e-acute><0xff><   (é as UTF-8 c3 a9, then
+ *        a byte that is not UTF-8)
  *   D2 = D1/text><script>alert(1)<
- *   F  = D2/script>  = DIR/evil,"quoted"<NL>line</text><script>alert(1)</script>
+ *   F  = D2/script>  = DIR/evil,"quoted"<NL>line..</text><script>alert(1)</script>
  *   mkdir D1 0755, mkdir D2 0755 -> 0                   2
  *   openat F O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3         1
  *   write 3, "hello\n" -> 6                             1
@@ -377,7 +378,7 @@ static int loop(const char *file, long n)
 static int hostile(const char *dir)
 {
 	char d1[512], d2[600], f[700], buf[64];
-	join_path(d1, sizeof d1, dir, "evil,\"quoted\"\nline<");
+	join_path(d1, sizeof d1, dir, "evil,\"quoted\"\nline\xc3\xa9\xff<");
 	join_path(d2, sizeof d2, d1, "text><script>alert(1)<");
 	join_path(f, sizeof f, d2, "script>");
 	wait_for_release(0);

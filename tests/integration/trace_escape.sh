@@ -2,8 +2,9 @@
 # Hostile file names reach the CSV intact and safely quoted: a comma, double
 # quotes, a newline and "</text><script>alert(1)</script>" in the path
 # ("hostile" in tests/workload.c). The csv module parses every record
-# (RFC 4180, strict); -escape auto and always turn the newline into an
-# escape, -escape never keeps it raw inside a quoted field.
+# (RFC 4180, strict). The name also holds "é" and a byte that is not UTF-8:
+# -escape auto escapes the newline and the bad byte, always also "é", never
+# none (the newline stays raw inside a quoted field).
 . "$(dirname "$0")/../lib/common.sh"
 setup
 
@@ -26,13 +27,17 @@ for esc in auto always never; do
 	check "hostile-$esc-paths" pid=$P "count[path~$T/$esc/$D1]==11" \
 		"count[path~$MARKUP]==7" "count[name=openat,path~$MARKUP,fd=3]==2" \
 		"count[name=read,path~$MARKUP,fd=3]==1" "count[name=write,path~$MARKUP,fd=3]==1"
-	if [ "$esc" = never ]; then
-		check "hostile-$esc-raw-newline" pid=$P "count[path~$D1\nline<]==11"
-	else
-		# trace/csv.c writes control bytes as \xHH
-		check "hostile-$esc-newline-escaped" pid=$P "count[file~\n]==0" \
-			"count[path~$D1"'\\x0aline<]==11'
-	fi
+	# the rest of D1: newline, "é" (UTF-8), byte 0xff (not UTF-8), "<".
+	# trace/csv.c writes control bytes and invalid UTF-8 as \xHH; always
+	# also escapes valid non-ASCII; never writes the raw bytes.
+	case $esc in
+	auto) tail='\\x0aline\xc3\xa9\\xff<' ;;
+	always) tail='\\x0aline\\xc3\\xa9\\xff<' ;;
+	never) tail='\nline\xc3\xa9\xff<' ;;
+	esac
+	check "hostile-$esc-escapes" pid=$P "count[path~$D1$tail]==11"
+	[ "$esc" = never ] || check "hostile-$esc-no-raw-control" pid=$P "count[file~\n]==0" \
+		"count[file~\xff]==0"
 done
 
 finish

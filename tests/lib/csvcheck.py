@@ -45,8 +45,10 @@ ASSERTION: METRIC[FILTER,FILTER,...]OP NUMBER   (one argument; no spaces)
 FILTER: COLUMN=VALUE (equal), COLUMN!=VALUE, COLUMN~VALUE (contains),
     COLUMN!~VALUE (does not contain). For flags, = and != compare the sets
     of |-separated names (O_RDWR|O_CREAT equals O_CREAT|O_RDWR). In VALUE,
-    \\, \, \] \n \t and \xHH escape a backslash, a comma, a bracket and
-    bytes; anything else is literal.
+    \\, \, \] \n \t and \xHH escape a backslash, a comma, a bracket, a
+    newline, a tab and a raw byte (\xc3\xa9 is UTF-8 "é"; \xff a byte that
+    is not UTF-8, as ior -escape never prints it); anything else is
+    literal. To match ior's own escape text \xff, write \\xff.
 
 Examples:
     csvcheck.py out.csv pid=42 'count[name=openat,path=/tmp/t/data]==1' \
@@ -145,27 +147,30 @@ def make_row(rec, lineno, errors, seq):
 
 
 def unescape(s):
-    out, i = [], 0
+    """Filter value -> text as load() decodes the file (UTF-8 with
+    surrogateescape): \\xHH is a raw byte, so \\xc3\\xa9 is "é" and \\xff
+    matches a byte that is not UTF-8."""
+    out, i = bytearray(), 0
     while i < len(s):
         c = s[i]
         if c != "\\" or i + 1 == len(s):
-            out.append(c)
+            out += c.encode("utf-8", "surrogateescape")
             i += 1
             continue
         n = s[i + 1]
         if n == "n":
-            out.append("\n")
+            out += b"\n"
         elif n == "t":
-            out.append("\t")
+            out += b"\t"
         elif n == "x" and re.match(r"[0-9a-fA-F]{2}$", s[i + 2:i + 4]):
-            out.append(chr(int(s[i + 2:i + 4], 16)))
+            out.append(int(s[i + 2:i + 4], 16))
             i += 2
         elif n in "\\,]":
-            out.append(n)
+            out += n.encode()
         else:
-            out.append("\\" + n)
+            out += ("\\" + n).encode("utf-8", "surrogateescape")
         i += 2
-    return "".join(out)
+    return out.decode("utf-8", "surrogateescape")
 
 
 def split_filters(text):
