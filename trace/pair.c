@@ -7,6 +7,7 @@
 #include "syscalls.h"
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,7 +364,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 		p->st.bad_records++;
 		return;
 	}
-	_Static_assert(sizeof x == IOR_REC_EXIT_BASE, "exit_base matches struct ior_rec_exit");
+	_Static_assert(sizeof x == offsetof(struct ior_rec_exit, paths), "exit_base matches struct ior_rec_exit");
 	memcpy(&x, rec, len < IOR_REC_EXIT_BASE ? sizeof x.h + sizeof x.ret : IOR_REC_EXIT_BASE);
 	t = tid_find(p, x.h.tid);
 	if (!t || !t->open) {

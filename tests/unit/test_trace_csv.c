@@ -112,8 +112,33 @@ TEST(long_paths_do_not_overflow)
 	free(big);
 }
 
+TEST(escape_helper)
+{
+	char b[16];
+
+	CHECK_EQ_INT(ior_csv_escape(b, sizeof b, "a\x1b\xff", 3, IOR_ESCAPE_AUTO), 9);
+	CHECK_EQ_STR(b, "a\\x1b\\xff");
+	CHECK_EQ_INT(ior_csv_escape(b, 4, "abcdef", 6, IOR_ESCAPE_AUTO), 3);
+	CHECK_EQ_STR(b, "abc");
+}
+
+TEST(longest_quoted_fields_fit_the_row)
+{
+	char *big = malloc(5000);
+	memset(big, ',', 4999);
+	big[4999] = 0;
+	struct ior_event_pair p = pair("rename", "c", big, -1, IOR_FLAGS_UNKNOWN);
+	p.path2 = big;
+	FILE *f = fopen("/dev/null", "w");
+	ior_csv_write_pair(f, &p, IOR_ESCAPE_NEVER);
+	fclose(f);
+	free(big);
+}
+
 int main(void)
 {
+	RUN(escape_helper);
+	RUN(longest_quoted_fields_fit_the_row);
 	RUN(header_and_plain_row);
 	RUN(file_column_forms);
 	RUN(quoting);

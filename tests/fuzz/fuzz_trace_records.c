@@ -1,0 +1,102 @@
+/* Fuzzes the consumer stages on hostile kernel records: merge -> pairing
+ * (with the fd table) -> CSV. Input: chunks of
+ *   [sel][syscall][thread][ts lo][ts hi][n] + n payload bytes
+ * sel picks the CPU (bit 0) and record kind; the payload fills the record
+ * after its head (fd, flags, aux, comm / ret, path lengths, paths), so
+ * lengths and paths are whatever the fuzzer makes of them. */
+#include "trace/csv.h"
+#include "trace/event.h"
+#include "trace/fdtab.h"
+#include "trace/merge.h"
+#include "trace/pair.h"
+#include "trace/syscalls.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *out;
+
+static void sink(void *ctx, const struct ior_event_pair *p)
+{
+	(void)ctx;
+	ior_csv_write_pair(out, p, (enum ior_escape)(p->tid % 3));
+}
+
+static void deliver(void *ctx, const void *rec, size_t len)
+{
+	ior_pair_feed(ctx, rec, len);
+}
+
+static int fake_fd(void *ctx, uint32_t pid, int fd, char *path, size_t len, int64_t *flags)
+{
+	(void)ctx;
+	if (fd % 2)
+		return -2;
+	snprintf(path, len, "/proc-said/%u/%d", pid, fd);
+	*flags = fd;
+	return 0;
+}
+
+static int fake_cwd(void *ctx, uint32_t pid, char *path, size_t len)
+{
+	(void)ctx;
+	if (pid % 2)
+		return -2;
+	snprintf(path, len, "/cwd/%u", pid);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct ior_fd_resolver r = { fake_fd, fake_cwd, NULL };
+	static uint64_t rec[(sizeof(struct ior_rec_exit) + 64) / 8];
+	struct ior_fdtab *fds = ior_fdtab_new(64, 8, &r);
+	struct ior_pair_cfg cfg = { fds, (size && data[0] & 1) ? "a" : NULL, sink, NULL, NULL };
+	struct ior_pairer *p = fds ? ior_pair_new(&cfg) : NULL;
+	struct ior_merge *m = ior_merge_new(2, 8192);
+	uint64_t ts = 1000;
+	unsigned chunks = 0;
+
+	if (!out)
+		out = fopen("/dev/null", "w");
+	if (!p || !m || !out)
+		goto done;
+	for (size_t i = 0; i + 6 <= size;) {
+		const uint8_t *c = data + i;
+		size_t n = c[5];
+		struct ior_rec_head h = {
+			.ts = ts += (uint64_t)(c[3] | c[4] << 8) - 200, /* may go backwards */
+			.pid = 1 + c[2] % 3,
+			.tid = 1 + c[2] % 5,
+			.kind = (uint16_t)(1 + (c[0] >> 1) % 5),
+			.nr = ior_syscalls[c[1] % ior_nsyscalls].nr,
+		};
+		i += 6;
+		if (n > size - i)
+			n = size - i;
+		memset(rec, 0, sizeof rec);
+		memcpy(rec, &h, sizeof h);
+		memcpy((char *)rec + sizeof h, data + i, n);
+		/* a long path: the payload's last byte says how far to extend */
+		size_t len = sizeof h + n + (n ? (size_t)data[i + n - 1] * 2 : 0);
+		if (len > sizeof rec)
+			len = sizeof rec;
+		i += n;
+		if (ior_merge_push(m, c[0] & 1, rec, len) == -28)
+			ior_merge_flush(m, UINT64_MAX, deliver, p);
+		if (++chunks % 8 == 0)
+			ior_merge_flush(m, ts - 300, deliver, p);
+	}
+	ior_merge_flush(m, UINT64_MAX, deliver, p);
+	struct ior_pair_stats st;
+	struct ior_in_flight f[4];
+	ior_pair_get_stats(p, &st);
+	ior_pair_in_flight(p, f, 4);
+done:
+	ior_merge_free(m);
+	ior_pair_free(p);
+	ior_fdtab_free(fds);
+	return 0;
+}
