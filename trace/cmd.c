@@ -640,6 +640,21 @@ static void print_stats(struct trace *t)
 	if (full)
 		fprintf(stderr, "ior: path_args full: %llu syscalls without their path\n",
 			(unsigned long long)full);
+	uint64_t bad = 0;
+	for (unsigned i = 0; i < t->nrings; i++)
+		bad += t->rings[i].bad;
+	if (bad)
+		fprintf(stderr, "ior: malformed perf records: %llu (the rest of those rings was skipped)\n",
+			(unsigned long long)bad);
+	if (t->o->verbose) {
+		struct ior_fdtab_stats f;
+		ior_fdtab_get_stats(t->fds, &f);
+		fprintf(stderr, "ior: fd table: %llu fds of %llu processes, %llu /proc lookups, "
+				"%llu evicted, %llu resets; %llu threads\n",
+			(unsigned long long)f.fds, (unsigned long long)f.procs,
+			(unsigned long long)f.resolved, (unsigned long long)f.evicted,
+			(unsigned long long)f.resets, (unsigned long long)s.threads);
+	}
 }
 
 /* ---- recording ----------------------------------------------------------- */
