@@ -353,8 +353,14 @@ else
 fi
 
 # -plain: "workload sleepgap /tmp/gapfile", asserted as
-# tests/integration/trace_timing.sh asserts it.
+# tests/integration/trace_timing.sh asserts it (upper bounds + TCG_SLACK_MS).
 MS=1000000
+# Timing bounds: lower bounds are the integration tests' (a sleep of s ms
+# shows as a gap of at least s ms); upper bounds get TCG_SLACK_MS more,
+# because TCG vCPUs are host threads: on this 2-core host at load 8 a guest
+# thread's wake-up came 89 ms late (measured). Tight upper bounds are the
+# integration tests' job on real CPUs; here they catch gross mispairing.
+TCG_SLACK_MS=${IOR_VM_SLACK_MS:-300}
 if ! traced_ok plain; then
 	fail sleepgap-run "$WHY"
 else
@@ -362,8 +368,8 @@ else
 	stats plain 4
 	csv sleepgap-rows "$C" "pid=$P" "count==4" "count[seq=1,name=openat]==1" \
 		"count[seq=2,name=read]==1" "count[seq=3,name=read]==1" "count[seq=4,name=close]==1"
-	csv sleepgap-100ms "$C" "pid=$P" "min_gap[seq=3]>=$((100 * MS))" "max_gap[seq=3]<$((150 * MS))"
-	csv sleepgap-others-short "$C" "pid=$P" "max_gap[seq=1]==0" "max_gap[seq!=3]<$((50 * MS))"
+	csv sleepgap-100ms "$C" "pid=$P" "min_gap[seq=3]>=$((100 * MS))" "max_gap[seq=3]<$(((150 + TCG_SLACK_MS) * MS))"
+	csv sleepgap-others-short "$C" "pid=$P" "max_gap[seq=1]==0" "max_gap[seq!=3]<$(((50 + TCG_SLACK_MS) * MS))"
 	csv sleepgap-file "$C" "pid=$P" "count[pid!=$P]==0" \
 		"count[name=openat,path=/tmp/gapfile,fd=3,flags=O_RDONLY,ret=3]==1" \
 		"count[name=read,path=/tmp/gapfile,fd=3,ret=1]==2" "count[name=close,path=/tmp/gapfile,ret=0]==1"
@@ -381,10 +387,7 @@ else
 fi
 
 # -plain: "workload threads /tmp/threadfile" on 2 vCPUs, asserted as
-# tests/integration/trace_timing.sh asserts it, except that a gap may exceed
-# the thread's own sleep by 50 ms instead of 15: TCG vCPUs are host threads,
-# and with both host cores busy a guest's wake-up came 22 ms late (measured).
-# The lower bound, its own sleep, is the integration test's.
+# tests/integration/trace_timing.sh asserts it (upper bounds + TCG_SLACK_MS).
 F=/tmp/threadfile
 if ! traced_ok threads; then
 	fail threads-run "$WHY"
@@ -401,7 +404,7 @@ else
 			s=$((20 * (i + 1)))
 			csv "threads-tid$((i + 1))-gap-${s}ms" "$C" "tid=${TIDS[$i]}" \
 				"count[name=pread64]==3" "max_gap[seq=1]==0" \
-				"min_gap[seq!=1]>=$((s * MS))" "max_gap[seq!=1]<$(((s + 50) * MS))"
+				"min_gap[seq!=1]>=$((s * MS))" "max_gap[seq!=1]<$(((s + 15 + TCG_SLACK_MS) * MS))"
 		done
 	fi
 fi
