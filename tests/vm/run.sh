@@ -6,7 +6,8 @@
 # "sleepgap" and "threads" traced with -plain. Results come back over the
 # serial console as base64 sections and are asserted here as the
 # integration tests assert them (tests/lib/csvcheck.py).
-# usage: bash tests/vm/run.sh   (env: IOR, WORKLOAD, B, BUSYBOX, IOR_VM_TIMEOUT)
+# usage: bash tests/vm/run.sh
+#        (env: IOR, WORKLOAD, B, BUSYBOX, IOR_VM_TIMEOUT, IOR_VM_SLACK_MS)
 # Prints "PASS: vm:<name>" / "FAIL: vm:<name>: <why>" lines; exit 1 on any FAIL.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -18,6 +19,13 @@ VM=$B/vm
 TIMEOUT=${IOR_VM_TIMEOUT:-120}
 OUT=$VM/out
 LOG=$VM/serial.log
+MS=1000000
+# Timing bounds: lower bounds are the integration tests' (a sleep of s ms
+# shows as a gap of at least s ms); upper bounds get TCG_SLACK_MS more,
+# because TCG vCPUs are host threads: on this 2-core host at load 8 a guest
+# thread's wake-up came 89 ms late (measured). Tight upper bounds are the
+# integration tests' job on real CPUs; here they catch gross mispairing.
+TCG_SLACK_MS=${IOR_VM_SLACK_MS:-300}
 
 # Applets /init uses; the initramfs gets a symlink for each.
 APPLETS="sh mount umount mkdir cat base64 timeout dmesg grep uname nproc
@@ -354,13 +362,6 @@ fi
 
 # -plain: "workload sleepgap /tmp/gapfile", asserted as
 # tests/integration/trace_timing.sh asserts it (upper bounds + TCG_SLACK_MS).
-MS=1000000
-# Timing bounds: lower bounds are the integration tests' (a sleep of s ms
-# shows as a gap of at least s ms); upper bounds get TCG_SLACK_MS more,
-# because TCG vCPUs are host threads: on this 2-core host at load 8 a guest
-# thread's wake-up came 89 ms late (measured). Tight upper bounds are the
-# integration tests' job on real CPUs; here they catch gross mispairing.
-TCG_SLACK_MS=${IOR_VM_SLACK_MS:-300}
 if ! traced_ok plain; then
 	fail sleepgap-run "$WHY"
 else
