@@ -51,7 +51,7 @@ struct ior_rec_exit {
 	char paths[2 * IOR_PATH_MAX];
 };
 
-#define IOR_REC_EXIT_BASE ((unsigned long)&((struct ior_rec_exit *)0)->paths)
+#define IOR_REC_EXIT_BASE __builtin_offsetof(struct ior_rec_exit, paths)
 
 /* Per-syscall argument table, an array map indexed by syscall number and
  * filled by user space before the programs run. Argument indexes 0..5,
