@@ -38,13 +38,18 @@ fail() { # name why
 	failed=$((failed + 1))
 }
 show_log_tail() { # the console with base64 sections folded, then dmesg
-	[ -f "$LOG" ] || return
+	if [ ! -s "$LOG" ]; then
+		echo "    the serial log ($LOG) is empty: the kernel printed nothing (quiet) before /init"
+		return
+	fi
 	echo "    serial log tail ($LOG, sections folded):"
 	tr -d '\r' <"$LOG" | awk '
 		/^IOR-BEGIN / { name = $2; n = 0; next }
 		/^IOR-END /   { print "[section " name ": " n " base64 lines]"; name = ""; next }
 		name != ""    { n++; next }
-		{ print }' | tail -n 30 | sed 's/^/    | /'
+		{ print }
+		END { if (name != "") print "[section " name ": " n " base64 lines, cut off]" }' |
+		tail -n 30 | sed 's/^/    | /'
 	if [ -s "$OUT/dmesg" ]; then
 		echo "    dmesg tail (from the VM):"
 		tail -n 15 "$OUT/dmesg" | sed 's/^/    | /'
