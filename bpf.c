@@ -106,8 +106,13 @@ struct raw_ctx {
 /* x86_64 struct pt_regs up to orig_ax: a syscall's arguments are di, si,
  * dx, r10, r8, r9, its number orig_ax (ptrace ABI, stable). */
 struct pt_regs_x86 {
-	__u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax;
+	__u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs;
 };
+
+/* A 64-bit syscall comes from the 64-bit user code segment; a 32-bit
+ * (ia32) process uses other syscall numbers, which the per-syscall
+ * tracepoints skip too. */
+#define USER64_CS 0x33
 
 /* The header of an exit record without paths. */
 struct exit_small {
@@ -162,20 +167,24 @@ INLINE void load_args_tp(const struct sys_enter_ctx *ctx, struct args *a)
 		__builtin_memset(a, 0, sizeof *a);
 }
 
-INLINE void load_args_raw(const struct raw_ctx *ctx, struct args *a)
+/* 0, or -1 for a syscall of a 32-bit process (not traced). */
+INLINE int load_args_raw(const struct raw_ctx *ctx, struct args *a)
 {
 	struct pt_regs_x86 r;
 
 	if (bpf_probe_read_kernel(&r, sizeof r, (const void *)ctx->regs)) {
 		__builtin_memset(a, 0, sizeof *a);
-		return;
+		return 0;
 	}
+	if (r.cs != USER64_CS)
+		return -1;
 	a->v[0] = r.di;
 	a->v[1] = r.si;
 	a->v[2] = r.dx;
 	a->v[3] = r.r10;
 	a->v[4] = r.r8;
 	a->v[5] = r.r9;
+	return 0;
 }
 
 INLINE __u64 arg(const struct args *a, __u8 i)
@@ -222,10 +231,12 @@ INLINE int do_enter(void *ctx, __u32 nr, int raw)
 	if (!comm_wanted(r.comm))
 		return 0;
 	fill_head(&r.h, pid_tgid, IOR_REC_ENTER, nr);
-	if (raw)
-		load_args_raw(ctx, &a);
-	else
+	if (raw) {
+		if (load_args_raw(ctx, &a))
+			return 0;
+	} else {
 		load_args_tp(ctx, &a);
+	}
 	r.fd = c->fd_arg == IOR_ARG_NONE ? -1 : (__s64)(__s32)arg(&a, c->fd_arg);
 	r.flags = 0;
 	if (c->flags_arg != IOR_ARG_NONE) {
@@ -337,14 +348,18 @@ int ior_exit(struct sys_exit_ctx *ctx)
 SEC("raw_tracepoint/sys_exit")
 int ior_raw_exit(struct raw_ctx *ctx)
 {
-	__u64 nr;
+	struct {
+		__u64 orig_ax, ip, cs;
+	} r;
 
 	if (!pid_wanted(bpf_get_current_pid_tgid()))
 		return 0;
-	if (bpf_probe_read_kernel(&nr, sizeof nr,
+	if (bpf_probe_read_kernel(&r, sizeof r,
 				  (const void *)(ctx->regs + __builtin_offsetof(struct pt_regs_x86, orig_ax))))
 		return 0;
-	return do_exit(ctx, (__u32)nr, ctx->arg);
+	if (r.cs != USER64_CS)
+		return 0;
+	return do_exit(ctx, (__u32)r.orig_ax, ctx->arg);
 }
 
 /* Thread and process exits let user space free per-tid and per-pid state
