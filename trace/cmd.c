@@ -469,11 +469,15 @@ static int attach(struct trace *t)
 	return r;
 }
 
-/* Enter first, so syscalls in progress still deliver their exits. */
+/* Enter first, so syscalls in progress still deliver their exits; the
+ * pairing learns when enters stopped. */
 static void detach(struct trace *t)
 {
-	for (unsigned i = 0; i < t->ntp; i++)
+	for (unsigned i = 0; i < t->ntp; i++) {
 		close(t->tp_fds[i]);
+		if (i == 0 && t->pairer)
+			ior_pair_stop_enters(t->pairer, mono_ns());
+	}
 	t->ntp = 0;
 }
 
@@ -650,10 +654,11 @@ static void print_stats(struct trace *t)
 		struct ior_fdtab_stats f;
 		ior_fdtab_get_stats(t->fds, &f);
 		fprintf(stderr, "ior: fd table: %llu fds of %llu processes, %llu /proc lookups, "
-				"%llu evicted, %llu resets; %llu threads\n",
+				"%llu evicted, %llu resets; %llu threads; %llu exits of syscalls begun after the stop\n",
 			(unsigned long long)f.fds, (unsigned long long)f.procs,
 			(unsigned long long)f.resolved, (unsigned long long)f.evicted,
-			(unsigned long long)f.resets, (unsigned long long)s.threads);
+			(unsigned long long)f.resets, (unsigned long long)s.threads,
+			(unsigned long long)s.exits_after_stop);
 	}
 }
 

@@ -31,6 +31,7 @@ struct ior_pairer {
 	struct ior_pair_cfg cfg;
 	struct tid_st *tids;
 	uint32_t mask, count;
+	uint64_t enters_stopped; /* 0: still recording */
 	struct ior_pair_stats st;
 	/* per-pair scratch: the single consumer owns them */
 	char raw[2][IOR_PATH_MAX];
@@ -368,7 +369,10 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	memcpy(&x, rec, len < IOR_REC_EXIT_BASE ? sizeof x.h + sizeof x.ret : IOR_REC_EXIT_BASE);
 	t = tid_find(p, x.h.tid);
 	if (!t || !t->open) {
-		p->st.t.unpaired_exits++;
+		if (p->enters_stopped && x.h.ts >= p->enters_stopped)
+			p->st.exits_after_stop++;
+		else
+			p->st.t.unpaired_exits++;
 		return;
 	}
 	t->open = 0;
@@ -411,6 +415,11 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 		p->cfg.sink(p->cfg.sink_ctx, &e);
 	}
 	after_sink(p, s, t, &e);
+}
+
+void ior_pair_stop_enters(struct ior_pairer *p, uint64_t ts)
+{
+	p->enters_stopped = ts;
 }
 
 void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)

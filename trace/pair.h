@@ -18,6 +18,7 @@ struct ior_pair_stats {
 	uint64_t enters_at_thread_exit; /* a thread exited with an enter open */
 	uint64_t bad_records;      /* too short or of an unknown kind/syscall */
 	uint64_t threads;          /* tids with state now */
+	uint64_t exits_after_stop; /* exits without enter of syscalls begun after ior_pair_stop_enters */
 };
 
 /* An enter still open: what a hung syscall looks like. */
@@ -50,6 +51,11 @@ void ior_pair_free(struct ior_pairer *p);
  * padding). Records must come in timestamp order; a record of a thread
  * arriving before its predecessor is paired as best it can and counted. */
 void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len);
+
+/* Tells that enters stopped being recorded at ts (the enter program was
+ * detached first): an exit without enter after it is a syscall that began
+ * after the trace, counted apart from unpaired exits. */
+void ior_pair_stop_enters(struct ior_pairer *p, uint64_t ts);
 
 /* Counts so far; in_flight = enters open now. */
 void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s);

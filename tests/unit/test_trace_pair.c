@@ -324,6 +324,23 @@ TEST(truncated_records_are_bad_not_read)
 	rig_free(r);
 }
 
+TEST(exits_after_stop_are_not_unpaired)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_exit before = exit_(100, 1, 1, NR_READ, 1);
+	struct ior_rec_exit after = exit_(300, 1, 2, NR_READ, 1);
+	struct ior_pair_stats s;
+
+	ior_pair_stop_enters(r->pr, 200);
+	push(r, 0, &before, SHORT_EXIT);
+	push(r, 1, &after, SHORT_EXIT);
+	flush(r, ~0ull);
+	ior_pair_get_stats(r->pr, &s);
+	CHECK_EQ_INT(s.t.unpaired_exits, 1);
+	CHECK_EQ_INT(s.exits_after_stop, 1);
+	rig_free(r);
+}
+
 TEST(late_record_counted)
 {
 	struct rig *r = rig_new(NULL);
@@ -390,6 +407,7 @@ int main(void)
 	RUN(path_filter_counts_but_hides);
 	RUN(hidden_syscalls_keep_fds_but_are_not_pairs);
 	RUN(truncated_records_are_bad_not_read);
+	RUN(exits_after_stop_are_not_unpaired);
 	RUN(late_record_counted);
 	RUN(merge_sorts_within_a_cpu_and_forces_when_full);
 	return t_done();
