@@ -75,6 +75,11 @@
  *   pread64 3, 1, 0 -> 1                               N
  *   close 3                                            1
  *
+ * fiforead FIFO: FIFO (a named pipe) opened O_RDWR (fd 3, never blocks)
+ *   before the release; nobody else writes unless the test does.
+ *   read 3, 1 byte -> 1: blocks until the test writes a byte  1
+ *   close 3                                                     1
+ *
  * hostile DIR: a path made of names CSV, HTML and SVG must escape. A name
  *   cannot hold '/', so the slashes of the markup are directory separators:
  *   D1 = DIR/evil,"quoted"<NL>line<e-acute><0xff><   (é as UTF-8 c3 a9, then
@@ -375,6 +380,16 @@ static int loop(const char *file, long n)
 	return 0;
 }
 
+static int fiforead(const char *fifo)
+{
+	char c;
+	int fd = (int)expect(sys_openat(fifo, O_RDWR, 0), 3, "openat fifo before release");
+	wait_for_release(0);
+	expect(read(fd, &c, 1), 1, "read fifo");
+	expect(close(fd), 0, "close fifo");
+	return 0;
+}
+
 static int hostile(const char *dir)
 {
 	char d1[512], d2[600], f[700], buf[64];
@@ -400,7 +415,7 @@ static _Noreturn void usage(void)
 {
 	static const char text[] =
 		"usage: workload basic DIR N | preopen FILE M | dup FILE | sleepgap FILE |\n"
-		"       pipeblock | threads FILE | loop FILE N | hostile DIR\n"
+		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -428,6 +443,8 @@ int main(int argc, char **argv)
 		rc = threads(argv[2]);
 	else if (!strcmp(sc, "loop") && argc == 4)
 		rc = loop(argv[2], parse_count(argv[3], 100000000, "loop N"));
+	else if (!strcmp(sc, "fiforead") && argc == 3)
+		rc = fiforead(argv[2]);
 	else if (!strcmp(sc, "hostile") && argc == 3)
 		rc = hostile(argv[2]);
 	else

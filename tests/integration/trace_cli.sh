@@ -17,6 +17,15 @@ else
 	pass nopid-exit-1
 fi
 
+# -tid of a thread that does not exist: exit 1 with a message
+timeout -k 2 15 "$IOR" -plain -tid 999999999 >"$T/notid.out" 2>"$T/notid.err"
+rc=$?
+if [ "$rc" = 1 ] && grep -q 999999999 "$T/notid.err" && [ ! -s "$T/notid.out" ]; then
+	pass notid-exit-1
+else
+	fail notid-exit-1 "exit status $rc: $(head -c 300 "$T/notid.err")"
+fi
+
 # unknown flag: usage error, exit 2
 timeout -k 2 15 "$IOR" -plain -noSuchFlag >"$T/flag.out" 2>"$T/flag.err"
 rc=$?
@@ -75,6 +84,27 @@ else
 	else
 		fail sigterm "$WHY"
 	fi
+fi
+
+# -plain streams: the rows reach stdout (a file here, fully buffered by
+# default) while ior still runs, not only when it stops
+M=50
+head -c 1000 /dev/zero >"$T/stream"
+if ! start_workload preopen "$T/stream" "$M"; then
+	fail streaming "$WHY"
+elif ! start_ior -plain -pid "$WL_PID"; then
+	fail streaming "$WHY"
+else
+	P=$WL_PID
+	release_workload
+	wait_workload 10 || fail streaming-workload "$WHY"
+	rows_now() { [ "$(grep -c ",$P\.$P," "$IOR_OUT")" = $((M + 1)) ]; }
+	if wait_until 3 rows_now; then
+		pass streaming
+	else
+		fail streaming "$(grep -c ",$P\.$P," "$IOR_OUT") of $((M + 1)) rows on stdout 3 s after the workload exited, ior still running"
+	fi
+	stop_ior || fail streaming-stop "$WHY"
 fi
 
 # tracefs unmounted at start: ior mounts it. Restored afterwards whatever
