@@ -16,8 +16,9 @@
 # filter: the floor of attaching at all) and perf trace / strace, which
 # trace only the generator they start. Tracers that stay up for a whole
 # session (ior, bpftrace) run every workload RUNS times, interleaved;
-# perf trace and strace start per run with a tenth of the iterations
-# (they are 50x slower), so compare ns/syscall, not elapsed.
+# perf trace and strace start per run; those two and bpftrace printf run
+# a tenth of the iterations (they are 20-200x slower), so compare
+# ns/syscall, not elapsed.
 # The generator times its own loop: tracer start-up and tear-down (about
 # 0.1 s per tracepoint on this kernel: synchronize_rcu_tasks_trace per
 # closed perf event) never count.
@@ -52,7 +53,7 @@ declare -A WL_ITERS=([read]=300000 [open]=100000 [write]=300000 [mixed]=33000 [r
 declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2)
 declare -A WL_DESC=([read]="pread64 4 KiB, /dev/shm" [open]="openat+fstat+close"
 	[write]="write 64 B" [mixed]="open,fstat,4 pread,2 write,close" [read2]="pread64, 2 threads")
-SLOW_DIV=10            # perf trace, strace: a tenth of the iterations
+SLOW_DIV=10            # perf trace, strace, bpftrace printf: a tenth of the iterations
 SUST_PAIRS=10500000    # flat-out sessions: pairs each (>= 10 M recorded despite some loss)
 SUST_THREADS="1 2 4"
 RATE_STEPS=5 RATE_SECONDS=3  # paced sessions when 1 thread flat out loses
@@ -174,13 +175,18 @@ gen_go() { # TRACER WL RUN
 
 record() { echo "$*" >>"$RESULTS"; }
 
+# Tracers 20-200x slower than untraced run a tenth of the iterations.
+div_of() { # TRACER
+	case $1 in bt-print | perf-trace | strace) echo "$SLOW_DIV" ;; *) echo 1 ;; esac
+}
+
 # Every workload RUNS times, interleaved; HOOK runs after each generator
 # exits (bpftrace: wait for its per-run mark).
 run_workloads() { # TRACER [HOOK]
 	local run w
 	for ((run = 1; run <= RUNS; run++)); do
 		for w in "${WLS[@]}"; do
-			gen_start "$w" 1 || continue
+			gen_start "$w" "$(div_of "$1")" || continue
 			gen_go "$1" "$w" "$run" || continue
 			[ -n "${2:-}" ] && "$2" "$GEN_PID"
 		done
@@ -188,9 +194,18 @@ run_workloads() { # TRACER [HOOK]
 }
 
 # ---- untraced ------------------------------------------------------------
-bench_untraced() {
-	log "untraced"
-	run_workloads untraced
+# One untraced run of every workload. Rounds run before every tracer and at
+# the end, so the baseline samples the machine's load over the whole bench.
+UNTRACED_ROUND=0
+untraced_round() {
+	local w
+	want untraced || return 0
+	UNTRACED_ROUND=$((UNTRACED_ROUND + 1))
+	for w in "${WLS[@]}"; do
+		gen_start "$w" 1 || continue
+		gen_go untraced "$w" "$UNTRACED_ROUND"
+	done
+	return 0
 }
 
 # ---- ior -----------------------------------------------------------------
@@ -224,7 +239,12 @@ vm_kib() { # PID FIELD
 	sed -n "s/^$2:[[:space:]]*\([0-9]*\) kB/\1/p" "/proc/$1/status" 2>/dev/null
 }
 
-declare -A SESSION_PAIRS SESSION_LOST SESSION_RSS SESSION_EXPECT
+# User + system CPU seconds of a process so far (all its threads).
+cpu_s() { # PID
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$1/stat" 2>/dev/null
+}
+
+declare -A SESSION_PAIRS SESSION_LOST SESSION_RSS SESSION_EXPECT SESSION_CPU
 session_expect() { # TRACER: loop syscalls of its recorded runs
 	awk -v t="$1" '$1 == t { s += $5 } END { print s + 0 }' "$RESULTS"
 }
@@ -240,6 +260,7 @@ bench_ior() { # TRACER
 	ior_start "$t" "$dir" /dev/null "${args[@]}" || return 1
 	run_workloads "$t"
 	SESSION_RSS[$t]=$(vm_kib "$IOR_PID" VmHWM)
+	SESSION_CPU[$t]=$(cpu_s "$IOR_PID")
 	stop_proc "$IOR_PID" 300 || problem "$t: ior did not stop on SIGINT within 300 s"
 	wait "$IOR_PID" 2>/dev/null
 	if [ "$t" != empty ]; then
@@ -350,6 +371,7 @@ bench_bpftrace() { # TRACER
 	fi
 	run_workloads "$t" bt_wait_mark
 	SESSION_RSS[$t]=$(vm_kib "$BT_PID" VmHWM)
+	SESSION_CPU[$t]=$(cpu_s "$BT_PID")
 	stop_proc "$BT_PID" 300 || problem "$t: bpftrace did not stop within 300 s"
 	bt_parse "$t"
 	SESSION_EXPECT[$t]=$(session_expect "$t")
@@ -476,10 +498,16 @@ time_ior() { # TAG CMD...
 	: >"$W/$tag.times"
 	for ((i = 0; i < AGG_RUNS; i++)); do
 		t0=$(date +%s%N)
-		if ! (cd "$W/agg" && /usr/bin/time -f '%M' -o "$W/$tag.rss" "$@" >"$W/$tag.out" 2>"$W/$tag.err"); then
+		# GNU time for the peak RSS when installed (scripts/deps.sh bench)
+		if [ -x /usr/bin/time ]; then
+			(cd "$W/agg" && /usr/bin/time -f '%M' -o "$W/$tag.rss" "$@" >"$W/$tag.out" 2>"$W/$tag.err")
+		else
+			echo - >"$W/$tag.rss"
+			(cd "$W/agg" && "$@" >"$W/$tag.out" 2>"$W/$tag.err")
+		fi || {
 			problem "$tag: $* failed: $(tail -c 300 "$W/$tag.err")"
 			return 1
-		fi
+		}
 		t1=$(date +%s%N)
 		rss=$(tail -n 1 "$W/$tag.rss")
 		echo "$((t1 - t0)) $rss" >>"$W/$tag.times"
@@ -552,6 +580,13 @@ summarize() {
 		if (n == 0) return ""
 		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 	}
+	function spread(key,  n, i, v, lo, hi, m) {
+		n = split(vals[key], v, " ")
+		lo = hi = v[1] + 0
+		for (i = 2; i <= n; i++) { if (v[i] + 0 < lo) lo = v[i] + 0; if (v[i] + 0 > hi) hi = v[i] + 0 }
+		m = med(key)
+		return m > 0 ? sprintf("%.0f", 100 * (hi - lo) / m) : "-"
+	}
 	{
 		k = $1 SUBSEP $2
 		if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
@@ -565,14 +600,15 @@ summarize() {
 		for (i = 1; i <= nk; i++) {
 			k = order[i]; split(k, kk, SUBSEP)
 			p = med(k SUBSEP "pairs")
-			printf "%s %s %s %s %s %s %s\n", kk[1], kk[2], med(k SUBSEP "sys"), med(k SUBSEP "el"),
-				med(k SUBSEP "ns"), (p == "" ? "-" : p), (haslost[k] ? lost[k] : "-")
+			printf "%s %s %.0f %.0f %.1f %s %s %s\n", kk[1], kk[2], med(k SUBSEP "sys"), med(k SUBSEP "el"),
+				med(k SUBSEP "ns"), (p == "" ? "-" : sprintf("%.0f", p)), (haslost[k] ? lost[k] : "-"), spread(k SUBSEP "ns")
 		}
 	}' "$RESULTS" >"$W/summary"
 }
 
 # Fields of the summary: tracer wl syscalls elapsed_ns ns pairs lost
-sum_field() { # TRACER WL FIELD(3..7)
+# spread (max - min of ns/syscall over runs, % of the median)
+sum_field() { # TRACER WL FIELD(3..8)
 	awk -v t="$1" -v w="$2" -v f="$3" '$1 == t && $2 == w { print $f }' "$W/summary"
 }
 added_ns() { # TRACER WL
@@ -583,8 +619,8 @@ added_ns() { # TRACER WL
 
 print_table() {
 	local w t sys el ns pairs lost base slow add
-	echo "| workload | tracer | syscalls/run | elapsed ms | ns/syscall | slowdown | +ns/syscall | pairs/run | lost |"
-	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| workload | tracer | syscalls/run | elapsed ms | ns/syscall | spread | slowdown | +ns/syscall | pairs/run | lost |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for w in "${WLS[@]}"; do
 		base=$(sum_field untraced "$w" 5)
 		for t in $ALL_TRACERS; do
@@ -599,19 +635,22 @@ print_table() {
 				slow="?" add="?"
 			fi
 			[ "$lost" = - ] && [ -n "${SESSION_LOST[$t]:-}" ] && lost="(${SESSION_LOST[$t]}/session)"
-			printf "| %s | %s | %s | %.1f | %.1f | %s | %s | %s | %s |\n" "$w" "${NAME[$t]}" "$sys" \
-				"$(awk -v e="$el" 'BEGIN { print e / 1e6 }')" "$ns" "$slow" "$add" "$pairs" "$lost"
+			printf "| %s | %s | %s | %.1f | %.1f | %s%% | %s | %s | %s | %s |\n" "$w" "${NAME[$t]}" "$sys" \
+				"$(awk -v e="$el" 'BEGIN { print e / 1e6 }')" "$ns" "$(sum_field "$t" "$w" 8)" "$slow" "$add" "$pairs" "$lost"
 		done
 	done
 	echo
 	echo "Workloads: $(for w in "${WLS[@]}"; do printf '%s = %s; ' "$w" "${WL_DESC[$w]}"; done)"
 	echo
-	echo "| tracer | filter | pairs recorded | loop syscalls | lost | tracer peak RSS KiB |"
-	echo "|---|---|---:|---:|---:|---:|"
+	echo "| tracer | filter | pairs recorded | loop syscalls | lost | tracer CPU s | tracer CPU ns/pair | tracer peak RSS KiB |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|"
 	for t in $ALL_TRACERS; do
 		[ -n "${SESSION_EXPECT[$t]:-}" ] || continue
-		printf "| %s | %s | %s | %s | %s | %s |\n" "${NAME[$t]}" "${FILTER[$t]}" "${SESSION_PAIRS[$t]:--}" \
-			"${SESSION_EXPECT[$t]}" "${SESSION_LOST[$t]:--}" "${SESSION_RSS[$t]:--}"
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n" "${NAME[$t]}" "${FILTER[$t]}" "${SESSION_PAIRS[$t]:--}" \
+			"${SESSION_EXPECT[$t]}" "${SESSION_LOST[$t]:--}" "${SESSION_CPU[$t]:--}" \
+			"$(awk -v c="${SESSION_CPU[$t]:-}" -v p="${SESSION_PAIRS[$t]:-}" -v e="${SESSION_EXPECT[$t]}" \
+				'BEGIN { n = p > 0 ? p : e; if (c == "" || n <= 0) print "-"; else printf "%.0f", c * 1e9 / n }')" \
+			"${SESSION_RSS[$t]:--}"
 	done
 }
 
@@ -686,6 +725,9 @@ bench_line() {
 }
 
 # ---- main ----------------------------------------------------------------
+# All of it in a function: bash parses it whole before running, so editing
+# this file during a run cannot derail the run.
+main() {
 want() { [ -z "$TRACERS" ] || [[ ",$TRACERS," == *",$1,"* ]]; }
 installed() { command -v "$1" >/dev/null 2>&1; }
 
@@ -715,14 +757,18 @@ want strace && ! installed strace && problem "strace missing: scripts/deps.sh be
 
 log "$(uname -r), $(nproc) CPUs, runs=$RUNS, work dir $W"
 t_start=$(date +%s)
-want untraced && bench_untraced
-for t in empty ior-flame ior-plain; do want "$t" && [ -x "$IOR" ] && bench_ior "$t"; done
-for t in bt-count bt-count-enter bt-hist bt-print; do want "$t" && installed bpftrace && bench_bpftrace "$t"; done
-want perf-trace && installed perf && bench_child_tracer perf-trace
-want strace && installed strace && bench_child_tracer strace
+log "untraced: a round of every workload before each tracer and at the end"
+for t in empty ior-flame ior-plain; do want "$t" && [ -x "$IOR" ] && untraced_round && bench_ior "$t"; done
+for t in bt-count bt-count-enter bt-hist bt-print; do
+	want "$t" && installed bpftrace && untraced_round && bench_bpftrace "$t"
+done
+want perf-trace && installed perf && untraced_round && bench_child_tracer perf-trace
+want strace && installed strace && untraced_round && bench_child_tracer strace
 want ior-extra && [ -x "$IOR" ] && bench_ior_extra
-# a second untraced pass: the baseline brackets the tracers in time
-[ "$SMOKE" = 0 ] && want untraced && bench_untraced
+while [ "$UNTRACED_ROUND" -lt "$RUNS" ] || [ "$UNTRACED_ROUND" -lt 2 ]; do
+	want untraced || break
+	untraced_round
+done
 
 summarize
 echo
@@ -766,3 +812,6 @@ if [ "$SMOKE" = 1 ]; then
 	exit $((FAILS > 0))
 fi
 exit 0
+}
+
+main "$@"
