@@ -58,14 +58,28 @@ else
 		"exits without an enter=0" "enters overwritten=0" "enters in flight at stop=0"
 fi
 
-# -comm: a copy of the workload under a name nothing else has; a shell
-# command run meanwhile must not show up
+# relative paths: the workload runs in $T and passes "rel"; ior joins them
+# with the process's working directory
+mkdir -p "$T/rel"
+cd "$T" || exit 1
+if trace_scenario -- basic rel "$N"; then
+	check relative-paths-absolute pid=$WL_LAST "count==$TOTAL" \
+		"count[name=openat,path=$T/rel/data,fd=3]==1" "count[name=read,path=$T/rel/data]==$((N + 1))" \
+		"count[name=rename,path=$T/rel/data,path2=$T/rel/data2]==1" \
+		"count[name=unlinkat,path=$T/rel/other2]==1" "count[path!~$T/rel/]==0"
+else
+	fail relative-run "$WHY"
+fi
+cd - >/dev/null || exit 1
+
+# -comm (a substring of the command name): a copy of the workload under a
+# name nothing else has; a shell command run meanwhile must not show up
 COMMWL="$T/iorcommtest"
 cp "$WORKLOAD" "$COMMWL"
 mkdir -p "$T/comm"
 if ! WORKLOAD=$COMMWL start_workload basic "$T/comm" "$N"; then
 	fail comm-run "$WHY"
-elif ! start_ior -plain -comm iorcommtest; then
+elif ! start_ior -plain -comm commtes; then
 	fail comm-run "$WHY"
 else
 	P=$WL_PID
