@@ -35,6 +35,23 @@ else
 	fail unknown-flag-exit-2 "exit status $rc: $(head -c 300 "$T/flag.err")"
 fi
 
+# -tps: a bad regex and a selection of nothing are usage errors: exit 2,
+# a message naming the regex, and no CSV (not even the header) on stdout
+for tps in '(' nomatchxyz; do
+	timeout -k 2 15 "$IOR" -plain -tps "$tps" >"$T/tps.out" 2>"$T/tps.err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -qF -- "$tps" "$T/tps.err"; then
+		pass "tps-usage-error '$tps'"
+	else
+		fail "tps-usage-error '$tps'" "exit status $rc: $(head -c 300 "$T/tps.err")"
+	fi
+	if [ -s "$T/tps.out" ]; then
+		fail "tps-usage-error-stdout '$tps'" "stdout holds: $(head -c 100 "$T/tps.out")"
+	else
+		pass "tps-usage-error-stdout '$tps'"
+	fi
+done
+
 # -duration stops by itself and prints statistics; the workload is never
 # released, so no rows
 for d in 1s 500ms 2; do

@@ -66,7 +66,10 @@ else
 			else
 				check_stats unpaired-statistics "exits without an enter=1" \
 					"enters in flight at stop=0" "lost=0" "syscall pairs=1"
-				check unpaired-rows pid=$P "count==1" "count[name=close,path=$FIFO,fd=3,ret=0]==1"
+				# the close is the thread's first pair: gap 0 (the unpaired
+				# exit is not a pair)
+				check unpaired-rows pid=$P "count==1" "count[name=close,path=$FIFO,fd=3,ret=0]==1" \
+					"max_gap==0"
 			fi
 		fi
 	fi
