@@ -41,7 +41,7 @@
  *   read 3, 1 byte -> 1 (FILE needs >= M bytes)         M
  *   close 3                                             1
  *
- * dup FILE: FILE needs >= 4 bytes.
+ * dup FILE: FILE needs >= 5 bytes (the copies share one offset).
  *   openat FILE O_RDONLY -> 3                           1
  *   dup 3 -> 4                                          1
  *   dup2 3, 100 -> 100                                  1
@@ -57,7 +57,8 @@
  *   openat FILE O_RDONLY -> 3; read 3, 1 -> 1; (sleep 100 ms);
  *   read 3, 1 -> 1 (durationToPrevNs >= 100 ms); close 3.  = 4 pairs.
  *
- * pipeblock: pipe made and a helper thread started before the release.
+ * pipeblock: pipe (read end 3, write end 4) made and a helper thread
+ *   started before the release.
  *   main:   read pipe, 1 byte -> 1, blocks ~60 ms      1
  *           close read end, close write end            2
  *   helper: (sleep 60 ms) write pipe, 1 byte -> 1      1
@@ -97,6 +98,8 @@
  *   rmdir D2, rmdir D1 -> 0                             2
  *   totals: mkdir 2, openat 2, write 1, read 1, close 2, unlink 1,
  *   rmdir 2 = 11 pairs.
+ *
+ * fds 0-2 must be open and no other: the first open must return 3.
  *
  * Exit status 0 on success; on any unexpected result it prints one line
  * on stderr (a traced write) and exits 111.
