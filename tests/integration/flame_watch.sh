@@ -1,0 +1,153 @@
+#!/bin/bash
+# ior -ior=FILE -iorWatchInterval=200ms: the served flamegraph follows the
+# recording. Two recordings of "basic" (N=5: 26 pairs, N=50: 116 pairs)
+# are drawn once with -nohttp as references; then FILE starts as the first
+# and is replaced:
+#  - cp over it (in place): within WATCH_LIMIT seconds (default 2) the
+#    served SVG is byte for byte the second's, the SVG next to FILE too,
+#    and the served JSON holds 116 pairs
+#  - mv of a copy over it (a new inode): back to the first's SVG
+#  - half a recording written, then the rest: the server stays up and ends
+#    on the full recording's SVG
+#  - the "Reloading page at" URL serves the page that embeds the SVG; /
+#    redirects to it; SIGINT exits 0
+. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/flame.sh"
+flame_setup
+
+LIMIT=${WATCH_LIMIT:-2}
+mkdir -p "$T/a" "$T/b" "$T/w"
+if ! record_scenario small basic "$T/a" 5; then
+	fail watch-record "$WHY"
+	finish
+	exit
+fi
+A=$REC
+if ! record_scenario large basic "$T/b" 50; then
+	fail watch-record "$WHY"
+	finish
+	exit
+fi
+B=$REC
+if ! render_svg "$A" "$T/A.svg" || ! render_svg "$B" "$T/B.svg"; then
+	fail watch-render "$WHY"
+	finish
+	exit
+fi
+if cmp -s "$T/A.svg" "$T/B.svg"; then
+	fail watch-render "the two recordings draw the same SVG"
+	finish
+	exit
+fi
+pass watch-render
+
+W="$T/w/watched.ior.zst"
+WSVG="$T/w/watched.comm:path:tracepoint-by-count.svg"
+cp "$A" "$W"
+if ! start_server -ior="$W" -iorWatchInterval=200ms -http=127.0.0.1:0 -flamegraphJson; then
+	fail watch-start "$WHY"
+	finish
+	exit
+fi
+JSON_URL="$SRV_BASE/watched.comm:path:tracepoint-by-count.json"
+
+code=$(http_get "$SRV_URL" "$T/s0.svg")
+if [ "$code" = 200 ] && cmp -s "$T/s0.svg" "$T/A.svg"; then
+	pass watch-initial
+else
+	fail watch-initial "GET $SRV_URL: status $code, or not the first recording's SVG"
+fi
+
+page=$(sed -n 's/^Reloading page at \(http:[^ ]*\) (regenerated when .* changes)$/\1/p' "$SRV_OUT")
+if [ -z "$page" ]; then
+	fail watch-page "no \"Reloading page at URL (regenerated when FILE changes)\" line: $(head -c 300 "$SRV_OUT")"
+else
+	code=$(http_get "$page" "$T/page.html")
+	ct=$(header_of "$T/page.html" Content-Type)
+	rcode=$(http_get "$SRV_BASE/" "$T/root" -L --max-redirs 3)
+	if [ "$code" != 200 ] || [ "${ct%%;*}" != text/html ]; then
+		fail watch-page "GET $page: status $code, Content-Type '$ct'"
+	elif ! grep -q 'watched\.comm\(:\|%3[Aa]\)path\(:\|%3[Aa]\)tracepoint-by-count\.svg' "$T/page.html"; then
+		fail watch-page "the page does not embed the SVG route"
+	elif [ "$rcode" != 200 ] || ! cmp -s "$T/root" "$T/page.html"; then
+		fail watch-page "/ does not lead to the reloading page (status $rcode)"
+	else
+		pass watch-page
+	fi
+fi
+
+# Polls the served SVG every 0.1 s for at most 10 s until it equals $1;
+# sets WAITED_MS or returns 1.
+wait_served() { # WANT_SVG
+	local start now i code
+	start=$(date +%s%N)
+	for ((i = 0; i < 100; i++)); do
+		code=$(http_get "$SRV_URL" "$T/poll.svg")
+		if [ "$code" = 200 ] && cmp -s "$T/poll.svg" "$1"; then
+			now=$(date +%s%N)
+			WAITED_MS=$(((now - start) / 1000000))
+			return 0
+		fi
+		alive "$SRV_PID" || { WHY="the server exited: $(tail -c 300 "$SRV_ERR")"; return 1; }
+		sleep 0.1
+	done
+	WHY="the served SVG did not become $(basename "$1") within 10 s"
+	return 1
+}
+
+# 1. cp over the file: in place
+cp "$B" "$W"
+if ! wait_served "$T/B.svg"; then
+	fail watch-cp "$WHY"
+elif [ "$WAITED_MS" -gt $((LIMIT * 1000)) ]; then
+	fail watch-cp "the served SVG changed after $WAITED_MS ms, want <= ${LIMIT}s"
+elif ! cmp -s "$WSVG" "$T/B.svg"; then
+	fail watch-cp "the SVG next to the recording was not rewritten"
+else
+	pass watch-cp
+	echo "watch-cp: served the new SVG after $WAITED_MS ms"
+fi
+code=$(http_get "$JSON_URL" "$T/w.json")
+if [ "$code" = 200 ] && python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["value"] == 116 else 1)' "$T/w.json" 2>/dev/null; then
+	pass watch-json
+else
+	fail watch-json "GET the JSON after the change: status $code, or its value is not 116 pairs"
+fi
+
+# 2. mv over it: a new file under the same name
+cp "$A" "$T/w/.next"
+mv -f "$T/w/.next" "$W"
+if ! wait_served "$T/A.svg"; then
+	fail watch-mv "$WHY"
+elif [ "$WAITED_MS" -gt $((LIMIT * 1000)) ]; then
+	fail watch-mv "the served SVG changed after $WAITED_MS ms, want <= ${LIMIT}s"
+else
+	pass watch-mv
+fi
+
+# 3. half a recording for a second, then all of it
+size=$(stat -c %s "$B")
+head -c $((size / 2)) "$B" >"$W"
+sleep 1
+if ! alive "$SRV_PID"; then
+	fail watch-partial "the server exited on half a recording: $(tail -c 300 "$SRV_ERR")"
+else
+	tail -c +$((size / 2 + 1)) "$B" >>"$W"
+	if ! cmp -s "$W" "$B"; then
+		fail watch-partial "test bug: the file was not rebuilt"
+	elif ! wait_served "$T/B.svg"; then
+		fail watch-partial "$WHY"
+	else
+		pass watch-partial
+	fi
+fi
+
+if ! stop_server INT; then
+	fail watch-sigint "$WHY"
+elif [ "$SRV_RC" != 0 ]; then
+	fail watch-sigint "exit $SRV_RC after SIGINT: $(tail -c 300 "$SRV_ERR")"
+else
+	pass watch-sigint
+fi
+
+finish
