@@ -10,6 +10,7 @@
 #    do not block others; the server still serves the SVG afterwards
 #  - SIGINT: exit 0, the port closed
 #  - default -http: 127.0.0.1 and a free port
+#  - a file name with " %#?&<>": the printed URL and / work
 #  - -nohttp with -fields/-count: <base>.<f1:f2:f3>-by-<metric>.svg, exit 0
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/flame.sh"
@@ -203,6 +204,26 @@ else
 		pass http-default
 	fi
 	stop_server INT || fail http-default-stop "$WHY"
+fi
+
+# a recording whose name needs percent-encoding in a URL: the printed URL
+# works, and so does / (its Location is encoded too)
+ODD="$T/odd"
+mkdir -p "$ODD"
+cp "$REC" "$ODD/my rec%20#1?x&y=<b>.ior.zst"
+if ! start_server -ior="$ODD/my rec%20#1?x&y=<b>.ior.zst" -http=127.0.0.1:0; then
+	fail http-odd-name "$WHY"
+else
+	code=$(http_get "$SRV_URL" "$T/odd.svg")
+	rcode=$(http_get "$SRV_BASE/" "$T/odd-root.svg" -L --max-redirs 3)
+	if [ "$code" != 200 ] || ! cmp -s "$T/odd.svg" "$ODD/my rec%20#1?x&y=<b>.comm:path:tracepoint-by-count.svg"; then
+		fail http-odd-name "GET $SRV_URL: status $code, or not the SVG written next to the recording"
+	elif [ "$rcode" != 200 ] || ! cmp -s "$T/odd-root.svg" "$T/odd.svg"; then
+		fail http-odd-name "following / ended with status $rcode, not the SVG"
+	else
+		pass http-odd-name
+	fi
+	stop_server INT || fail http-odd-name-stop "$WHY"
 fi
 
 # -nohttp: writes the file named after fields and metric, exits 0

@@ -10,6 +10,8 @@
 #    file, pid.tid; pids mapped to the run's workload pid)
 #  - -fields=comm,path,tracepoint: one stack per (comm, path components,
 #    syscall), exactly what the live CSV's rows fold into
+#  - -name with "/", ".." and a newline: one file in the cwd, "_" for
+#    "/" and control characters
 #  - -flamegraph -plain in one run: the replay is byte for byte the CSV
 #    that run printed live (durations, gaps, comm included)
 . "$(dirname "$0")/../lib/common.sh"
@@ -211,6 +213,23 @@ else
 	pass both-replay
 fi
 REC_ARGS=()
+
+# 4. -name with a slash, a dot-dot and a newline: the file stays in the
+# cwd, "/" and control characters become "_" (docs/format.md)
+mkdir -p "$T/named/cwd"
+cd "$T/named/cwd" || exit 1
+echo x >"$T/named/f"
+if ! record_scenario $'../a/b<c>\nz' loop "$T/named/f" 10; then
+	fail record-name "$WHY"
+elif [[ ! "${REC##*/}" =~ ^"$HOST"-\.\._a_b\<c\>_z-[0-9_:-]+\.ior\.zst$ ]]; then
+	fail record-name "file name ${REC##*/}, want $HOST-.._a_b<c>_z-TIME.ior.zst"
+elif [ "${REC%/*}" != "$T/named/cwd" ] || [ "$(ls -A "$T/named/cwd" | wc -l)" != 1 ] || [ -e "$T/named/a" ]; then
+	fail record-name "the recording is not the one file in the cwd: $REC; $(ls -A "$T/named" "$T/named/cwd" | tr '\n' ' ')"
+elif [ "$REC_PAIRS" != 11 ]; then
+	fail record-name "Wrote says $REC_PAIRS pairs, want 11"
+else
+	pass record-name
+fi
 cd "$T" || exit 1
 
 finish

@@ -9,6 +9,8 @@
 #  - mv of a copy over it (a new inode): back to the first's SVG
 #  - half a recording written, then the rest: the server stays up and ends
 #    on the full recording's SVG
+#  - junk bytes: the last good SVG stays served, one line on stderr; a
+#    good recording after it is drawn
 #  - the "Reloading page at" URL serves the page that embeds the SVG; /
 #    redirects to it; SIGINT exits 0
 . "$(dirname "$0")/../lib/common.sh"
@@ -139,6 +141,26 @@ else
 		fail watch-partial "$WHY"
 	else
 		pass watch-partial
+	fi
+fi
+
+# 4. bytes that are no recording: the last good graph stays, ior says why;
+# a good recording afterwards is drawn again
+head -c 3000 /dev/urandom >"$W"
+sleep 1
+code=$(http_get "$SRV_URL" "$T/junk.svg")
+if ! alive "$SRV_PID"; then
+	fail watch-junk "the server exited on a junk file: $(tail -c 300 "$SRV_ERR")"
+elif [ "$code" != 200 ] || ! cmp -s "$T/junk.svg" "$T/B.svg"; then
+	fail watch-junk "with junk in the file the served SVG is no longer the last good one (status $code)"
+elif ! grep -q "^ior: .*watched.ior.zst: " "$SRV_ERR"; then
+	fail watch-junk "no line on stderr about the unreadable recording"
+else
+	cp "$A" "$W"
+	if wait_served "$T/A.svg"; then
+		pass watch-junk
+	else
+		fail watch-junk "after the junk: $WHY"
 	fi
 fi
 
