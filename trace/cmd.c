@@ -789,14 +789,14 @@ int ior_cmd_trace(const struct ior_opts *o)
 	if ((rc = check_opts(&t)) || (rc = check_targets(o)))
 		return rc;
 	install_signals();
-	if (o->plain) {
-		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-		ior_csv_write_header(stdout);
-	}
 	rc = setup(&t);
 	if (rc) {
 		teardown(&t);
 		return rc;
+	}
+	if (o->plain) { /* only now: a usage or setup error leaves stdout empty */
+		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+		ior_csv_write_header(stdout);
 	}
 	t.start_ns = mono_ns();
 	fprintf(stderr, "ior: tracing %u syscalls on %u CPUs, Ctrl-C to stop\n", t.nattached,
