@@ -67,13 +67,15 @@ fi
 declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)"
 	[ior-flame]="ior -flamegraph" [ior-plain]="ior -plain >/dev/null"
 	[bt-count]="bpftrace count, enter+exit" [bt-count-enter]="bpftrace count, enter only"
+	[bt-count-raw]="bpftrace count, raw_syscalls"
 	[bt-hist]="bpftrace pair+latency hist" [bt-print]="bpftrace printf per pair"
 	[perf-trace]="perf trace -o FILE" [strace]="strace -f -o FILE")
 declare -A FILTER=([untraced]="-" [empty]="none (all processes)" [ior-flame]="comm, in kernel"
 	[ior-plain]="comm, in kernel" [bt-count]="comm, in kernel" [bt-count-enter]="comm, in kernel"
+	[bt-count-raw]="comm + syscall set, in kernel"
 	[bt-hist]="comm, in kernel" [bt-print]="comm, in kernel"
 	[perf-trace]="its child task (all its syscalls)" [strace]="its child (all its syscalls)")
-ALL_TRACERS="untraced empty ior-flame ior-plain bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra"
+ALL_TRACERS="untraced empty ior-flame ior-plain bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra"
 
 log() { echo "bench: $*" >&2; }
 PASSES=0 FAILS=0
@@ -329,13 +331,31 @@ probes() { # enter|exit
 	ior_syscalls | sed "s/^/tracepoint:syscalls:sys_$1_/" | paste -sd, -
 }
 
+# "@want[NR] = 1;" for every syscall number in ior's table.
+want_numbers() {
+	grep -oE '^[[:space:]]*(SC|AT)\([a-z0-9_]+, *[0-9]+|^[[:space:]]*\{ "[a-z0-9_]+", *[0-9]+' trace/syscalls.c |
+		grep -oE '[0-9]+$' | sed 's/.*/@want[&] = 1;/' | paste -sd' ' -
+}
+
 # Every script prints "bench: attached" from BEGIN (after all probes are
 # attached), and on the generator's getppid mark prints "bench: mark PID"
 # followed by what it counted for that run, then clears it.
 bt_script() { # TRACER
 	local mark='tracepoint:syscalls:sys_enter_getppid /comm == "'$COMM'"/ { printf("bench: mark %d\n", pid);'
-	echo 'BEGIN { printf("bench: attached\n"); }'
+	if [ "$1" = bt-count-raw ]; then
+		echo "BEGIN { $(want_numbers) printf(\"bench: attached\\n\"); }"
+	else
+		echo 'BEGIN { printf("bench: attached\n"); }'
+	fi
 	case $1 in
+	bt-count-raw)
+		# the tracepoints ior attaches to, filtered to ior's syscalls
+		echo 'tracepoint:raw_syscalls:sys_enter'
+		echo "/comm == \"$COMM\" && @want[args->id]/ { @enter[args->id] = count(); }"
+		echo 'tracepoint:raw_syscalls:sys_exit'
+		echo "/comm == \"$COMM\" && @want[args->id]/ { @exit[args->id] = count(); }"
+		echo "$mark print(@enter); clear(@enter); clear(@exit); }"
+		echo 'END { printf("bench: end\n"); clear(@enter); clear(@exit); clear(@want); }' ;;
 	bt-count)
 		echo "$(probes enter),"
 		echo "$(probes exit)"
@@ -399,7 +419,7 @@ bt_parse() { # TRACER
 	/^bench: mark / { cur = $3; mark[cur] = 1; if (t == "bt-print") { n[cur] += pending; pending = 0 }; lost[cur] += plost; plost = 0; next }
 	/^bench: end/ { cur = ""; next }
 	/^Lost [0-9]+ events/ { plost += $2; total_lost += $2; next }
-	t ~ /^bt-count/ && cur != "" && /^@\[tracepoint:syscalls:sys_enter_/ { n[cur] += $NF; next }
+	t ~ /^bt-count/ && cur != "" && /^@(enter)?\[(tracepoint:syscalls:sys_enter_|[0-9])/ { n[cur] += $NF; next }
 	t == "bt-hist" && cur != "" && /^\[/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/ && $(i-1) ~ /[])]$/) { n[cur] += $i; break }; next }
 	t == "bt-print" && /^[0-9]+ [0-9]+ tracepoint:/ { pending++; next }
 	END { for (p in mark) print p, n[p] + 0, lost[p] + 0; print "total", 0, total_lost + plost }
@@ -687,14 +707,17 @@ print_targets() {
 	echo "| target | result | numbers |"
 	echo "|---|---|---|"
 	for w in "${WLS[@]}"; do
-		ia=$(added_ns ior-flame "$w") ea=$(added_ns empty "$w") ba=$(added_ns bt-count "$w")
-		bea=$(added_ns bt-count-enter "$w")
+		# compared with bpftrace counting on the same tracepoints
+		# (raw_syscalls), same syscalls, same filter; the per-syscall
+		# tracepoint variants are shown too
+		ia=$(added_ns ior-flame "$w") ea=$(added_ns empty "$w") ba=$(added_ns bt-count-raw "$w")
+		local bs=$(added_ns bt-count "$w") bea=$(added_ns bt-count-enter "$w")
 		[ -n "$ia" ] || continue
 		if [ -n "$ea" ] && [ -n "$ba" ]; then
 			r=$(awk -v i="$ia" -v e="$ea" -v b="$ba" 'BEGIN { print (i <= 2 * e && i < b) ? "met" : "missed" }')
-			target "cost_$w" "$r" "ior -flamegraph +$ia ns/syscall; empty program +$ea (2x = $(awk -v e="$ea" 'BEGIN { printf "%.1f", 2 * e }')); bpftrace count enter+exit +$ba${bea:+, enter only +$bea}"
+			target "cost_$w" "$r" "ior -flamegraph +$ia ns/syscall; empty program +$ea (2x = $(awk -v e="$ea" 'BEGIN { printf "%.1f", 2 * e }')); bpftrace count on raw_syscalls +$ba${bs:+, on sys_enter_X+sys_exit_X +$bs}${bea:+, on sys_enter_X only +$bea}"
 		else
-			target "cost_$w" unknown "ior +$ia ns/syscall; empty ${ea:-not run}; bpftrace count ${ba:-not run}"
+			target "cost_$w" unknown "ior +$ia ns/syscall; empty ${ea:-not run}; bpftrace count raw_syscalls ${ba:-not run}"
 		fi
 	done
 	# the table's 1- and 2-thread read runs; the 10 M-pair flat-out
@@ -766,7 +789,7 @@ fi
 need_ior=0
 for t in empty ior-flame ior-plain ior-extra; do want "$t" && need_ior=1; done
 [ "$need_ior" = 1 ] && [ ! -x "$IOR" ] && problem "$IOR missing: run make"
-for t in bt-count bt-count-enter bt-hist bt-print; do
+for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && ! installed bpftrace && { problem "bpftrace missing: scripts/deps.sh bench"; break; }
 done
 want perf-trace && ! installed perf && problem "perf missing: scripts/deps.sh bench"
@@ -776,7 +799,7 @@ log "$(uname -r), $(nproc) CPUs, runs=$RUNS, work dir $W"
 t_start=$(date +%s)
 log "untraced: a round of every workload before each tracer and at the end"
 for t in empty ior-flame ior-plain; do want "$t" && [ -x "$IOR" ] && untraced_round && bench_ior "$t"; done
-for t in bt-count bt-count-enter bt-hist bt-print; do
+for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && installed bpftrace && untraced_round && bench_bpftrace "$t"
 done
 want perf-trace && installed perf && untraced_round && bench_child_tracer perf-trace
