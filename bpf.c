@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ior's kernel side: one generic program for every sys_enter_X tracepoint,
- * one for every sys_exit_X, driven by a per-syscall argument table that user
- * space fills (struct ior_sys_conf). Records go to per-CPU perf rings; see
+/* ior's kernel side: one generic enter program and one generic exit
+ * program, driven by a per-syscall argument table that user space fills
+ * (struct ior_sys_conf). Each comes twice: for the per-syscall tracepoints
+ * sys_enter_X/sys_exit_X (ior -check) and for the raw tracepoints
+ * sys_enter/sys_exit, which the trace command attaches once for all
+ * syscalls (see struct raw_ctx). Records go to per-CPU perf rings; see
  * trace/event.h for their layout. Built with clang -target bpf, no libbpf:
  * the few helper and map declarations it needs are spelled out here. */
 #include <linux/types.h>
