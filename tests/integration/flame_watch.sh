@@ -11,6 +11,8 @@
 #    on the full recording's SVG
 #  - junk bytes: the last good SVG stays served, one line on stderr; a
 #    good recording after it is drawn
+#  - a recording still being written by ior -flamegraph: the graph grows
+#    (truncated) and ends with every pair, not truncated
 #  - the "Reloading page at" URL serves the page that embeds the SVG; /
 #    redirects to it; SIGINT exits 0
 . "$(dirname "$0")/../lib/common.sh"
@@ -171,5 +173,77 @@ elif [ "$SRV_RC" != 0 ]; then
 else
 	pass watch-sigint
 fi
+
+# 5. watching a recording while ior -flamegraph still writes it: the graph
+# grows with each flushed frame (truncated: no trailer yet), and after
+# ior stops it holds every pair and is no longer truncated
+LOOPF=/dev/shm/ior-flame-watch.$$
+[ -d /dev/shm ] || LOOPF="$T/loopfile"
+at_exit "rm -f '$LOOPF'"
+echo x >"$LOOPF"
+mkdir -p "$T/live"
+cd "$T/live" || exit 1
+# value and truncated of the served JSON tree, "" when not served
+json_state() {
+	http_get "$SRV_BASE/$LIVE_NAME.comm:path:tracepoint-by-count.json" "$T/live.json" >/dev/null
+	python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); print(t["value"], str(t["truncated"]).lower())' "$T/live.json" 2>/dev/null
+}
+if ! start_workload loop "$LOOPF" 100000000; then
+	fail watch-live "$WHY"
+elif ! start_ior -flamegraph -name live -pid "$WL_PID"; then
+	fail watch-live "$WHY"
+else
+	release_workload
+	shopt -s nullglob
+	files=("$T"/live/*-live-*.ior.zst)
+	shopt -u nullglob
+	if [ "${#files[@]}" != 1 ]; then
+		fail watch-live "want one *-live-*.ior.zst in the cwd while recording, found ${#files[@]}"
+	elif ! start_server -ior="${files[0]}" -iorWatchInterval=200ms -http=127.0.0.1:0 -flamegraphJson; then
+		fail watch-live "$WHY"
+	else
+		LIVE_NAME=${files[0]##*/}
+		LIVE_NAME=${LIVE_NAME%.ior.zst}
+		seen=() last=-1 shrank=""
+		for ((i = 0; i < 16; i++)); do
+			read -r v tr <<<"$(json_state)"
+			if [ -n "$v" ] && [ "$v" != "$last" ]; then
+				[ "$v" -lt "$last" ] && shrank="$last then $v"
+				seen+=("$v:$tr")
+				last=$v
+			fi
+			sleep 0.25
+		done
+		stop_ior INT
+		ior_ok=$?
+		kill -KILL "$WL_PID" 2>/dev/null
+		wait "$WL_PID" 2>/dev/null
+		WL_PID=""
+		pairs=$(sed -n 's/^Wrote .* (\([0-9]*\) pairs, [0-9]* bytes)$/\1/p' "$IOR_ERR")
+		final=""
+		for ((i = 0; i < 50; i++)); do
+			final=$(json_state)
+			[ "$final" = "$pairs false" ] && break
+			sleep 0.1
+		done
+		growing=0
+		for x in "${seen[@]}"; do
+			[ "${x#*:}" = true ] && [ "${x%%:*}" -gt 0 ] && growing=$((growing + 1))
+		done
+		if [ "$ior_ok" != 0 ] || [ -z "$pairs" ]; then
+			fail watch-live "the recording did not end cleanly: $WHY $(tail -c 200 "$IOR_ERR")"
+		elif [ -n "$shrank" ]; then
+			fail watch-live "the served graph shrank while recording: $shrank"
+		elif [ "$growing" -lt 2 ]; then
+			fail watch-live "want >= 2 growing truncated graphs while recording, saw: ${seen[*]}"
+		elif [ "$final" != "$pairs false" ]; then
+			fail watch-live "after ior stopped the graph is '$final', want '$pairs false' (value, truncated)"
+		else
+			pass watch-live
+		fi
+		stop_server INT || fail watch-live-stop "$WHY"
+	fi
+fi
+cd "$T" || exit 1
 
 finish
