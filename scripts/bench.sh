@@ -6,22 +6,21 @@
 #                 prints PASS:/FAIL: lines (tests/run bench)
 #   --runs N      runs per figure, the median is reported (default 5)
 #   --tracers L   comma-separated subset of: untraced empty ior-flame
-#                 ior-plain bt-count bt-count-enter bt-hist bt-print
-#                 perf-trace strace, plus "ior-extra" (sustained rate,
-#                 bytes/pair, aggregation, RSS)
+#                 ior-plain bt-count-raw bt-count bt-count-enter bt-hist
+#                 bt-print perf-trace strace, plus "ior-extra" (sustained
+#                 rate, bytes/pair, aggregation, RSS)
 #   --keep        keep the work directory (tracer outputs, recordings)
 #
 # build/iorbench (tests/bench/gen.c) is the workload. Every tracer filters
 # to it by comm ("iorbench") in the kernel, except the empty program (no
 # filter: the floor of attaching at all) and perf trace / strace, which
-# trace only the generator they start. Tracers that stay up for a whole
-# session (ior, bpftrace) run every workload RUNS times, interleaved;
-# perf trace and strace start per run; those two and bpftrace printf run
-# a tenth of the iterations (they are 20-200x slower), so compare
-# ns/syscall, not elapsed.
-# The generator times its own loop: tracer start-up and tear-down (about
-# 0.1 s per tracepoint on this kernel: synchronize_rcu_tasks_trace per
-# closed perf event) never count.
+# trace only the generator they start. ior runs one session per workload
+# (RUNS runs); bpftrace one session for all workloads, interleaved (its
+# tear-down takes ~20 s: synchronize_rcu_tasks_trace per closed perf
+# event); perf trace and strace start per run. Those two and bpftrace
+# printf run a tenth of the iterations (they are 20-70x slower), so
+# compare ns/syscall, not elapsed. The generator times its own loop:
+# tracer start-up and tear-down never count.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -30,7 +29,7 @@ GEN=${GEN:-$ROOT/build/iorbench}
 COMM=iorbench
 RUNS=5 SMOKE=0 KEEP=0 TRACERS=""
 
-usage() { sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) SMOKE=1 ;;
@@ -88,10 +87,10 @@ PROBLEMS=()
 
 # ---- process bookkeeping -------------------------------------------------
 W=""
-STARTED=()
 cleanup() {
 	local p
-	for p in "${STARTED[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	# only our own children still running (no pid that may have been reused)
+	for p in $(jobs -p); do kill -KILL "$p" 2>/dev/null; done
 	for p in "${GEN_PIDS[@]}"; do rm -f "/dev/shm/iorbench-$p-"*; done
 	if [ -n "$W" ]; then
 		if [ "$KEEP" = 1 ]; then log "kept $W"; else rm -rf "$W"; fi
@@ -220,7 +219,6 @@ ior_start() { # TAG DIR OUT ARGS...
 	IOR_ERR=$W/$tag.err
 	(cd "$dir" && exec "$IOR" "$@") >"$out" 2>"$IOR_ERR" </dev/null &
 	IOR_PID=$!
-	STARTED+=("$IOR_PID")
 	if ! wait_for "$IOR_ERR" '^ior: (tracing|attached)|Ctrl-C to stop' 60 "$IOR_PID"; then
 		problem "$tag: ior $* did not start tracing: $(tail -c 400 "$IOR_ERR")"
 		kill -KILL "$IOR_PID" 2>/dev/null
@@ -396,7 +394,6 @@ bench_bpftrace() { # TRACER
 	log "$t: bpftrace $W/$t.bt ($(grep -o 'tracepoint:' "$W/$t.bt" | wc -l) tracepoints)"
 	bpftrace "$W/$t.bt" >"$BT_OUT" 2>&1 </dev/null &
 	BT_PID=$!
-	STARTED+=("$BT_PID")
 	if ! wait_for "$BT_OUT" '^bench: attached' 120 "$BT_PID"; then
 		problem "$t: bpftrace did not attach: $(tail -c 400 "$BT_OUT")"
 		kill -KILL "$BT_PID" 2>/dev/null
