@@ -8,6 +8,8 @@
 #  - a cleanly closed recording (lossless, -mapSize 16M): zstd -t passes,
 #    zstd -d yields the magic, exact pairs, no warning
 #  - the clean file cut inside its last frame: truncated, not an error
+#  - a full disk (1 MiB tmpfs): ior exits 1 naming ENOSPC, the file reads
+#    back truncated with > 0 pairs
 #  - bytes that are no recording: exit 1 with one line, nothing on stdout
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/flame.sh"
@@ -144,7 +146,59 @@ else
 fi
 REC_ARGS=()
 
-# 4. not a recording at all
+# 4. the disk fills up mid-recording (a 1 MiB tmpfs): ior says so and
+# exits 1; the file reads back to its last complete frame
+FULL="$T/full"
+mkdir -p "$FULL"
+if ! mount -t tmpfs -o size=1m ior-flame-test "$FULL"; then
+	fail full-mount "cannot mount a 1 MiB tmpfs on $FULL"
+else
+	at_exit "umount -l '$FULL'"
+	cd "$FULL" || exit 1
+	if ! start_workload loop "$F" 100000000; then
+		fail full-run "$WHY"
+	elif ! start_ior -flamegraph -name full -pid "$WL_PID"; then
+		fail full-run "$WHY"
+	else
+		release_workload
+		disk_full() { [ "$(df -k --output=avail "$FULL" | tail -n 1 | tr -d ' ')" = 0 ]; }
+		wait_until 30 disk_full
+		filled=$?
+		sleep 1.5 # a flush or two after the disk filled up
+		kill -INT "$IOR_PID"
+		wait_ior 10
+		kill -KILL "$WL_PID" 2>/dev/null
+		wait "$WL_PID" 2>/dev/null
+		WL_PID=""
+		shopt -s nullglob
+		files=("$FULL"/*-full-*.ior.zst)
+		shopt -u nullglob
+		if [ "$filled" != 0 ]; then
+			fail full-run "the 1 MiB disk was not full after 30 s of recording"
+		elif [ "$IOR_RC" != 1 ] || ! grep -q "No space left on device" "$IOR_ERR" ||
+			grep -q '^Wrote ' "$IOR_ERR"; then
+			fail full-error "ior exited ${IOR_RC:-?} (want 1), stderr must name ENOSPC and not say Wrote: $(grep -v '^ior: tracing' "$IOR_ERR" | tail -c 400)"
+		else
+			pass full-error
+		fi
+		if [ "${#files[@]}" != 1 ]; then
+			fail full-readback "want one *-full-*.ior.zst, found ${#files[@]}"
+		else
+			"$IOR" collapsed -fields=tracepoint "${files[0]}" >"$T/full.folded" 2>"$T/full.err"
+			rc=$?
+			n=$(truncated_pairs "$T/full.err")
+			sum_folded "$T/full.folded"
+			if [ "$rc" != 0 ] || [ -z "$n" ] || [ "$n" -le 0 ] || [ "$n" != "$SUM" ]; then
+				fail full-readback "exit $rc, want a truncation warning with > 0 pairs = the $SUM read: $(head -c 300 "$T/full.err")"
+			else
+				pass full-readback
+			fi
+		fi
+	fi
+	cd "$T" || exit 1
+fi
+
+# 5. not a recording at all
 head -c 4096 /dev/urandom >"$T/junk.ior.zst"
 "$IOR" collapsed "$T/junk.ior.zst" >"$T/junk.out" 2>"$T/junk.err"
 rc=$?
