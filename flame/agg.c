@@ -43,6 +43,10 @@ struct ior_flame_agg {
 	uint8_t *comm_ok, *path_ok;
 	uint32_t map_cap, gen;
 	uint64_t pairs, total, first_ns, last_ns;
+	/* bounds (0: none) and the "(other)" bucket beyond them */
+	uint32_t max_keys;
+	size_t max_string_bytes;
+	uint64_t other_pairs, other_value;
 };
 
 static const char *field_names[] = { "comm", "path", "tracepoint", "pid", "tid", "flags" };
@@ -204,12 +208,28 @@ static inline uint64_t sat_add(uint64_t a, uint64_t b)
 	return s < a ? UINT64_MAX : s;
 }
 
+void ior_flame_agg_set_limits(struct ior_flame_agg *a, uint32_t max_keys, size_t max_string_bytes)
+{
+	a->max_keys = max_keys;
+	a->max_string_bytes = max_string_bytes;
+}
+
+static void add_other(struct ior_flame_agg *a, uint64_t w)
+{
+	a->other_pairs++;
+	a->other_value = sat_add(a->other_value, w);
+}
+
 static int add_key(struct ior_flame_agg *a, struct key *k, uint64_t w)
 {
 	k->used = 1;
 	if (!a->last || !key_eq(&a->table[a->last - 1].k, k)) {
 		uint32_t i = find_slot(a->table, a->tcap, k);
 		if (!a->table[i].k.used) {
+			if (a->max_keys && a->nentries >= a->max_keys) {
+				add_other(a, w);
+				return 0;
+			}
 			if ((a->nentries + 1) * 2 > a->tcap) {
 				if (grow_table(a))
 					return -ENOMEM;
@@ -263,19 +283,37 @@ static void fill_key(struct ior_flame_agg *a, const struct ior_event_pair *p, st
 		k->flags = p->flags;
 }
 
+/* The string's id; once the strings reach their bound only strings already
+ * known have one (*absent set otherwise: the pair's tuple is new). */
+static int string_id(struct ior_flame_agg *a, const char *s, uint32_t *id, bool *absent)
+{
+	size_t n = strlen(s);
+	if (a->max_string_bytes && a->strs.len >= a->max_string_bytes) {
+		*id = ior_flame_strtab_find(&a->strs, s, n);
+		*absent |= *id == UINT32_MAX;
+		return 0;
+	}
+	*id = ior_flame_strtab_intern(&a->strs, s, n);
+	return *id == UINT32_MAX ? -ENOMEM : 0;
+}
+
 int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 {
 	if (!ior_flame_spec_match(&a->spec, p))
 		return 0;
 	struct key k;
+	bool absent = false;
 	fill_key(a, p, &k);
-	const char *comm = p->comm ? p->comm : "", *path = p->path ? p->path : "";
-	if (a->use & USE_COMM && (k.comm = ior_flame_strtab_intern(&a->strs, comm, strlen(comm))) == UINT32_MAX)
+	if (a->use & USE_COMM && string_id(a, p->comm ? p->comm : "", &k.comm, &absent))
 		return -ENOMEM;
-	if (a->use & USE_PATH && (k.path = ior_flame_strtab_intern(&a->strs, path, strlen(path))) == UINT32_MAX)
+	if (a->use & USE_PATH && !absent && string_id(a, p->path ? p->path : "", &k.path, &absent))
 		return -ENOMEM;
 	uint64_t w = weight(a->spec.metric, p);
 	account(a, p, w);
+	if (absent) {
+		add_other(a, w);
+		return 0;
+	}
 	return add_key(a, &k, w);
 }
 
@@ -373,6 +411,16 @@ int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *
 			return -ENOMEM;
 	}
 	return rc;
+}
+
+uint64_t ior_flame_agg_other_pairs(const struct ior_flame_agg *a)
+{
+	return a->other_pairs;
+}
+
+uint32_t ior_flame_agg_keys(const struct ior_flame_agg *a)
+{
+	return a->nentries;
 }
 
 uint64_t ior_flame_agg_pairs(const struct ior_flame_agg *a)
@@ -581,6 +629,13 @@ static int build(struct builder *b, const struct ior_flame_agg *a)
 			rc = field_frames(b, a, a->spec.fields[f], e, &node);
 		if (!rc)
 			t->nodes[node].self = sat_add(t->nodes[node].self, e->value);
+	}
+	if (!rc && a->other_pairs) {
+		uint32_t node = 0;
+		t->nodes[0].value = sat_add(t->nodes[0].value, a->other_value);
+		rc = frame(b, &node, IOR_FLAME_OTHER, strlen(IOR_FLAME_OTHER), a->other_value);
+		if (!rc)
+			t->nodes[node].self = sat_add(t->nodes[node].self, a->other_value);
 	}
 	t->names = b->names.arena; /* final: no more names are added */
 	if (!rc)

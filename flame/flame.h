@@ -72,6 +72,17 @@ int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p);
 /* Every remaining pair of a recording, on the reader's string ids (fast).
  * Returns 0 at the end, or the reader's negative error. */
 int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *r);
+/* Bounds the aggregation (0: unbounded, the default): at most max_keys
+ * distinct field tuples, and (ior_flame_agg_add only: a recording's strings
+ * are bounded by the file) no new comm/path string once the interned
+ * strings take max_string_bytes. A pair whose tuple is new while a bound is
+ * reached is summed into one IOR_FLAME_OTHER frame under the root (counted
+ * by ior_flame_agg_other_pairs), so memory stays bounded however many
+ * distinct files a live trace sees. Call before the first add. */
+#define IOR_FLAME_OTHER "(other)"
+void ior_flame_agg_set_limits(struct ior_flame_agg *a, uint32_t max_keys, size_t max_string_bytes);
+uint64_t ior_flame_agg_other_pairs(const struct ior_flame_agg *a);
+uint32_t ior_flame_agg_keys(const struct ior_flame_agg *a);    /* distinct tuples */
 uint64_t ior_flame_agg_pairs(const struct ior_flame_agg *a);   /* pairs kept */
 uint64_t ior_flame_agg_total(const struct ior_flame_agg *a);   /* metric sum */
 /* Monotonic ns of the first enter and last exit of the kept pairs (0 if none). */

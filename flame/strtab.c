@@ -72,6 +72,16 @@ static int reserve(struct ior_flame_strtab *t, size_t n)
 	return 0;
 }
 
+uint32_t ior_flame_strtab_find(const struct ior_flame_strtab *t, const char *s, size_t n)
+{
+	for (uint32_t i = hash_bytes(s, n) & (t->hcap - 1); t->hash[i]; i = (i + 1) & (t->hcap - 1)) {
+		const char *c = ior_flame_strtab_get(t, t->hash[i] - 1);
+		if (!memcmp(c, s, n) && !c[n])
+			return t->hash[i] - 1;
+	}
+	return UINT32_MAX;
+}
+
 uint32_t ior_flame_strtab_intern(struct ior_flame_strtab *t, const char *s, size_t n)
 {
 	uint32_t i = hash_bytes(s, n) & (t->hcap - 1);

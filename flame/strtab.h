@@ -17,6 +17,8 @@ int ior_flame_strtab_init(struct ior_flame_strtab *t);
 void ior_flame_strtab_free(struct ior_flame_strtab *t);
 /* The id of s[0..n) (added when new); UINT32_MAX when out of memory. */
 uint32_t ior_flame_strtab_intern(struct ior_flame_strtab *t, const char *s, size_t n);
+/* The id of s[0..n) if it is interned, else UINT32_MAX (nothing added). */
+uint32_t ior_flame_strtab_find(const struct ior_flame_strtab *t, const char *s, size_t n);
 static inline const char *ior_flame_strtab_get(const struct ior_flame_strtab *t, uint32_t id)
 {
 	return t->arena + t->off[id];

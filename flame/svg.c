@@ -396,6 +396,9 @@ int ior_flame_write_svg(const struct ior_flame_tree *t, FILE *out)
 	fputs("<g id=\"frames\">\n", out);
 	if (total)
 		walk(out, t, min_value, scale, height - YPAD_BOTTOM, &depth);
+	else if (!t->pairs)
+		fprintf(out, "</g>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data: no syscall pairs (yet)</text>\n<g>\n",
+			IMAGE_WIDTH / 2, YPAD_TOP + FRAME_HEIGHT);
 	else
 		fprintf(out, "</g>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data: every pair weighs 0 by %s</text>\n<g>\n",
 			IMAGE_WIDTH / 2, YPAD_TOP + FRAME_HEIGHT, ior_flame_metric_name(t->spec.metric));

@@ -337,6 +337,63 @@ TEST(distinct_paths_across_resets)
 	ior_flame_tree_free(t);
 }
 
+/* Beyond the key bound, new tuples go to "(other)"; known tuples still
+ * count in their own frame; totals include everything. */
+TEST(key_limit_other_bucket)
+{
+	struct ior_flame_spec spec;
+	char err[256];
+	struct ior_flame_agg *a;
+	CHECK_EQ_INT(ior_flame_spec_parse(&spec, "path", "bytes", err, sizeof err), 0);
+	CHECK_EQ_INT(ior_flame_agg_new(&a, &spec), 0);
+	ior_flame_agg_set_limits(a, 2, 0);
+	struct ior_event_pair p = pairs[1];
+	const char *paths[] = { "/a", "/b", "/c", "/a", "/d", "/b" };
+	for (int i = 0; i < 6; i++) {
+		p.path = paths[i];
+		p.bytes = (uint64_t)(i + 1);
+		CHECK_EQ_INT(ior_flame_agg_add(a, &p), 0);
+	}
+	CHECK_EQ_INT(ior_flame_agg_keys(a), 2);
+	CHECK_EQ_INT(ior_flame_agg_other_pairs(a), 2);
+	CHECK_EQ_INT(ior_flame_agg_pairs(a), 6);
+	struct ior_flame_tree *t = NULL;
+	CHECK_EQ_INT(ior_flame_tree_build(a, &t), 0);
+	char *text = t ? folded(t) : NULL;
+	CHECK_EQ_STR(text, "(other) 8\n/;a 5\n/;b 8\n");
+	CHECK(t && t->nodes[0].value == 21);
+	free(text);
+	ior_flame_tree_free(t);
+	ior_flame_agg_free(a);
+}
+
+/* Once the strings reach their bound, a pair with an unknown string goes
+ * to "(other)" without its string being kept. */
+TEST(string_limit_other_bucket)
+{
+	struct ior_flame_spec spec;
+	char err[256];
+	struct ior_flame_agg *a;
+	CHECK_EQ_INT(ior_flame_spec_parse(&spec, "comm,path", "count", err, sizeof err), 0);
+	CHECK_EQ_INT(ior_flame_agg_new(&a, &spec), 0);
+	ior_flame_agg_set_limits(a, 0, 10); /* "cat" + "/x1" = 8 bytes, then "/x2": 12 */
+	struct ior_event_pair p = pairs[0];
+	const char *paths[] = { "/x1", "/x2", "/x3", "/x1", "/x2" };
+	for (int i = 0; i < 5; i++) {
+		p.path = paths[i];
+		CHECK_EQ_INT(ior_flame_agg_add(a, &p), 0);
+	}
+	CHECK_EQ_INT(ior_flame_agg_keys(a), 2);
+	CHECK_EQ_INT(ior_flame_agg_other_pairs(a), 1);
+	struct ior_flame_tree *t = NULL;
+	CHECK_EQ_INT(ior_flame_tree_build(a, &t), 0);
+	char *text = t ? folded(t) : NULL;
+	CHECK_EQ_STR(text, "(other) 1\ncat;/;x1 2\ncat;/;x2 2\n");
+	free(text);
+	ior_flame_tree_free(t);
+	ior_flame_agg_free(a);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -354,6 +411,8 @@ int main(void)
 	RUN(sanitize_frames);
 	RUN(value_units);
 	RUN(distinct_paths_across_resets);
+	RUN(key_limit_other_bucket);
+	RUN(string_limit_other_bucket);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd))

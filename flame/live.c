@@ -1,0 +1,116 @@
+/* The live flamegraph: an aggregation plus a rate-limited SVG render
+ * (see live.h for why the render is rate-limited). */
+#include "flame/live.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ior_flame_live {
+	struct ior_flame_agg *agg;
+	char *host;
+	int64_t realtime_offset_ns;
+	uint64_t interval_ns;
+	bool tried;                /* a render was attempted */
+	uint64_t last_try_ns;
+	uint64_t rendered_pairs;   /* pairs aggregated at the last try */
+	char *svg;
+	size_t len;
+};
+
+int ior_flame_live_new(struct ior_flame_live **lp, const struct ior_flame_live_cfg *cfg)
+{
+	struct ior_flame_live *l = calloc(1, sizeof *l);
+	*lp = NULL;
+	if (!l)
+		return -ENOMEM;
+	int rc = ior_flame_agg_new(&l->agg, &cfg->spec);
+	if (!rc && cfg->host && !(l->host = strdup(cfg->host)))
+		rc = -ENOMEM;
+	if (rc) {
+		ior_flame_live_free(l);
+		return rc;
+	}
+	ior_flame_agg_set_limits(l->agg, cfg->max_keys ? cfg->max_keys : IOR_FLAME_LIVE_MAX_KEYS,
+				 cfg->max_string_bytes ? cfg->max_string_bytes : IOR_FLAME_LIVE_MAX_STRING_BYTES);
+	l->realtime_offset_ns = cfg->realtime_offset_ns;
+	l->interval_ns = cfg->interval_ns;
+	*lp = l;
+	return 0;
+}
+
+int ior_flame_live_add(struct ior_flame_live *l, const struct ior_event_pair *p)
+{
+	return ior_flame_agg_add(l->agg, p);
+}
+
+static uint64_t to_realtime(const struct ior_flame_live *l, uint64_t mono)
+{
+	if (!l->realtime_offset_ns || !mono)
+		return 0;
+	int64_t r = (int64_t)mono + l->realtime_offset_ns;
+	return r > 0 ? (uint64_t)r : 0;
+}
+
+static int render(struct ior_flame_live *l)
+{
+	struct ior_flame_tree *t;
+	int rc = ior_flame_tree_build(l->agg, &t);
+	if (rc)
+		return rc;
+	uint64_t first, last;
+	ior_flame_agg_span(l->agg, &first, &last);
+	t->meta.host = l->host;
+	t->meta.first_realtime_ns = to_realtime(l, first);
+	t->meta.last_realtime_ns = to_realtime(l, last);
+	char *body = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&body, &len);
+	rc = m ? ior_flame_write_svg(t, m) : -ENOMEM;
+	if (m && fclose(m) && !rc)
+		rc = -ENOMEM;
+	ior_flame_tree_free(t);
+	if (rc) {
+		free(body);
+		return rc;
+	}
+	free(l->svg);
+	l->svg = body;
+	l->len = len;
+	return 0;
+}
+
+int ior_flame_live_tick(struct ior_flame_live *l, uint64_t now_ns)
+{
+	uint64_t pairs = ior_flame_agg_pairs(l->agg);
+	if (l->tried && (pairs == l->rendered_pairs || now_ns - l->last_try_ns < l->interval_ns))
+		return 0;
+	l->tried = true;
+	l->last_try_ns = now_ns;
+	l->rendered_pairs = pairs;
+	int rc = render(l);
+	return rc ? rc : 1;
+}
+
+const char *ior_flame_live_svg(const struct ior_flame_live *l, size_t *len)
+{
+	*len = l->svg ? l->len : 0;
+	return l->svg;
+}
+
+const struct ior_flame_agg *ior_flame_live_agg(const struct ior_flame_live *l)
+{
+	return l->agg;
+}
+
+void ior_flame_live_free(struct ior_flame_live *l)
+{
+	if (!l)
+		return;
+	ior_flame_agg_free(l->agg);
+	free(l->host);
+	free(l->svg);
+	free(l);
+}
