@@ -13,6 +13,7 @@
 #ifndef IOR_HTTP_H
 #define IOR_HTTP_H
 
+#include <poll.h>
 #include <stddef.h>
 
 #define IOR_HTTP_MAX_CONNS 64
@@ -77,6 +78,14 @@ void ior_http_set_heartbeat(struct ior_http *srv, int ms);
  * Returns 0 early when interrupted by a signal, so a SIGINT handler's flag
  * can be checked. Negative errno only on a fatal error of the listener. */
 int ior_http_poll(struct ior_http *srv, int timeout_ms);
+
+/* For a caller with its own poll loop (ior -live polls the perf rings and
+ * the server together): fills pfd, which has room for IOR_HTTP_MAX_CONNS + 1
+ * entries, with the fds and events ior_http_poll would wait for and returns
+ * their number. When any of them is ready, or at least every few hundred ms
+ * (deadlines, heartbeats), call ior_http_poll(srv, 0) to handle it. The
+ * set changes with every ior_http_poll: fill it again before each wait. */
+int ior_http_pollfds(const struct ior_http *srv, struct pollfd *pfd);
 
 /* Number of open client connections (for tests and statistics). */
 int ior_http_conns(const struct ior_http *srv);

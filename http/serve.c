@@ -840,15 +840,16 @@ static int poll_wait_ms(struct ior_http *srv, int timeout_ms, int64_t now)
 	return wait > INT32_MAX ? INT32_MAX : (int)wait;
 }
 
-int ior_http_poll(struct ior_http *srv, int timeout_ms)
+/* The listener (unless accepting is paused) first, then every connection
+ * with the events its state waits for; slot (may be NULL) gets the
+ * connection index of each entry. */
+static int fill_pollfds(const struct ior_http *srv, struct pollfd *pfd, int *slot, int64_t now,
+			int *first_conn)
 {
-	struct pollfd pfd[IOR_HTTP_MAX_CONNS + 1];
-	int slot[IOR_HTTP_MAX_CONNS + 1], n = 0;
-	int64_t now = now_ms();
-	srv->served = 0;
+	int n = 0;
 	if (srv->accept_paused_until <= now)
 		pfd[n++] = (struct pollfd){ .fd = srv->lfd, .events = POLLIN };
-	int first_conn = n;
+	*first_conn = n;
 	for (int i = 0; i < IOR_HTTP_MAX_CONNS; i++) {
 		struct conn *c = srv->conns[i];
 		if (!c)
@@ -856,9 +857,26 @@ int ior_http_poll(struct ior_http *srv, int timeout_ms)
 		short ev = c->state == C_WRITE ? POLLOUT : POLLIN;
 		if (c->state == C_STREAM && c->out_off < c->out_len)
 			ev |= POLLOUT;
-		slot[n] = i;
+		if (slot)
+			slot[n] = i;
 		pfd[n++] = (struct pollfd){ .fd = c->fd, .events = ev };
 	}
+	return n;
+}
+
+int ior_http_pollfds(const struct ior_http *srv, struct pollfd *pfd)
+{
+	int first_conn;
+	return fill_pollfds(srv, pfd, NULL, now_ms(), &first_conn);
+}
+
+int ior_http_poll(struct ior_http *srv, int timeout_ms)
+{
+	struct pollfd pfd[IOR_HTTP_MAX_CONNS + 1];
+	int slot[IOR_HTTP_MAX_CONNS + 1], first_conn;
+	int64_t now = now_ms();
+	srv->served = 0;
+	int n = fill_pollfds(srv, pfd, slot, now, &first_conn);
 	int r = poll(pfd, (nfds_t)n, poll_wait_ms(srv, timeout_ms, now));
 	if (r < 0)
 		return errno == EINTR ? 0 : -errno;

@@ -650,6 +650,37 @@ TEST(sse_stream)
 	free(rd.buf);
 }
 
+/* An outside poll loop over ior_http_pollfds wakes for the listener and
+ * for a connection's request; ior_http_poll(srv, 0) then answers. */
+TEST(outside_poll_loop)
+{
+	struct pollfd pfd[IOR_HTTP_MAX_CONNS + 1];
+	int base = ior_http_conns(srv);
+	int n = ior_http_pollfds(srv, pfd);
+	CHECK_EQ_INT(n, base + 1);
+	CHECK(pfd[0].events == POLLIN);
+	CHECK_EQ_INT(poll(pfd, (nfds_t)n, 0), 0); /* nothing to do yet */
+	struct reader rd = { .fd = connect_client() };
+	CHECK(rd.fd >= 0);
+	CHECK(send_str(rd.fd, "GET /x.svg HTTP/1.1\r\nHost: a\r\n\r\n"));
+	struct resp r = { 0 };
+	long long end = ms_now() + 5000;
+	int woke = 0;
+	while (ms_now() < end && !woke) {
+		n = ior_http_pollfds(srv, pfd);
+		if (poll(pfd, (nfds_t)n, 1000) > 0)
+			woke += ior_http_poll(srv, 0); /* accept, then the request */
+	}
+	CHECK_EQ_INT(woke, 1);
+	CHECK(read_resp(&rd, &r, false));
+	CHECK_EQ_INT(r.status, 200);
+	CHECK(r.body && !strcmp(r.body, SVG));
+	CHECK_EQ_INT(ior_http_pollfds(srv, pfd), base + 2); /* kept alive */
+	resp_free(&r);
+	close(rd.fd);
+	free(rd.buf);
+}
+
 int main(void)
 {
 	RUN(open_and_url);
@@ -673,6 +704,7 @@ int main(void)
 	RUN(client_gone_mid_body_no_sigpipe);
 	RUN(reload_page_escapes);
 	RUN(sse_stream);
+	RUN(outside_poll_loop);
 	ior_http_close(srv);
 	return t_done();
 }
