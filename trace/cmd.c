@@ -1,9 +1,20 @@
 /* ior's trace command: load bpf.c, attach it to the selected syscall
  * tracepoints, then one consumer thread loops drain -> merge -> pair ->
- * sinks (-plain CSV, -flamegraph recording) until Ctrl-C, SIGTERM, the
- * -duration, or a closed stdout. One thread owns every stage, so the hot
- * path takes no lock; the kernel side fills per-CPU rings in parallel.
- * (cmd.c: left out of the trace room's unit-test links, it uses loader/.) */
+ * sinks (-plain CSV, -flamegraph recording, -live flamegraph) until Ctrl-C,
+ * SIGTERM, the -duration, or a closed stdout. One thread owns every stage,
+ * so the hot path takes no lock; the kernel side fills per-CPU rings in
+ * parallel. (cmd.c: left out of the trace room's unit-test links, it uses
+ * loader/, flame/ and http/.)
+ *
+ * -live: every pair is added to an in-memory aggregate (flame/live.h, the
+ * -ior=FILE aggregation, bounded by its key cap). The embedded HTTP server
+ * serves "/" (http's reload page) and LIVE_SVG_ROUTE. Its fds join the
+ * rings' poll, and ior_http_poll(srv, 0) runs when one is ready or every
+ * HTTP_TICK_NS for its deadlines, so serving never blocks the drain. The
+ * SVG is regenerated on this thread at most every LIVE_INTERVAL_NS and only
+ * when pairs arrived; the page reloads it every LIVE_PAGE_S seconds. A
+ * polling page rather than SSE push: no connection held per open tab, and a
+ * failed reload (ior stopped) keeps the last graph on screen. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flame/live.h"
+#include "http/http.h"
 #include "loader/loader.h"
 #include "opts.h"
 #include "trace/csv.h"
@@ -39,6 +52,10 @@
 #define IN_FLIGHT_SHOWN 10
 #define FD_ENTRIES 65536
 #define PROC_ENTRIES 16384
+#define LIVE_INTERVAL_NS 2000000000ull /* least time between two live SVGs */
+#define LIVE_PAGE_S 2                   /* the live page reloads this often */
+#define LIVE_SVG_ROUTE "/live.svg"
+#define HTTP_TICK_NS 100000000ull       /* server deadlines checked this often */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -163,6 +180,12 @@ struct trace {
 	int rec_error;
 	uint64_t rows_since_flush;
 	uint64_t start_ns, stop_ns;
+	struct ior_flame_spec spec;  /* -live: -fields and -count */
+	struct ior_flame_live *live;
+	struct ior_http *http;       /* NULL once stopped (or failed) */
+	uint64_t http_polled_ns;
+	int live_error;              /* errno of the first failed update, warned once */
+	uint64_t live_failed;        /* pairs the live aggregate could not count */
 	char err[1024];
 };
 
@@ -179,6 +202,8 @@ static void sink(void *ctx, const struct ior_event_pair *p)
 		if (r < 0)
 			t->rec_error = -r;
 	}
+	if (t->live && ior_flame_live_add(t->live, p) < 0)
+		t->live_failed++;
 }
 
 static void deliver(void *ctx, const void *rec, size_t len)
@@ -210,8 +235,13 @@ static int check_opts(struct trace *t)
 		return usage_error("-mapSize %s: at most 1G per CPU", n);
 	if (o->map_size && (o->map_size & (o->map_size - 1)) && o->map_size > (uint64_t)page)
 		return usage_error("-mapSize %s: must be a power of two (e.g. 256K, 1M, 4M)", n);
-	if (!o->plain && !o->flamegraph && !o->bench_empty)
-		return usage_error("%snothing to do: add -plain (CSV on stdout) or -flamegraph (recording)", "");
+	if (!o->plain && !o->flamegraph && !o->live && !o->bench_empty)
+		return usage_error("%snothing to do: add -plain (CSV on stdout), -flamegraph (recording) "
+				   "or -live (flamegraph served over HTTP)", "");
+	if (o->live && o->nohttp)
+		return usage_error("%s-live serves its flamegraph over HTTP: drop -nohttp", "");
+	if (o->live && ior_flame_spec_parse(&t->spec, o->fields, o->count, t->err, sizeof t->err))
+		return usage_error("%s", t->err);
 	return 0;
 }
 
@@ -320,6 +350,7 @@ static int fill_sys_conf(struct trace *t)
 }
 
 static void drop_missing(struct trace *t);
+static int fail(struct trace *t, int r, const char *what);
 
 static int load(struct trace *t)
 {
@@ -498,6 +529,95 @@ static void detach(struct trace *t)
 	t->ntp = 0;
 }
 
+/* ---- -live: the aggregate and its server --------------------------------- */
+
+/* Renders the SVG when due and serves it; a failure is warned about once
+ * and the page keeps showing the last graph. */
+static void publish_live(struct trace *t, uint64_t now)
+{
+	size_t len;
+	int r = ior_flame_live_tick(t->live, now);
+
+	if (r > 0) {
+		const char *svg = ior_flame_live_svg(t->live, &len);
+		r = ior_http_set(t->http, LIVE_SVG_ROUTE, "image/svg+xml", svg, len);
+	}
+	if (r < 0 && !t->live_error) {
+		t->live_error = -r;
+		fprintf(stderr, "ior: warning: live flamegraph not updated: %s (the page keeps the last one)\n",
+			strerror(-r));
+	}
+}
+
+static int64_t realtime_offset_ns(void)
+{
+	struct timespec rt;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	return (int64_t)rt.tv_sec * 1000000000ll + rt.tv_nsec - (int64_t)mono_ns();
+}
+
+/* The aggregate, the server, its page and a first (empty) SVG. Returns 0,
+ * or 1 after printing why. */
+static int open_live(struct trace *t)
+{
+	struct ior_flame_live_cfg cfg = { .spec = t->spec, .interval_ns = LIVE_INTERVAL_NS };
+	char fields[128], title[200];
+	struct utsname u;
+	size_t len;
+	char *page;
+	int r;
+
+	cfg.host = uname(&u) ? NULL : u.nodename;
+	cfg.realtime_offset_ns = realtime_offset_ns();
+	if ((r = ior_flame_live_new(&t->live, &cfg)) < 0)
+		return t->err[0] = 0, fail(t, r, "setting up the live flamegraph");
+	if (ior_http_open(&t->http, t->o->http_addr, t->err, sizeof t->err) < 0) {
+		fprintf(stderr, "ior: live flamegraph: %s (try -http=127.0.0.1:0)\n", t->err);
+		return 1;
+	}
+	ior_flame_fields_str(&t->spec, ',', fields, sizeof fields);
+	snprintf(title, sizeof title, "ior -live: %s by %s", fields, ior_flame_metric_name(t->spec.metric));
+	page = ior_http_reload_page(LIVE_SVG_ROUTE, title, LIVE_PAGE_S, &len);
+	r = page ? ior_http_set(t->http, "/", "text/html; charset=utf-8", page, len) : -errno;
+	free(page);
+	if (r < 0)
+		return t->err[0] = 0, fail(t, r, "setting up the live page");
+	publish_live(t, mono_ns());
+	return 0;
+}
+
+static bool any_ready(const struct pollfd *pfd, nfds_t n)
+{
+	for (nfds_t i = 0; i < n; i++)
+		if (pfd[i].revents)
+			return true;
+	return false;
+}
+
+/* After a drain: a new SVG when due, then whatever the server's fds (in
+ * pfd[0..n)) have ready, and its deadlines now and then. */
+static void serve_live(struct trace *t, const struct pollfd *pfd, nfds_t n, uint64_t now)
+{
+	publish_live(t, now);
+	if (!any_ready(pfd, n) && now - t->http_polled_ns < HTTP_TICK_NS)
+		return;
+	t->http_polled_ns = now;
+	int r = ior_http_poll(t->http, 0);
+	if (r < 0) {
+		fprintf(stderr, "ior: warning: the live flamegraph's HTTP server failed: %s; tracing goes on without it\n",
+			strerror(-r));
+		ior_http_close(t->http);
+		t->http = NULL;
+	}
+}
+
+static void stop_serving(struct trace *t)
+{
+	ior_http_close(t->http);
+	t->http = NULL;
+}
+
 /* ---- the consumer loop -------------------------------------------------- */
 
 static int push(void *ctx, const void *raw, size_t len)
@@ -546,10 +666,14 @@ static void flush_stdout(struct trace *t)
 	t->rows_since_flush = 0;
 }
 
+/* The rings' fds first, then (with -live) the server's, refilled before
+ * every wait. */
 static int loop(struct trace *t)
 {
-	struct pollfd *pfd = calloc(t->nrings ? t->nrings : 1, sizeof *pfd);
+	size_t cap = t->nrings + (t->http ? IOR_HTTP_MAX_CONNS + 1 : 0);
+	struct pollfd *pfd = calloc(cap ? cap : 1, sizeof *pfd);
 	uint64_t deadline = t->start_ns + t->o->duration_ns, last_flush = t->start_ns;
+	nfds_t nhttp = 0;
 
 	if (!pfd)
 		return -ENOMEM;
@@ -560,7 +684,8 @@ static int loop(struct trace *t)
 		if (now >= deadline)
 			break;
 		uint64_t left_ms = (deadline - now + 999999) / 1000000;
-		poll(pfd, t->nrings, (int)(left_ms < POLL_MS ? left_ms : POLL_MS));
+		nhttp = t->http ? (nfds_t)ior_http_pollfds(t->http, pfd + t->nrings) : 0;
+		poll(pfd, t->nrings + nhttp, (int)(left_ms < POLL_MS ? left_ms : POLL_MS));
 		if (t->o->bench_empty)
 			continue;
 		now = mono_ns();
@@ -576,6 +701,8 @@ static int loop(struct trace *t)
 		}
 		if (t->o->plain && ferror(stdout) && !t->out_error)
 			t->out_error = errno ? errno : EIO;
+		if (t->http)
+			serve_live(t, pfd + t->nrings, nhttp, now);
 	}
 	free(pfd);
 	return 0;
@@ -633,6 +760,21 @@ static uint64_t path_args_full(const struct trace *t)
 	return ior_sys_map_lookup_elem(fd, &key, v) ? 0 : v[0];
 }
 
+static void print_live(const struct trace *t)
+{
+	const struct ior_flame_agg *a = ior_flame_live_agg(t->live);
+	uint64_t other = ior_flame_agg_other_pairs(a);
+
+	fprintf(stderr, "ior: live flamegraph: %llu pairs in %u distinct stacks",
+		(unsigned long long)ior_flame_agg_pairs(a), ior_flame_agg_keys(a));
+	if (other)
+		fprintf(stderr, " (%llu of them in \"" IOR_FLAME_OTHER "\": past %u stacks or %u MiB of names)",
+			(unsigned long long)other, IOR_FLAME_LIVE_MAX_KEYS, IOR_FLAME_LIVE_MAX_STRING_BYTES >> 20);
+	if (t->live_failed)
+		fprintf(stderr, ", %llu pairs not counted: out of memory", (unsigned long long)t->live_failed);
+	fputc('\n', stderr);
+}
+
 static void print_stats(struct trace *t)
 {
 	struct ior_pair_stats s;
@@ -661,6 +803,8 @@ static void print_stats(struct trace *t)
 	if (full)
 		fprintf(stderr, "ior: path_args full: %llu syscalls without their path\n",
 			(unsigned long long)full);
+	if (t->live)
+		print_live(t);
 	uint64_t bad = 0;
 	for (unsigned i = 0; i < t->nrings; i++)
 		bad += t->rings[i].bad;
@@ -762,6 +906,8 @@ static int setup(struct trace *t)
 		prefill(t->fds, tgid_of(t->o->tid));
 		if (t->o->flamegraph && (r = open_recording(t)) < 0)
 			return fail(t, r, "creating the recording");
+		if (t->o->live && (r = open_live(t)))
+			return r;
 	}
 	if ((r = attach(t)) < 0)
 		return fail(t, r, "attaching to the tracepoints");
@@ -779,6 +925,9 @@ static void teardown(struct trace *t)
 	ior_fdtab_free(t->fds);
 	ior_merge_free(t->merge);
 	ior_loader_close(t->obj);
+	stop_serving(t);
+	ior_flame_live_free(t->live);
+	t->live = NULL;
 	free(t->rings);
 	free(t->ring_cpu);
 	free(t->tp_fds);
@@ -818,7 +967,11 @@ int ior_cmd_trace(const struct ior_opts *o)
 	t.start_ns = mono_ns();
 	fprintf(stderr, "ior: tracing %u syscalls on %u CPUs, Ctrl-C to stop\n", t.nattached,
 		o->bench_empty ? (unsigned)possible_cpus() : t.nrings);
+	if (t.http)
+		fprintf(stderr, "Live flamegraph at %s/\n", ior_http_url(t.http));
+	t.http_polled_ns = t.start_ns;
 	loop(&t);
+	stop_serving(&t);
 	detach(&t); /* no new records; then read what the rings still hold */
 	t.stop_ns = mono_ns();
 	if (!o->bench_empty) {
@@ -830,6 +983,8 @@ int ior_cmd_trace(const struct ior_opts *o)
 	} else {
 		fprintf(stderr, "ior: traced %.2f s with the empty program\n", (t.stop_ns - t.start_ns) / 1e9);
 	}
+	if (t.live_failed)
+		rc = 1;
 	if (t.out_error && t.out_error != EPIPE) {
 		fprintf(stderr, "ior: writing the CSV to stdout: %s\n", strerror(t.out_error));
 		rc = 1;
