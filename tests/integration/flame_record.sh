@@ -148,7 +148,7 @@ fi
 LIVE="$T/live.csv"
 cp "$IOR_OUT" "$LIVE"
 LP=$WL_LAST
-check live-counts pid=$LP "count==$TOTAL"
+check live-counts "pid=$LP" "count==$TOTAL"
 
 if ! collapsed tp-count "$REC" -fields=tracepoint -count=count; then
 	fail collapsed-count "$WHY"
@@ -186,8 +186,10 @@ elif ! out=$(python3 "$COMPARE" stacks "$T/stacks.folded" "$LIVE" "$LP" 2>&1); t
 	fail collapsed-stacks "$out"
 else
 	# spelled out too: the comm, then one frame per path component
-	c=$(grep -c "^workload;/;$(echo "${D#/}" | sed 's|/|;|g');data;" "$T/stacks.folded")
-	o=$(grep -c "^workload;/;$(echo "${D#/}" | sed 's|/|;|g');other;" "$T/stacks.folded")
+	frames=${D#/}
+	frames=${frames//\//;}
+	c=$(grep -c "^workload;/;$frames;data;" "$T/stacks.folded")
+	o=$(grep -c "^workload;/;$frames;other;" "$T/stacks.folded")
 	if [ "$c" = 9 ] && [ "$o" = 3 ]; then
 		pass collapsed-stacks
 	else
@@ -223,8 +225,8 @@ if ! record_scenario $'../a/b<c>\nz' loop "$T/named/f" 10; then
 	fail record-name "$WHY"
 elif [[ ! "${REC##*/}" =~ ^"$HOST"-\.\._a_b\<c\>_z-[0-9_:-]+\.ior\.zst$ ]]; then
 	fail record-name "file name ${REC##*/}, want $HOST-.._a_b<c>_z-TIME.ior.zst"
-elif [ "${REC%/*}" != "$T/named/cwd" ] || [ "$(ls -A "$T/named/cwd" | wc -l)" != 1 ] || [ -e "$T/named/a" ]; then
-	fail record-name "the recording is not the one file in the cwd: $REC; $(ls -A "$T/named" "$T/named/cwd" | tr '\n' ' ')"
+elif [ "${REC%/*}" != "$T/named/cwd" ] || [ "$(find "$T/named/cwd" -mindepth 1 | wc -l)" != 1 ] || [ -e "$T/named/a" ]; then
+	fail record-name "the recording is not the one file in the cwd: $REC; $(find "$T/named" -mindepth 1 | tr '\n' ' ')"
 elif [ "$REC_PAIRS" != 11 ]; then
 	fail record-name "Wrote says $REC_PAIRS pairs, want 11"
 else

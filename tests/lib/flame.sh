@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # variables set here are read by the tests
 # Helpers for tests/integration/flame_*.sh: recordings, the flamegraph
 # server. Sourced after tests/lib/common.sh (whose setup/pass/fail/
 # start_workload/start_ior/stop_ior these build on).
