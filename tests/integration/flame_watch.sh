@@ -109,7 +109,7 @@ elif ! cmp -s "$WSVG" "$T/B.svg"; then
 	fail watch-cp "the SVG next to the recording was not rewritten"
 else
 	pass watch-cp
-	echo "watch-cp: served the new SVG after $WAITED_MS ms"
+	echo "      watch-cp: the new SVG was served after $WAITED_MS ms"
 fi
 code=$(http_get "$JSON_URL" "$T/w.json")
 if [ "$code" = 200 ] && python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["value"] == 116 else 1)' "$T/w.json" 2>/dev/null; then
