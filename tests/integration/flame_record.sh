@@ -10,10 +10,12 @@
 #    file, pid.tid; pids mapped to the run's workload pid)
 #  - -fields=comm,path,tracepoint: one stack per (comm, path components,
 #    syscall), exactly what the live CSV's rows fold into
+#  - -flamegraph -plain in one run: the replay is byte for byte the CSV
+#    that run printed live (durations, gaps, comm included), and
+#    -count=duration/durationToPrev are its sums per syscall; -path
+#    filters the recording like the live trace
 #  - -name with "/", ".." and a newline: one file in the cwd, "_" for
 #    "/" and control characters
-#  - -flamegraph -plain in one run: the replay is byte for byte the CSV
-#    that run printed live (durations, gaps, comm included)
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/flame.sh"
 flame_setup
@@ -99,6 +101,15 @@ elif kind == "replay":  # REPLAY RECPID LIVE LIVEPID
     b = collections.Counter(key(x, sys.argv[5]) for x in live)
     diff("replay vs live rows (name, ret, file, pid, tid)", a, b)
     print(len(rep))
+elif kind == "durations":  # FOLDED CSV COLUMN: per-syscall sums of a CSV column
+    got = folded(sys.argv[2])
+    col = {"durationNs": 1, "durationToPrevNs": 0}[sys.argv[4]]
+    with open(sys.argv[3], newline="") as f:
+        live = list(csv.reader(f, strict=True))[1:]
+    want = collections.Counter()
+    for x in live:
+        want[x[4]] += int(x[col])
+    diff("collapsed vs live %s sums" % sys.argv[4], got, +want)
 elif kind == "stacks":  # FOLDED CSV PID
     got = folded(sys.argv[2])
     _, live = rows(sys.argv[3], sys.argv[4])
@@ -213,6 +224,24 @@ elif [ "$(($(wc -l <"$IOR_OUT") - 1))" != "$TOTAL" ]; then
 	fail both-replay "the live CSV has $(($(wc -l <"$IOR_OUT") - 1)) rows, want $TOTAL"
 else
 	pass both-replay
+	# the time metrics, in ns, are the live CSV's sums per syscall
+	for m in duration:durationNs durationToPrev:durationToPrevNs; do
+		if ! collapsed "both-${m%%:*}" "$REC" -fields=tracepoint -count="${m%%:*}"; then
+			fail "collapsed-${m%%:*}" "$WHY"
+		elif ! out=$(python3 "$COMPARE" durations "$T/both-${m%%:*}.folded" "$IOR_OUT" "${m#*:}" 2>&1); then
+			fail "collapsed-${m%%:*}" "$out"
+		else
+			pass "collapsed-${m%%:*}"
+		fi
+	done
+	# filters apply to recordings too: -path is a substring of the path
+	if ! collapsed both-path "$REC" -fields=tracepoint -path="$D/other"; then
+		fail collapsed-path-filter "$WHY"
+	elif [ "$(tr '\n' ' ' <"$T/both-path.folded")" != "close 1 openat 1 renameat2 1 unlinkat 1 " ]; then
+		fail collapsed-path-filter "-path=$D/other: $(tr '\n' ' ' <"$T/both-path.folded"), want close, openat, renameat2, unlinkat once each"
+	else
+		pass collapsed-path-filter
+	fi
 fi
 REC_ARGS=()
 
