@@ -6,6 +6,8 @@
 #  - ior collapsed -fields=tracepoint: -count=count per syscall equals the
 #    live CSV and the exact counts of tests/workload.c; -count=bytes equals
 #    the bytes of the live CSV's reads and writes (and nothing else)
+#  - -fields=flags,tracepoint: the open flags per syscall on the fd;
+#    bad -fields/-count/no file exit 2, a missing file 1
 #  - ior -ior=FILE -plain: the live header and the same rows (name, ret,
 #    file, pid.tid; pids mapped to the run's workload pid)
 #  - -fields=comm,path,tracepoint: one stack per (comm, path components,
@@ -190,6 +192,51 @@ else
 fi
 IOR_OUT="$T/replay.csv" check replay-csv "count[pid=$RP]==$TOTAL" "count[name=openat,path=$D/data,fd=3,flags=O_RDWR|O_CREAT]==1" \
 	"count[name=rename,path=$D/data,path2=$D/data2]==1" "sum_bytes[name=write]==66536" "tids==1"
+
+# -fields=flags: the open flags of the fd each syscall used
+if ! collapsed flags "$REC" -fields=flags,tracepoint; then
+	fail collapsed-flags "$WHY"
+else
+	want="O_RDWR|O_CREAT;close 1
+O_RDWR|O_CREAT;fsync 1
+O_RDWR|O_CREAT;lseek 2
+O_RDWR|O_CREAT;newfstat 1
+O_RDWR|O_CREAT;openat 1
+O_RDWR|O_CREAT;pread64 $N
+O_RDWR|O_CREAT;read $((N + 1))
+O_RDWR|O_CREAT;write 2
+O_WRONLY|O_CREAT|O_CLOEXEC;close 1
+O_WRONLY|O_CREAT|O_CLOEXEC;openat 1"
+	got=$(grep '^O_' "$T/flags.folded" | LC_ALL=C sort)
+	sum=$(awk '{ s += $NF } END { print s }' "$T/flags.folded")
+	if [ "$got" != "$(echo "$want" | LC_ALL=C sort)" ] || [ "$sum" != "$TOTAL" ]; then
+		fail collapsed-flags "stacks with flags differ or do not add up to $TOTAL: $(tr '\n' ' ' <"$T/flags.folded")"
+	else
+		pass collapsed-flags
+	fi
+fi
+
+# usage errors: exit 2 and one line naming the problem; a missing file: 1
+usage_bad=""
+for args in "-fields=bogus" "-count=bogus" ""; do
+	# shellcheck disable=SC2086 # $args is one flag or none
+	"$IOR" collapsed $args ${args:+"$REC"} >"$T/usage.out" 2>"$T/usage.err"
+	rc=$?
+	if [ "$rc" != 2 ] || [ -s "$T/usage.out" ] || [ "$(wc -l <"$T/usage.err")" != 1 ] ||
+		{ [ -n "$args" ] && ! grep -q bogus "$T/usage.err"; }; then
+		usage_bad="$usage_bad; collapsed ${args:-(no file)}: exit $rc, stderr $(head -c 150 "$T/usage.err")"
+	fi
+done
+"$IOR" collapsed "$T/no-such.ior.zst" >"$T/usage.out" 2>"$T/usage.err"
+rc=$?
+if [ "$rc" != 1 ] || [ "$(wc -l <"$T/usage.err")" != 1 ] || ! grep -q 'No such file' "$T/usage.err"; then
+	usage_bad="$usage_bad; a missing file: exit $rc, stderr $(head -c 150 "$T/usage.err")"
+fi
+if [ -z "$usage_bad" ]; then
+	pass collapsed-usage
+else
+	fail collapsed-usage "${usage_bad#; }"
+fi
 
 if ! collapsed stacks "$REC" -fields=comm,path,tracepoint; then
 	fail collapsed-stacks "$WHY"
