@@ -74,6 +74,27 @@ static void check_btf(void)
 		     strerror(errno));
 }
 
+/* Lockdown's confidentiality mode withholds bpf_probe_read_kernel and
+ * tracefs; the verifier then reports an unknown helper, which would point
+ * at the wrong cause. Integrity mode (Secure Boot's default) is fine. */
+static void check_lockdown(struct check *c)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+
+	if (!f)
+		return; /* no securityfs or no lockdown LSM: nothing to say */
+	if (!fgets(buf, sizeof buf, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	if (strstr(buf, "[confidentiality]"))
+		failed(c, "lockdown:", "confidentiality mode forbids what ior's BPF programs read "
+		       "(bpf_probe_read_kernel, tracefs): boot with lockdown=integrity or without lockdown");
+	else
+		line("lockdown:", "%s", buf[0] ? buf : "unknown");
+}
+
 static const char *check_tracefs(struct check *c)
 {
 	char err[512];
@@ -202,6 +223,7 @@ int ior_cmd_check(const struct ior_opts *o)
 {
 	struct check c = { "" };
 	check_kernel();
+	check_lockdown(&c);
 	check_bpf(&c);
 	check_btf();
 	if (check_tracefs(&c))

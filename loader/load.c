@@ -189,8 +189,14 @@ static int load_prog(struct ior_bpf_obj *o, struct ior_loader_prog *p, bool verb
 		return ior_loader_fail(err, errlen, e, "prog '%s': failed to load: %s%s", p->name,
 				       strerror(e), ior_loader_hint(e));
 	}
-	ior_loader_fail(err, errlen, -fd, "prog '%s': rejected by the verifier: %s", p->name,
-			strerror(-fd));
+	/* An unknown helper in an unchanged object means the kernel withholds
+	 * it: too old, or lockdown=confidentiality (which hides the probe
+	 * helpers). */
+	const char *hint = strstr(o->log, "unknown func") ?
+		" (the kernel withholds a helper: too old, or kernel lockdown in confidentiality mode;"
+		" see /sys/kernel/security/lockdown)" : "";
+	ior_loader_fail(err, errlen, -fd, "prog '%s': rejected by the verifier: %s%s", p->name,
+			strerror(-fd), hint);
 	if (err && errlen)
 		log_tail(o->log, verbose, err, errlen);
 	return fd;
