@@ -679,7 +679,7 @@ static int loop(struct trace *t)
 		return -ENOMEM;
 	for (unsigned i = 0; i < t->nrings; i++)
 		pfd[i] = (struct pollfd){ .fd = t->rings[i].fd, .events = POLLIN };
-	while (!stop_signal && !t->out_error) {
+	while (!stop_signal && !t->out_error && !t->rec_error) {
 		uint64_t now = mono_ns();
 		if (now >= deadline)
 			break;
@@ -839,6 +839,15 @@ static int open_recording(struct trace *t)
 	return ior_rec_writer_open(&t->rec, t->rec_path, NULL, t->err, sizeof t->err);
 }
 
+static const char *rec_hint(int e)
+{
+	if (e == ENOSPC || e == EDQUOT || e == EFBIG)
+		return " (free some space, or run ior from a directory on another file system)";
+	if (e == EACCES || e == EROFS || e == ENOENT || e == EPERM)
+		return " (run ior from a directory it can write to)";
+	return "";
+}
+
 static int close_recording(struct trace *t)
 {
 	struct ior_pair_stats s;
@@ -854,8 +863,9 @@ static int close_recording(struct trace *t)
 	r = ior_rec_writer_close(t->rec, &s.t, t->err, sizeof t->err);
 	t->rec = NULL;
 	if (r < 0 || t->rec_error) {
-		fprintf(stderr, "ior: recording %s: %s\n", t->rec_path,
-			r < 0 ? t->err : strerror(t->rec_error));
+		int e = t->rec_error ? t->rec_error : -r;
+		/* the writer's message already names the file */
+		fprintf(stderr, "ior: %s%s\n", r < 0 ? t->err : strerror(e), rec_hint(e));
 		return 1;
 	}
 	fprintf(stderr, "Wrote %s (%llu pairs, %lld bytes)\n", t->rec_path, (unsigned long long)pairs,
@@ -904,8 +914,10 @@ static int setup(struct trace *t)
 			return t->err[0] = 0, fail(t, -ENOMEM, "setting up the pairing");
 		prefill(t->fds, t->o->pid);
 		prefill(t->fds, tgid_of(t->o->tid));
-		if (t->o->flamegraph && (r = open_recording(t)) < 0)
-			return fail(t, r, "creating the recording");
+		if (t->o->flamegraph && (r = open_recording(t)) < 0) {
+			fprintf(stderr, "ior: -flamegraph: %s%s\n", t->err, rec_hint(-r));
+			return 1;
+		}
 		if (t->o->live && (r = open_live(t)))
 			return r;
 	}
