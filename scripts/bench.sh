@@ -57,10 +57,11 @@ SUST_PAIRS=10500000    # flat-out sessions: pairs each (>= 10 M recorded despite
 SUST_THREADS="1 2 4"
 RATE_STEPS=5 RATE_SECONDS=3  # paced sessions when 1 thread flat out loses
 AGG_RUNS=3
+ROUND_RUNS=2
 if [ "$SMOKE" = 1 ]; then
 	RUNS=1
 	for w in "${WLS[@]}"; do WL_ITERS[$w]=$((WL_ITERS[$w] / 100)); done
-	SLOW_DIV=1 SUST_PAIRS=20000 SUST_THREADS="1" AGG_RUNS=1
+	SLOW_DIV=1 SUST_PAIRS=20000 SUST_THREADS="1" AGG_RUNS=1 ROUND_RUNS=1
 fi
 
 declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)"
@@ -195,16 +196,22 @@ run_workloads() { # TRACER [HOOK]
 }
 
 # ---- untraced ------------------------------------------------------------
-# One untraced run of every workload. Rounds run before every tracer and at
-# the end, so the baseline samples the machine's load over the whole bench.
+# ROUND_RUNS untraced runs of every workload. A round runs before every
+# tracer and one at the end; a tracer is compared with the rounds just
+# before and after it, because this machine's speed drifts over minutes
+# (other work, the host): a bench-wide baseline moved by 2x in one run.
 UNTRACED_ROUND=0
-untraced_round() {
-	local w
+declare -A ROUND_OF
+untraced_round() { # [TRACER about to run]
+	local w i
 	want untraced || return 0
 	UNTRACED_ROUND=$((UNTRACED_ROUND + 1))
-	for w in "${WLS[@]}"; do
-		gen_start "$w" 1 || continue
-		gen_go untraced "$w" "$UNTRACED_ROUND"
+	[ -n "${1:-}" ] && ROUND_OF[$1]=$UNTRACED_ROUND
+	for ((i = 0; i < ROUND_RUNS; i++)); do
+		for w in "${WLS[@]}"; do
+			gen_start "$w" 1 || continue
+			gen_go untraced "$w" "$UNTRACED_ROUND"
+		done
 	done
 	return 0
 }
@@ -642,21 +649,33 @@ summarize() {
 sum_field() { # TRACER WL FIELD(3..8)
 	awk -v t="$1" -v w="$2" -v f="$3" '$1 == t && $2 == w { print $f }' "$W/summary"
 }
+# The untraced ns/syscall a tracer is compared with: the median of the
+# rounds just before and after it (all rounds for untraced itself).
+base_ns() { # TRACER WL
+	local r=${ROUND_OF[$1]:-}
+	[ "$1" = untraced ] && r=""
+	awk -v w="$2" -v r="$r" '$1 == "untraced" && $2 == w && (r == "" || $3 == r || $3 == r + 1) { v[++n] = $6 / $5 }
+	END {
+		if (!n) exit
+		for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+		printf "%.1f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}' "$RESULTS"
+}
 added_ns() { # TRACER WL
 	local ns base
-	ns=$(sum_field "$1" "$2" 5) base=$(sum_field untraced "$2" 5)
+	ns=$(sum_field "$1" "$2" 5) base=$(base_ns "$1" "$2")
 	[ -n "$ns" ] && [ -n "$base" ] && awk -v a="$ns" -v b="$base" 'BEGIN { printf "%.1f", a - b }'
 }
 
 print_table() {
 	local w t sys el ns pairs lost base slow add
-	echo "| workload | tracer | syscalls/run | elapsed ms | ns/syscall | spread | slowdown | +ns/syscall | pairs/run | lost |"
-	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| workload | tracer | syscalls/run | elapsed ms | ns/syscall | spread | untraced ns/syscall (adjacent) | slowdown | +ns/syscall | pairs/run | lost |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for w in "${WLS[@]}"; do
-		base=$(sum_field untraced "$w" 5)
 		for t in $ALL_TRACERS; do
 			sys=$(sum_field "$t" "$w" 3)
 			[ -n "$sys" ] || continue
+			base=$(base_ns "$t" "$w")
 			el=$(sum_field "$t" "$w" 4) ns=$(sum_field "$t" "$w" 5)
 			pairs=$(sum_field "$t" "$w" 6) lost=$(sum_field "$t" "$w" 7)
 			if [ -n "$base" ]; then
@@ -666,8 +685,9 @@ print_table() {
 				slow="?" add="?"
 			fi
 			[ "$lost" = - ] && [ -n "${SESSION_LOST[$t]:-}" ] && lost="(${SESSION_LOST[$t]}/session)"
-			printf "| %s | %s | %s | %.1f | %.1f | %s%% | %s | %s | %s | %s |\n" "$w" "${NAME[$t]}" "$sys" \
-				"$(awk -v e="$el" 'BEGIN { print e / 1e6 }')" "$ns" "$(sum_field "$t" "$w" 8)" "$slow" "$add" "$pairs" "$lost"
+			printf "| %s | %s | %s | %.1f | %.1f | %s%% | %s | %s | %s | %s | %s |\n" "$w" "${NAME[$t]}" "$sys" \
+				"$(awk -v e="$el" 'BEGIN { print e / 1e6 }')" "$ns" "$(sum_field "$t" "$w" 8)" "${base:-?}" \
+				"$slow" "$add" "$pairs" "$lost"
 		done
 	done
 	echo
@@ -794,18 +814,15 @@ want strace && ! installed strace && problem "strace missing: scripts/deps.sh be
 
 log "$(uname -r), $(nproc) CPUs, runs=$RUNS, work dir $W"
 t_start=$(date +%s)
-log "untraced: a round of every workload before each tracer and at the end"
-for t in empty ior-flame ior-plain; do want "$t" && [ -x "$IOR" ] && untraced_round && bench_ior "$t"; done
+log "untraced: $ROUND_RUNS runs of every workload before each tracer and at the end"
+for t in empty ior-flame ior-plain; do want "$t" && [ -x "$IOR" ] && untraced_round "$t" && bench_ior "$t"; done
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
-	want "$t" && installed bpftrace && untraced_round && bench_bpftrace "$t"
+	want "$t" && installed bpftrace && untraced_round "$t" && bench_bpftrace "$t"
 done
-want perf-trace && installed perf && untraced_round && bench_child_tracer perf-trace
-want strace && installed strace && untraced_round && bench_child_tracer strace
+want perf-trace && installed perf && untraced_round perf-trace && bench_child_tracer perf-trace
+want strace && installed strace && untraced_round strace && bench_child_tracer strace
+untraced_round
 want ior-extra && [ -x "$IOR" ] && bench_ior_extra
-while [ "$UNTRACED_ROUND" -lt "$RUNS" ] || [ "$UNTRACED_ROUND" -lt 2 ]; do
-	want untraced || break
-	untraced_round
-done
 
 summarize
 echo
