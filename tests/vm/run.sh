@@ -11,6 +11,7 @@
 # Prints "PASS: vm:<name>" / "FAIL: vm:<name>: <why>" lines; exit 1 on any FAIL.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/expect_basic.sh
 B=${B:-build}
 IOR=${IOR:-$PWD/ior}
 WORKLOAD=${WORKLOAD:-$PWD/$B/workload}
@@ -276,42 +277,8 @@ if ! step_ok replay; then
 	fail replay "ior -ior=FILE -plain: $(step_why replay)"
 else
 	C=$OUT/replay.out P=$(out flame.pid)
-	csv basic-only-pid "$C" "count[pid!=$P]==0" "count==$TOTAL"
-	csv basic-counts "$C" "pid=$P" \
-		"count[name=openat]==2" "count[name=write]==2" "count[name=pread64]==$N" \
-		"count[name=lseek]==2" "count[name=read]==$((N + 1))" "count[name=fsync]==1" \
-		"count[name=newfstat]==1" "count[name=close]==2" "count[name=rename]==1" \
-		"count[name=newfstatat]==1" "count[name=unlink]==1" "count[name=renameat2]==1" \
-		"count[name=unlinkat]==1"
-	csv basic-paths "$C" "pid=$P" \
-		"count[name=openat,path=$D/data,fd=3,$RW]==1" \
-		"count[name=write,path=$D/data,fd=3,$RW]==2" \
-		"count[name=pread64,path=$D/data,fd=3,$RW]==$N" \
-		"count[name=lseek,path=$D/data,fd=3,$RW]==2" \
-		"count[name=read,path=$D/data,fd=3,$RW]==$((N + 1))" \
-		"count[name=fsync,path=$D/data,fd=3,$RW]==1" \
-		"count[name=newfstat,path=$D/data,fd=3,$RW]==1" \
-		"count[name=close,path=$D/data,fd=3,$RW]==1" \
-		"count[name=openat,path=$D/other,fd=3,flags=O_WRONLY|O_CREAT|O_CLOEXEC]==1" \
-		"count[name=close,path=$D/other,fd=3,flags=O_WRONLY|O_CREAT|O_CLOEXEC]==1" \
-		"count[name=newfstatat,path=$D/data2]==1" \
-		"count[name=unlink,path=$D/data2]==1" \
-		"count[name=unlinkat,path=$D/other2]==1" \
-		"count[path=]==0"
-	csv basic-two-paths "$C" "pid=$P" \
-		"count[name=rename,path=$D/data,path2=$D/data2]==1" \
-		"count[name=renameat2,path=$D/other,path2=$D/other2]==1"
-	csv basic-bytes "$C" "pid=$P" \
-		"sum_bytes[name=write]==66536" "count[name=write,ret=65536]==1" "count[name=write,ret=1000]==1" \
-		"sum_bytes[name=pread64]==$((100 * N))" "count[name=pread64,ret=100]==$N" \
-		"sum_bytes[name=read]==$((64 * N))" "count[name=read,ret=64]==$N" "count[name=read,ret=0]==1"
-	csv basic-returns "$C" "pid=$P" \
-		"count[name=openat,ret=3]==2" "count[name=lseek,ret=0]==1" "count[name=lseek,ret=66536]==1" \
-		"count[name!=openat,name!=write,name!=pread64,name!=read,name!=lseek,ret!=0]==0"
-	csv basic-order "$C" "pid=$P" "count[seq=1,name=openat,path=$D/data]==1" \
-		"count[seq=$TOTAL,name=unlinkat]==1" "tids==1"
-	csv basic-durations "$C" "pid=$P" "max_gap[seq=1]==0" "min_gap[seq!=1]>0" \
-		"max_gap<1000000000" "max_dur<1000000000" "min_dur>0"
+	vm_csv() { local group=$1; shift; csv "$group" "$C" "$@"; }
+	basic_checks vm_csv "$D" "$N" "$P"
 fi
 
 # ior collapsed FILE: folded stacks comm;/;path components;tracepoint COUNT
