@@ -117,6 +117,11 @@ int main(int argc, char **argv)
 	}
 	if (opts.check)
 		return ior_cmd_check(&opts);
+	if (opts.ior_file && (opts.live || opts.flamegraph)) {
+		fprintf(stderr, "ior: -%s traces the live system; -ior reads a recording: use one of them\n",
+			opts.live ? "live" : "flamegraph");
+		return 2;
+	}
 	if (opts.ior_file)
 		return opts.plain ? ior_cmd_replay(&opts) : ior_cmd_flame(&opts);
 	return ior_cmd_trace(&opts);
