@@ -189,8 +189,14 @@ stop_ior() {
 # trace_released IOR_ARGS...: the workload is ready; traces its run with
 # ior -plain IOR_ARGS and leaves the CSV in $IOR_OUT.
 trace_released() {
+	run_released -plain "$@"
+}
+
+# Starts ior IOR_ARGS on the waiting workload, releases it, waits for it to
+# finish and stops ior; on failure WHY says why.
+run_released() {
 	local why
-	if ! start_ior -plain "$@"; then
+	if ! start_ior "$@"; then
 		kill -KILL "$WL_PID" 2>/dev/null
 		wait "$WL_PID" 2>/dev/null
 		WL_PID=""

@@ -45,26 +45,12 @@ flame_setup() {
 }
 
 record_scenario() { # NAME SCENARIO ARGS...
-	local name=$1 line why
+	local name=$1 line
 	shift
 	REC="" REC_PAIRS="" REC_BYTES=""
 	start_workload "$@" || return 1
 	REC_WPID=$WL_PID
-	if ! start_ior -flamegraph -name "$name" -pid "$WL_PID" "${REC_ARGS[@]}"; then
-		kill -KILL "$WL_PID" 2>/dev/null
-		wait "$WL_PID" 2>/dev/null
-		WL_PID=""
-		return 1
-	fi
-	release_workload
-	if ! wait_workload "${WL_TIMEOUT:-30}"; then
-		why=$WHY
-		stop_ior
-		WHY=$why
-		return 1
-	fi
-	sleep "$SETTLE"
-	stop_ior || return 1
+	run_released -flamegraph -name "$name" -pid "$WL_PID" "${REC_ARGS[@]}" || return 1
 	line=$(grep '^Wrote ' "$IOR_ERR" | tail -n 1)
 	if [[ ! "$line" =~ ^Wrote\ (.+)\ \(([0-9]+)\ pairs,\ ([0-9]+)\ bytes\)$ ]]; then
 		WHY="no \"Wrote FILE (N pairs, B bytes)\" line on stderr: $(tail -c 300 "$IOR_ERR")"

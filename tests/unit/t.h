@@ -67,6 +67,29 @@ static inline const char *t_base(const char *p)
 		fflush(stdout);                                        \
 	} while (0)
 
+/* The whole file as a NUL-terminated malloc'd string (len set when not
+ * NULL), or NULL when it cannot be read. */
+static inline char *t_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m;
+	int c;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &n);
+	while (m && (c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(f);
+	if (m)
+		fclose(m);
+	if (len)
+		*len = n;
+	return buf;
+}
+
 static inline int t_done(void)
 {
 	return t_failed_total ? 1 : 0;

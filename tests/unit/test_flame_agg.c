@@ -50,22 +50,6 @@ static void init_pairs(void)
 		pairs[i].sys = sys(pair_sys[i]);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	int c;
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, m);
-	fclose(f);
-	fclose(m);
-	return buf;
-}
-
 /* Compares text with the golden file (or rewrites it when asked). */
 static void check_golden(const char *name, const char *text)
 {
@@ -76,7 +60,7 @@ static void check_golden(const char *name, const char *text)
 		CHECK(f && fputs(text, f) >= 0 && !fclose(f));
 		return;
 	}
-	char *want = slurp(path);
+	char *want = t_read_file(path, NULL);
 	if (!want) {
 		T_FAIL("missing golden file %s (run from the repository root)", path);
 		return;

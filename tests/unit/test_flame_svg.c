@@ -26,16 +26,7 @@ static char *svg_of(struct ior_flame_tree *t, const char *name, size_t *len)
 		T_FAIL("xmllint not installed (scripts/deps.sh test installs libxml2-utils)");
 	else if (rc)
 		T_FAIL("xmllint rejects %s", path);
-	f = fopen(path, "rb");
-	char *buf = NULL;
-	*len = 0;
-	FILE *m = open_memstream(&buf, len);
-	int c;
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, m);
-	fclose(f);
-	fclose(m);
-	return buf;
+	return t_read_file(path, len);
 }
 
 static size_t count(const char *hay, const char *needle)
