@@ -4,9 +4,10 @@
  * (struct ior_sys_conf). Each comes twice: for the per-syscall tracepoints
  * sys_enter_X/sys_exit_X (ior -check) and for the raw tracepoints
  * sys_enter/sys_exit, which the trace command attaches once for all
- * syscalls (see struct raw_ctx). Records go to per-CPU perf rings; see
- * trace/event.h for their layout. Built with clang -target bpf, no libbpf:
- * the few helper and map declarations it needs are spelled out here. */
+ * syscalls (see struct raw_ctx). Records go to per-CPU perf rings; the raw
+ * programs batch them per CPU first (struct batch). See trace/event.h for
+ * the layout. Built with clang -target bpf, no libbpf: the few helper and
+ * map declarations it needs are spelled out here. */
 #include <linux/types.h>
 #include <linux/bpf.h>
 
@@ -16,6 +17,7 @@
 #define __uint(name, val) int (*name)[val]
 #define __type(name, val) typeof(val) *name
 #define INLINE static inline __attribute__((always_inline))
+#define NULL ((void *)0)
 
 static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *)BPF_FUNC_map_lookup_elem;
 static long (*bpf_map_update_elem)(void *map, const void *key, const void *value,
@@ -43,8 +45,12 @@ const volatile __u32 filter_comm_len = 0; /* 0: no comm filter */
 const volatile char filter_comm[IOR_COMM_LEN] = {};
 
 /* Counted here because nothing else would tell: path pointers that could
- * not be remembered between enter and exit (path_args full). */
+ * not be remembered between enter and exit (path_args full), records of
+ * batches the perf ring had no room for, and records dropped because the
+ * CPU's batch was in use by a program this one interrupted. */
 __u64 path_args_full = 0;
+__u64 batch_lost_records = 0;
+__u64 batch_busy_records = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -78,6 +84,34 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ior_rec_exit);
 } exit_scratch SEC(".maps");
+
+/* A perf sample costs ~290 ns here whatever its size, two per syscall
+ * unbatched: most of what tracing cost. So the raw programs build records
+ * in place in their CPU's batch and send it when the next record might
+ * not fit; user space sends the rest by running ior_flush on each CPU
+ * before it reads the rings. busy is taken with cmpxchg: ior_flush runs in
+ * an IPI that can interrupt a program mid-append. */
+struct batch {
+	__u32 busy;
+	__u32 len;  /* bytes used in data */
+	__u32 nrec; /* records in data */
+	/* The -comm filter, made cheap (every helper call costs here): the
+	 * last enter this CPU recorded (its exit is recorded without looking
+	 * at the comm), and the last comm judged with its verdict (all zero
+	 * is a valid start: the empty comm never matches). */
+	__u32 enter_tid;
+	__u32 enter_nr;
+	__u32 memo_wanted;
+	__u64 memo_comm[IOR_COMM_LEN / 8];
+	char data[IOR_BATCH_BYTES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct batch);
+} batches SEC(".maps");
 
 /* Syscall tracepoint contexts: common fields, __syscall_nr, then the six
  * arguments (enter) or the return value (exit). Stable since Linux 4.x. */
@@ -117,11 +151,6 @@ struct pt_regs_x86 {
  * tracepoints skip too. */
 #define USER64_CS 0x33
 
-/* The header of an exit record without paths. */
-struct exit_small {
-	struct ior_rec_head h;
-	__s64 ret;
-};
 
 INLINE int pid_wanted(__u64 pid_tgid)
 {
@@ -155,6 +184,23 @@ INLINE int comm_wanted(const char *comm)
 	return 0;
 }
 
+/* comm_wanted, remembered for the last comm seen on this CPU (a batch
+ * field: written only while the batch is claimed). */
+INLINE int comm_wanted_memo(struct batch *b, const __u64 *comm)
+{
+	int w;
+
+	if (!filter_comm_len)
+		return 1;
+	if (comm[0] == b->memo_comm[0] && comm[1] == b->memo_comm[1])
+		return b->memo_wanted;
+	w = comm_wanted((const char *)comm);
+	b->memo_comm[0] = comm[0];
+	b->memo_comm[1] = comm[1];
+	b->memo_wanted = w;
+	return w;
+}
+
 /* One program serves syscalls of 0 to 6 arguments, but the kernel refuses
  * to attach a program whose direct ctx reads go past the tracepoint's
  * record (max_ctx_offset). So the arguments are copied with
@@ -170,12 +216,16 @@ INLINE void load_args_tp(const struct sys_enter_ctx *ctx, struct args *a)
 		__builtin_memset(a, 0, sizeof *a);
 }
 
-/* 0, or -1 for a syscall of a 32-bit process (not traced). */
+/* 0, or -1 for a syscall of a 32-bit process (not traced). Reads pt_regs
+ * from r10 (the first argument register in its layout) to cs. */
 INLINE int load_args_raw(const struct raw_ctx *ctx, struct args *a)
 {
-	struct pt_regs_x86 r;
+	struct {
+		__u64 r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs;
+	} r;
 
-	if (bpf_probe_read_kernel(&r, sizeof r, (const void *)ctx->regs)) {
+	if (bpf_probe_read_kernel(&r, sizeof r,
+				  (const void *)(ctx->regs + __builtin_offsetof(struct pt_regs_x86, r10)))) {
 		__builtin_memset(a, 0, sizeof *a);
 		return 0;
 	}
@@ -195,14 +245,77 @@ INLINE __u64 arg(const struct args *a, __u8 i)
 	return i < 6 ? a->v[i] : 0;
 }
 
-INLINE void fill_head(struct ior_rec_head *h, __u64 pid_tgid, __u16 kind, __u32 nr)
+INLINE void fill_head(struct ior_rec_head *h, __u64 pid_tgid, __u16 kind, __u32 nr, __u32 len)
 {
 	h->ts = bpf_ktime_get_ns();
 	h->pid = pid_tgid >> 32;
 	h->tid = (__u32)pid_tgid;
 	h->kind = kind;
 	h->nr = (__u16)nr;
-	h->pad = 0;
+	h->len = len;
+}
+
+/* ---- batches ---------------------------------------------------------- */
+
+INLINE void batch_send(void *ctx, struct batch *b)
+{
+	__u32 len = b->len;
+
+	if (len > IOR_BATCH_BYTES)
+		len = IOR_BATCH_BYTES;
+	if (len && bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, b->data, len))
+		__sync_fetch_and_add(&batch_lost_records, b->nrec);
+	b->len = 0;
+	b->nrec = 0;
+}
+
+INLINE struct batch *batch_get(void)
+{
+	__u32 zero = 0;
+	return bpf_map_lookup_elem(&batches, &zero);
+}
+
+/* Claims the CPU's batch and makes room for IOR_REC_MAX bytes at its end.
+ * 0 when another program holds it: the one this program interrupted. */
+INLINE int batch_claim(void *ctx, struct batch *b)
+{
+	if (__sync_val_compare_and_swap(&b->busy, 0, 1))
+		return 0;
+	if (b->len > IOR_BATCH_BYTES - IOR_REC_MAX)
+		batch_send(ctx, b);
+	return 1;
+}
+
+/* A wanted record the busy batch could not take. */
+INLINE void batch_busy_drop(void)
+{
+	__sync_fetch_and_add(&batch_busy_records, 1);
+}
+
+/* Where the claimed batch's next record goes (the bound is for the
+ * verifier: batch_claim made the room). */
+INLINE void *batch_slot(struct batch *b)
+{
+	__u32 off = b->len;
+
+	if (off > IOR_BATCH_BYTES - IOR_REC_MAX)
+		off = 0;
+	return b->data + off;
+}
+
+INLINE void batch_release(struct batch *b)
+{
+	asm volatile("" ::: "memory");
+	*(volatile __u32 *)&b->busy = 0;
+}
+
+/* Appends the record written at batch_slot (len bytes, 8-byte aligned
+ * stride) and releases the batch. */
+INLINE void batch_commit(struct batch *b, __u32 len)
+{
+	b->len += (len + 7) & ~7u;
+	b->nrec++;
+	batch_release(b);
 }
 
 INLINE void save_paths(const struct args *a, const struct ior_sys_conf *c, __u32 tid)
@@ -216,42 +329,62 @@ INLINE void save_paths(const struct args *a, const struct ior_sys_conf *c, __u32
 		__sync_fetch_and_add(&path_args_full, 1);
 }
 
-/* raw: ctx is a struct raw_ctx, else a struct sys_enter_ctx (a constant
- * after inlining, so each program keeps only its own branch). */
+/* raw: ctx is a struct raw_ctx and the record goes to the CPU's batch,
+ * else ctx is a struct sys_enter_ctx and the record is sent alone (raw is
+ * a constant after inlining, so each program keeps only its own branch). */
 INLINE int do_enter(void *ctx, __u32 nr, int raw)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct ior_rec_enter alone, *r = &alone;
+	struct batch *b = NULL;
 	struct ior_sys_conf *c;
-	struct ior_rec_enter r;
 	struct args a;
+	__u64 comm[IOR_COMM_LEN / 8];
 
 	if (!pid_wanted(pid_tgid))
 		return 0;
 	c = bpf_map_lookup_elem(&sys_conf, &nr);
 	if (!c || !c->traced)
 		return 0;
-	bpf_get_current_comm(r.comm, sizeof r.comm);
-	if (!comm_wanted(r.comm))
-		return 0;
-	fill_head(&r.h, pid_tgid, IOR_REC_ENTER, nr);
+	bpf_get_current_comm(comm, sizeof comm);
 	if (raw) {
-		if (load_args_raw(ctx, &a))
+		if (load_args_raw(ctx, &a) || !(b = batch_get()))
 			return 0;
+		if (!batch_claim(ctx, b)) {
+			if (comm_wanted((const char *)comm))
+				batch_busy_drop();
+			return 0;
+		}
+		if (!comm_wanted_memo(b, comm)) {
+			batch_release(b);
+			return 0;
+		}
+		r = batch_slot(b);
 	} else {
+		if (!comm_wanted((const char *)comm))
+			return 0;
 		load_args_tp(ctx, &a);
 	}
-	r.fd = c->fd_arg == IOR_ARG_NONE ? -1 : (__s64)(__s32)arg(&a, c->fd_arg);
-	r.flags = 0;
+	fill_head(&r->h, pid_tgid, IOR_REC_ENTER, nr, sizeof *r);
+	__builtin_memcpy(r->comm, comm, sizeof comm);
+	r->fd = c->fd_arg == IOR_ARG_NONE ? -1 : (__s64)(__s32)arg(&a, c->fd_arg);
+	r->flags = 0;
 	if (c->flags_arg != IOR_ARG_NONE) {
-		r.flags = arg(&a, c->flags_arg);
+		r->flags = arg(&a, c->flags_arg);
 		if (c->flags_is_open_how &&
-		    bpf_probe_read_user(&r.flags, sizeof r.flags, (void *)r.flags))
-			r.flags = 0;
+		    bpf_probe_read_user(&r->flags, sizeof r->flags, (void *)r->flags))
+			r->flags = 0;
 	}
-	r.aux = c->aux_arg == IOR_ARG_NONE ? 0 : arg(&a, c->aux_arg);
+	r->aux = c->aux_arg == IOR_ARG_NONE ? 0 : arg(&a, c->aux_arg);
 	if (c->path_arg[0] != IOR_ARG_NONE)
 		save_paths(&a, c, (__u32)pid_tgid);
-	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &r, sizeof r);
+	if (b) {
+		b->enter_tid = (__u32)pid_tgid;
+		b->enter_nr = nr;
+		batch_commit(b, sizeof *r);
+	} else {
+		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r, sizeof *r);
+	}
 	return 0;
 }
 
@@ -277,73 +410,118 @@ INLINE __u32 read_path(char *dst, __u64 ptr)
 	return n > 0 ? (__u32)(n - 1) : 0;
 }
 
-/* Exit of a syscall that takes paths: read them now that the kernel has
- * faulted the pages in, and send them with the exit. */
-INLINE void output_exit_paths(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret)
+/* Fills an exit record and returns its length. With p (the syscall takes
+ * paths), the paths are read now that the kernel has faulted their pages
+ * in, and the record is cut after the last one. */
+INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 ret,
+		       const struct path_ptrs *p)
 {
-	__u32 zero = 0, tid = (__u32)pid_tgid, len0, len1 = 0;
-	struct ior_rec_exit *r = bpf_map_lookup_elem(&exit_scratch, &zero);
-	struct path_ptrs *p = bpf_map_lookup_elem(&path_args, &tid);
-	__u64 size;
+	__u32 len0 = 0, len1 = 0, size = IOR_REC_EXIT_BASE;
 
-	if (!r)
-		return;
-	fill_head(&r->h, pid_tgid, IOR_REC_EXIT, nr);
+	fill_head(&r->h, pid_tgid, IOR_REC_EXIT, nr, 0);
 	r->ret = ret;
+	r->npaths = 0;
 	r->pad = 0;
-	if (!p) {
-		r->npaths = 0;
-		r->path_len[0] = r->path_len[1] = 0;
-		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r, IOR_REC_EXIT_BASE);
-		return;
-	}
-	len0 = read_path(r->paths, p->ptr[0]);
-	r->npaths = 1;
-	size = IOR_REC_EXIT_BASE + len0;
-	if (p->ptr[1]) {
-		len1 = read_path(r->paths + IOR_PATH_MAX, p->ptr[1]);
-		r->npaths = 2;
-		size = IOR_REC_EXIT_BASE + IOR_PATH_MAX + len1;
+	if (p) {
+		len0 = read_path(r->paths, p->ptr[0]);
+		r->npaths = 1;
+		size = IOR_REC_EXIT_BASE + len0;
+		if (p->ptr[1]) {
+			len1 = read_path(r->paths + IOR_PATH_MAX, p->ptr[1]);
+			r->npaths = 2;
+			size = IOR_REC_EXIT_BASE + IOR_PATH_MAX + len1;
+		}
 	}
 	r->path_len[0] = (__u16)len0;
 	r->path_len[1] = (__u16)len1;
-	bpf_map_delete_elem(&path_args, &tid);
 	if (size > sizeof(*r))
 		size = sizeof(*r);
-	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r, size);
+	r->h.len = size;
+	return size;
 }
 
-INLINE int do_exit(void *ctx, __u32 nr, __s64 ret)
+/* The exit's comm verdict: yes for the exit of the enter this CPU recorded
+ * last (consumed here), else the filter on the current comm. */
+INLINE int exit_wanted(struct batch *b, __u32 tid, __u32 nr)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct ior_sys_conf *c;
-	struct exit_small r;
+	__u64 comm[IOR_COMM_LEN / 8];
 
-	if (!pid_wanted(pid_tgid))
-		return 0;
-	c = bpf_map_lookup_elem(&sys_conf, &nr);
-	if (!c || !c->traced)
-		return 0;
+	if (!filter_comm_len)
+		return 1;
+	if (b->enter_tid == tid && b->enter_nr == nr) {
+		b->enter_tid = 0;
+		return 1;
+	}
+	bpf_get_current_comm(comm, sizeof comm);
+	return comm_wanted_memo(b, comm);
+}
+
+/* The per-syscall tracepoint programs' exit: sent alone. */
+INLINE void exit_alone(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p)
+{
+	__u32 zero = 0;
+	struct ior_rec_exit *r;
+
 	if (filter_comm_len) {
 		char comm[IOR_COMM_LEN];
 		bpf_get_current_comm(comm, sizeof comm);
 		if (!comm_wanted(comm))
-			return 0;
+			return;
 	}
-	if (c->path_arg[0] != IOR_ARG_NONE) {
-		output_exit_paths(ctx, pid_tgid, nr, ret);
+	r = bpf_map_lookup_elem(&exit_scratch, &zero);
+	if (r)
+		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r,
+				      fill_exit(r, pid_tgid, nr, ret, p));
+}
+
+INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p)
+{
+	struct batch *b = batch_get();
+	__u32 tid = (__u32)pid_tgid;
+
+	if (!b)
+		return;
+	if (!batch_claim(ctx, b)) {
+		char comm[IOR_COMM_LEN];
+		bpf_get_current_comm(comm, sizeof comm);
+		if (comm_wanted(comm))
+			batch_busy_drop();
+		return;
+	}
+	if (exit_wanted(b, tid, nr))
+		batch_commit(b, fill_exit(batch_slot(b), pid_tgid, nr, ret, p));
+	else
+		batch_release(b);
+}
+
+INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, int raw)
+{
+	__u32 tid = (__u32)pid_tgid;
+	struct path_ptrs *p = NULL;
+	struct ior_sys_conf *c;
+
+	c = bpf_map_lookup_elem(&sys_conf, &nr);
+	if (!c || !c->traced)
 		return 0;
-	}
-	fill_head(&r.h, pid_tgid, IOR_REC_EXIT, nr);
-	r.ret = ret;
-	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &r, sizeof r);
+	if (c->path_arg[0] != IOR_ARG_NONE)
+		p = bpf_map_lookup_elem(&path_args, &tid);
+	if (raw)
+		exit_batched(ctx, pid_tgid, nr, ret, p);
+	else
+		exit_alone(ctx, pid_tgid, nr, ret, p);
+	if (p)
+		bpf_map_delete_elem(&path_args, &tid);
 	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit")
 int ior_exit(struct sys_exit_ctx *ctx)
 {
-	return do_exit(ctx, ctx->nr, ctx->ret);
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	if (!pid_wanted(pid_tgid))
+		return 0;
+	return do_exit(ctx, pid_tgid, ctx->nr, ctx->ret, 0);
 }
 
 /* The syscall number at exit is regs->orig_ax, as syscall_get_nr() reads
@@ -351,45 +529,79 @@ int ior_exit(struct sys_exit_ctx *ctx)
 SEC("raw_tracepoint/sys_exit")
 int ior_raw_exit(struct raw_ctx *ctx)
 {
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct {
 		__u64 orig_ax, ip, cs;
 	} r;
 
-	if (!pid_wanted(bpf_get_current_pid_tgid()))
+	if (!pid_wanted(pid_tgid))
 		return 0;
 	if (bpf_probe_read_kernel(&r, sizeof r,
 				  (const void *)(ctx->regs + __builtin_offsetof(struct pt_regs_x86, orig_ax))))
 		return 0;
 	if (r.cs != USER64_CS)
 		return 0;
-	return do_exit(ctx, (__u32)r.orig_ax, ctx->arg);
+	return do_exit(ctx, pid_tgid, (__u32)r.orig_ax, ctx->arg, 1);
 }
 
 /* Thread and process exits let user space free per-tid and per-pid state
  * (and know a tid can be reused). */
-INLINE int do_task_exit(void *ctx)
+INLINE int do_task_exit(void *ctx, int raw)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct ior_rec_head h;
+	struct ior_rec_head alone, *h = &alone;
 	__u16 kind = (pid_tgid >> 32) == (__u32)pid_tgid ? IOR_REC_PROC_EXIT : IOR_REC_THREAD_EXIT;
+	struct batch *b = NULL;
 
 	if (!pid_wanted(pid_tgid))
 		return 0;
-	fill_head(&h, pid_tgid, kind, 0);
-	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &h, sizeof h);
+	if (raw) {
+		if (!(b = batch_get()))
+			return 0;
+		if (!batch_claim(ctx, b)) {
+			batch_busy_drop();
+			return 0;
+		}
+		if (b->enter_tid == (__u32)pid_tgid) /* the tid may be reused */
+			b->enter_tid = 0;
+		h = batch_slot(b);
+	}
+	fill_head(h, pid_tgid, kind, 0, sizeof *h);
+	if (b)
+		batch_commit(b, sizeof *h);
+	else
+		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, h, sizeof *h);
 	return 0;
 }
 
 SEC("tracepoint/sched/sched_process_exit")
 int ior_task_exit(void *ctx)
 {
-	return do_task_exit(ctx);
+	return do_task_exit(ctx, 0);
 }
 
 SEC("raw_tracepoint/sched_process_exit")
 int ior_raw_task_exit(void *ctx)
 {
-	return do_task_exit(ctx);
+	return do_task_exit(ctx, 1);
+}
+
+/* Run by user space on each CPU (BPF_PROG_TEST_RUN with
+ * BPF_F_TEST_RUN_ON_CPU, in an IPI there) before it reads the rings, so
+ * records wait in a batch for at most one read interval. Returns 1 when
+ * the batch is held by the program the IPI interrupted: try again. */
+SEC("raw_tracepoint/ior_flush")
+int ior_flush(void *ctx)
+{
+	struct batch *b = batch_get();
+
+	if (!b)
+		return 0;
+	if (!batch_claim(ctx, b))
+		return 1;
+	batch_send(ctx, b);
+	batch_release(b);
+	return 0;
 }
 
 /* make bench: the attach-mechanism floor every BPF tracer pays. */

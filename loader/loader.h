@@ -49,6 +49,12 @@ int ior_loader_open(const void *data, size_t size, struct ior_bpf_obj **out, cha
 int ior_loader_set_global(struct ior_bpf_obj *obj, const char *name, const void *val,
 			  size_t size, char *err, size_t errlen);
 
+/* Reads global variable name (size bytes, as declared) from its data map
+ * after load: counters the programs keep. -ENOENT, -EINVAL as above,
+ * -EBADF before load, or the lookup's -errno. */
+int ior_loader_read_global(const struct ior_bpf_obj *obj, const char *name, void *val,
+			   size_t size, char *err, size_t errlen);
+
 struct ior_load_opts {
 	bool verbose; /* on a verifier failure, err gets the whole log */
 };
@@ -128,5 +134,11 @@ int ior_loader_bpf_output_open(int cpu, unsigned wakeup_events, char *err, size_
 int ior_sys_map_update_elem(int fd, const void *key, const void *value, uint64_t flags);
 int ior_sys_map_lookup_elem(int fd, const void *key, void *value);
 int ior_sys_map_delete_elem(int fd, const void *key);
+
+/* Runs a raw tracepoint program once on cpu (BPF_PROG_TEST_RUN with
+ * BPF_F_TEST_RUN_ON_CPU, Linux 5.10+: in an IPI when cpu is not the
+ * caller's). 0 with the program's return value, or -errno (-ENXIO: cpu
+ * offline). */
+int ior_sys_prog_run_on_cpu(int prog_fd, int cpu, uint32_t *retval);
 
 #endif

@@ -748,12 +748,10 @@ void ior_loader_close(struct ior_bpf_obj *o)
 	free(o);
 }
 
-int ior_loader_set_global(struct ior_bpf_obj *o, const char *name, const void *val, size_t size,
-			  char *err, size_t errlen)
+/* The data map holding global variable name and its offset there. */
+static int find_global(const struct ior_bpf_obj *o, const char *name, size_t size, int *map,
+		       uint64_t *off, char *err, size_t errlen)
 {
-	if (o->loaded)
-		return ior_loader_fail(err, errlen, EBUSY, "global '%s': object already loaded",
-				       name);
 	for (size_t i = 1; i < o->elf.nsyms; i++) {
 		Elf64_Sym s;
 		const char *n;
@@ -763,19 +761,58 @@ int ior_loader_set_global(struct ior_bpf_obj *o, const char *name, const void *v
 		int m = s.st_shndx < o->elf.nsecs ? find_map(o, MAP_DATA, s.st_shndx, 0) : -1;
 		if (m < 0)
 			continue;
-		struct ior_loader_map *mp = &o->maps[m];
 		if (s.st_size != size)
 			return ior_loader_fail(err, errlen, EINVAL,
 					       "global '%s': size %zu, want %llu", name, size,
 					       (unsigned long long)s.st_size);
-		if (s.st_value > mp->value_size || size > mp->value_size - s.st_value)
+		if (s.st_value > o->maps[m].value_size || size > o->maps[m].value_size - s.st_value)
 			return ior_loader_fail(err, errlen, EINVAL,
 					       "global '%s': outside its section", name);
-		memcpy(mp->data + s.st_value, val, size);
+		*map = m;
+		*off = s.st_value;
 		return 0;
 	}
 	return ior_loader_fail(err, errlen, ENOENT, "global '%s': no such variable in the object",
 			       name);
+}
+
+int ior_loader_set_global(struct ior_bpf_obj *o, const char *name, const void *val, size_t size,
+			  char *err, size_t errlen)
+{
+	uint64_t off;
+	int m, r;
+
+	if (o->loaded)
+		return ior_loader_fail(err, errlen, EBUSY, "global '%s': object already loaded",
+				       name);
+	if ((r = find_global(o, name, size, &m, &off, err, errlen)))
+		return r;
+	memcpy(o->maps[m].data + off, val, size);
+	return 0;
+}
+
+int ior_loader_read_global(const struct ior_bpf_obj *o, const char *name, void *val, size_t size,
+			   char *err, size_t errlen)
+{
+	uint32_t key = 0;
+	uint64_t off;
+	int m, r;
+
+	if (!o->loaded)
+		return ior_loader_fail(err, errlen, EBADF, "global '%s': object not loaded", name);
+	if ((r = find_global(o, name, size, &m, &off, err, errlen)))
+		return r;
+	const struct ior_loader_map *mp = &o->maps[m];
+	char *buf = malloc(mp->value_size);
+	if (!buf)
+		return ior_loader_fail(err, errlen, ENOMEM, "global '%s': out of memory", name);
+	r = ior_sys_map_lookup_elem(mp->fd, &key, buf);
+	if (!r)
+		memcpy(val, buf + off, size);
+	free(buf);
+	return r ? ior_loader_fail(err, errlen, -r, "global '%s': reading map '%s': %s", name,
+				   mp->name, strerror(-r))
+		 : 0;
 }
 
 const char *ior_loader_warning(const struct ior_bpf_obj *o)

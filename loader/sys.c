@@ -100,6 +100,23 @@ int ior_sys_map_delete_elem(int fd, const void *key)
 	return map_elem(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
 }
 
+int ior_sys_prog_run_on_cpu(int prog_fd, int cpu, uint32_t *retval)
+{
+	uint64_t ctx = 0; /* raw tracepoint programs take an array of u64 */
+	union bpf_attr a;
+	memset(&a, 0, sizeof a);
+	a.test.prog_fd = (uint32_t)prog_fd;
+	a.test.ctx_in = ptr(&ctx);
+	a.test.ctx_size_in = sizeof ctx;
+	a.test.flags = BPF_F_TEST_RUN_ON_CPU;
+	a.test.cpu = (uint32_t)cpu;
+	int r = sys_bpf(BPF_PROG_TEST_RUN, &a, offsetofend(union bpf_attr, test.cpu));
+	if (r < 0)
+		return r;
+	*retval = a.test.retval;
+	return 0;
+}
+
 int ior_sys_map_freeze(int fd)
 {
 	union bpf_attr a;

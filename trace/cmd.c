@@ -35,6 +35,7 @@
 #include "http/http.h"
 #include "loader/loader.h"
 #include "opts.h"
+#include "trace/batch.h"
 #include "trace/csv.h"
 #include "trace/event.h"
 #include "trace/fdtab.h"
@@ -48,6 +49,7 @@
 #define POLL_MS 75                  /* timed poll: latency bound at low rates */
 #define SLACK_NS 5000000ull         /* a record's ts may precede its ring write by this much */
 #define STDOUT_FLUSH_NS 1000000000ull
+#define MIN_RING_BYTES (64u << 10)
 #define MAX_CPUS 1024               /* size of bpf.c's events map */
 #define IN_FLIGHT_SHOWN 10
 #define FD_ENTRIES 65536
@@ -56,6 +58,7 @@
 #define LIVE_PAGE_S 2                   /* the live page reloads this often */
 #define LIVE_SVG_ROUTE "/live.svg"
 #define HTTP_TICK_NS 100000000ull       /* server deadlines checked this often */
+#define FLUSH_TRIES 1000                /* ior_flush retries while a CPU's batch is busy */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -176,6 +179,10 @@ struct trace {
 	char rec_path[PATH_MAX];
 	int merge_full;
 	uint64_t forced_flushes;
+	int flush_fd;               /* bpf.c's ior_flush program */
+	int flush_error;            /* errno of a failed flush, warned once */
+	uint64_t flush_busy;        /* flushes given up: the batch stayed busy */
+	uint64_t malformed_samples; /* samples whose records do not add up */
 	int out_error;             /* errno of a failed stdout write */
 	int rec_error;
 	uint64_t rows_since_flush;
@@ -223,7 +230,6 @@ static int usage_error(const char *fmt, const char *arg)
 static int check_opts(struct trace *t)
 {
 	const struct ior_opts *o = t->o;
-	long page = sysconf(_SC_PAGESIZE);
 	char n[32];
 
 	if (ior_csv_parse_escape(o->escape, &t->esc))
@@ -233,7 +239,9 @@ static int check_opts(struct trace *t)
 	snprintf(n, sizeof n, "%llu", (unsigned long long)o->map_size);
 	if (o->map_size > (1ull << 30))
 		return usage_error("-mapSize %s: at most 1G per CPU", n);
-	if (o->map_size && (o->map_size & (o->map_size - 1)) && o->map_size > (uint64_t)page)
+	if (o->map_size && o->map_size < MIN_RING_BYTES)
+		return usage_error("-mapSize %s: at least 64K (a ring holds whole batches of up to 8 KiB)", n);
+	if (o->map_size && (o->map_size & (o->map_size - 1)))
 		return usage_error("-mapSize %s: must be a power of two (e.g. 256K, 1M, 4M)", n);
 	if (!o->plain && !o->flamegraph && !o->live && !o->bench_empty)
 		return usage_error("%snothing to do: add -plain (CSV on stdout), -flamegraph (recording) "
@@ -259,14 +267,11 @@ static uint64_t default_ring_bytes(void)
 	return n;
 }
 
-/* Bytes per ring: the page-rounded -mapSize (a power of two), or the
- * default when -mapSize is 0. */
+/* Bytes per ring: -mapSize (a power of two, at least MIN_RING_BYTES), or
+ * the default when -mapSize is 0. */
 static uint64_t ring_bytes(const struct ior_opts *o)
 {
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), n = o->map_size;
-	if (!n)
-		return default_ring_bytes();
-	return n < page ? page : n;
+	return o->map_size ? o->map_size : default_ring_bytes();
 }
 
 static int check_targets(const struct ior_opts *o)
@@ -372,6 +377,8 @@ static int load(struct trace *t)
 		return snprintf(t->err, sizeof t->err, "none of the selected syscalls has a tracepoint on this kernel"), -ENOENT;
 	if (!r && !t->o->bench_empty)
 		r = fill_sys_conf(t);
+	if (!r)
+		t->flush_fd = ior_loader_prog_fd(t->obj, "ior_flush");
 	return r;
 }
 
@@ -620,17 +627,53 @@ static void stop_serving(struct trace *t)
 
 /* ---- the consumer loop -------------------------------------------------- */
 
+struct push_ctx {
+	struct trace *t;
+	unsigned src;
+};
+
+static int push_record(void *ctx, const void *rec, size_t len)
+{
+	struct push_ctx *c = ctx;
+	/* cannot fail for room (reserved); -EINVAL: a runt the pairing counts */
+	ior_merge_push(c->t->merge, c->src, rec, len);
+	return 0;
+}
+
+/* One perf sample: its records go into the merge whole or not at all. */
 static int push(void *ctx, const void *raw, size_t len)
 {
-	struct trace *t = ((void **)ctx)[0];
-	unsigned src = (unsigned)(uintptr_t)((void **)ctx)[1];
-	int r = ior_merge_push(t->merge, src, raw, len);
+	struct push_ctx *c = ctx;
+	struct trace *t = c->t;
 
-	if (r == -ENOSPC) {
+	if (ior_merge_reserve(t->merge, c->src, len, ior_batch_max_records(len))) {
 		t->merge_full = 1;
-		return 1; /* stop: flush, then this record is read again */
+		return 1; /* stop: flush, then this sample is read again */
 	}
-	return 0; /* -EINVAL: a runt record; the pairing would count it too */
+	if (ior_batch_each(raw, len, push_record, c).malformed)
+		t->malformed_samples++;
+	return 0;
+}
+
+/* Sends what each CPU's batch holds to its ring (bpf.c, ior_flush), so a
+ * drain that starts afterwards sees every record older than the call. */
+static void flush_batches(struct trace *t)
+{
+	for (unsigned i = 0; i < t->nrings && t->flush_fd >= 0; i++) {
+		uint32_t busy = 1;
+		int r = 0;
+		for (int n = 0; n < FLUSH_TRIES && busy && !r; n++)
+			r = ior_sys_prog_run_on_cpu(t->flush_fd, t->ring_cpu[i], &busy);
+		if (r == -ENXIO) /* went offline: nothing runs there */
+			continue;
+		if (r < 0 && !t->flush_error) {
+			t->flush_error = -r;
+			fprintf(stderr, "ior: warning: flushing the BPF batch of CPU %d: %s; records "
+					"wait until the batch fills\n", t->ring_cpu[i], strerror(-r));
+		}
+		if (!r && busy)
+			t->flush_busy++;
+	}
 }
 
 /* Drains every ring into the merge, then delivers what every ring has
@@ -638,10 +681,10 @@ static int push(void *ctx, const void *raw, size_t len)
 static void drain(struct trace *t, uint64_t watermark)
 {
 	for (unsigned i = 0; i < t->nrings; i++) {
-		void *ctx[2] = { t, (void *)(uintptr_t)i };
+		struct push_ctx ctx = { t, i };
 		for (;;) {
 			t->merge_full = 0;
-			ior_ring_drain(&t->rings[i], push, ctx);
+			ior_ring_drain(&t->rings[i], push, &ctx);
 			if (!t->merge_full)
 				break;
 			size_t held = ior_merge_pending(t->merge);
@@ -689,6 +732,7 @@ static int loop(struct trace *t)
 		if (t->o->bench_empty)
 			continue;
 		now = mono_ns();
+		flush_batches(t);
 		drain(t, now - SLACK_NS);
 		if (t->rec && !t->rec_error) {
 			int r = ior_rec_tick(t->rec, now);
@@ -710,15 +754,32 @@ static int loop(struct trace *t)
 
 /* ---- statistics ---------------------------------------------------------- */
 
-static void print_lost(const struct trace *t)
+/* A counter bpf.c keeps in .bss; 0 when it cannot be read (warned). */
+static uint64_t bpf_counter(struct trace *t, const char *name)
 {
-	uint64_t lost = 0;
+	uint64_t v = 0;
 
-	for (unsigned i = 0; i < t->nrings; i++)
-		lost += t->rings[i].lost;
+	if (ior_loader_read_global(t->obj, name, &v, sizeof v, t->err, sizeof t->err) < 0)
+		fprintf(stderr, "ior: warning: %s; statistics may be short\n", t->err);
+	return v;
+}
+
+/* Records lost on their way to user space: batches the perf rings had no
+ * room for (and per-CPU sample counts the kernel reported), and records
+ * dropped because their CPU's batch was busy. */
+static uint64_t lost_records(struct trace *t, uint64_t *busy)
+{
+	*busy = bpf_counter(t, "batch_busy_records");
+	return bpf_counter(t, "batch_lost_records") + *busy;
+}
+
+static void print_lost(struct trace *t)
+{
+	uint64_t busy, lost = lost_records(t, &busy);
+
 	fprintf(stderr, "ior: lost: %llu records in the perf buffers", (unsigned long long)lost);
-	if (lost) {
-		fputs(" (", stderr);
+	if (lost > busy) {
+		fputs(" (lost samples: ", stderr);
 		for (unsigned i = 0, first = 1; i < t->nrings; i++) {
 			if (!t->rings[i].lost)
 				continue;
@@ -728,6 +789,9 @@ static void print_lost(const struct trace *t)
 		}
 		fputs("; try a larger -mapSize or fewer -tps)", stderr);
 	}
+	if (busy)
+		fprintf(stderr, ", %llu of them dropped because their CPU's batch was busy "
+				"(a traced program was preempted)", (unsigned long long)busy);
 	fputc('\n', stderr);
 }
 
@@ -746,18 +810,6 @@ static void print_in_flight(const struct trace *t)
 	}
 	if (n > IN_FLIGHT_SHOWN)
 		fprintf(stderr, "ior:   ... and %zu more\n", n - IN_FLIGHT_SHOWN);
-}
-
-static uint64_t path_args_full(const struct trace *t)
-{
-	int fd = ior_loader_map_fd(t->obj, ".bss");
-	uint32_t key = 0;
-	uint64_t v[64] = { 0 }; /* .bss of bpf.c: path_args_full at offset 0 */
-	struct ior_loader_map_info mi;
-
-	if (fd < 0 || ior_loader_map_info(t->obj, ".bss", &mi) || mi.value_size > sizeof v)
-		return 0;
-	return ior_sys_map_lookup_elem(fd, &key, v) ? 0 : v[0];
 }
 
 static void print_live(const struct trace *t)
@@ -779,7 +831,7 @@ static void print_stats(struct trace *t)
 {
 	struct ior_pair_stats s;
 	double secs = (t->stop_ns - t->start_ns) / 1e9;
-	uint64_t full = path_args_full(t);
+	uint64_t full = bpf_counter(t, "path_args_full");
 
 	ior_pair_get_stats(t->pairer, &s);
 	fprintf(stderr, "ior: traced %.2f s: %llu syscall pairs (%.0f/s), %llu after filters\n", secs,
@@ -796,6 +848,10 @@ static void print_stats(struct trace *t)
 				"inside a syscall: %llu, malformed records: %llu\n",
 			(unsigned long long)s.mismatched_exits,
 			(unsigned long long)s.enters_at_thread_exit, (unsigned long long)s.bad_records);
+	if (t->malformed_samples || t->flush_busy)
+		fprintf(stderr, "ior: perf samples with malformed records: %llu, batch flushes given up "
+				"(busy): %llu\n",
+			(unsigned long long)t->malformed_samples, (unsigned long long)t->flush_busy);
 	if (ior_merge_late(t->merge) || t->forced_flushes)
 		fprintf(stderr, "ior: records merged out of order: %llu late, %llu forced flushes\n",
 			(unsigned long long)ior_merge_late(t->merge),
@@ -852,13 +908,11 @@ static int close_recording(struct trace *t)
 {
 	struct ior_pair_stats s;
 	struct stat st;
-	uint64_t lost = 0, pairs;
+	uint64_t busy, pairs;
 	int r;
 
 	ior_pair_get_stats(t->pairer, &s);
-	for (unsigned i = 0; i < t->nrings; i++)
-		lost += t->rings[i].lost;
-	s.t.lost = lost;
+	s.t.lost = lost_records(t, &busy);
 	pairs = ior_rec_writer_pairs(t->rec);
 	r = ior_rec_writer_close(t->rec, &s.t, t->err, sizeof t->err);
 	t->rec = NULL;
@@ -964,6 +1018,7 @@ int ior_cmd_trace(const struct ior_opts *o)
 
 	memset(&t, 0, sizeof t);
 	t.o = o;
+	t.flush_fd = -1;
 	if ((rc = check_opts(&t)) || (rc = check_targets(o)))
 		return rc;
 	install_signals();
@@ -984,9 +1039,10 @@ int ior_cmd_trace(const struct ior_opts *o)
 	t.http_polled_ns = t.start_ns;
 	loop(&t);
 	stop_serving(&t);
-	detach(&t); /* no new records; then read what the rings still hold */
+	detach(&t); /* no new records; then read what the batches and rings still hold */
 	t.stop_ns = mono_ns();
 	if (!o->bench_empty) {
+		flush_batches(&t);
 		drain(&t, UINT64_MAX);
 		flush_stdout(&t);
 		print_stats(&t);

@@ -5,7 +5,13 @@
  * Every record starts with struct ior_rec_head. Enters carry the thread's
  * identity and the syscall's interesting arguments; exits carry the return
  * value and, for syscalls that take paths, the path strings read at exit
- * time (the user page is resident by then; at enter it may not be). */
+ * time (the user page is resident by then; at enter it may not be).
+ *
+ * One perf sample carries one record (per-syscall tracepoint programs) or a
+ * batch of them (the raw tracepoint programs the trace command uses): each
+ * record starts 8-byte aligned right after the previous one's h.len bytes.
+ * A CPU's batch is sent when it might not hold the next record, and when
+ * user space runs the flush program on that CPU (BPF_PROG_TEST_RUN). */
 #ifndef IOR_TRACE_EVENT_H
 #define IOR_TRACE_EVENT_H
 
@@ -15,6 +21,7 @@
 #define IOR_COMM_LEN 16
 #define IOR_NR_MAX 512         /* syscall numbers below this are tracked */
 #define IOR_ARG_NONE 0xff      /* struct ior_sys_conf: argument not used */
+#define IOR_BATCH_BYTES 8192   /* records sent in one perf sample, at most */
 
 enum ior_rec_kind {
 	IOR_REC_ENTER = 1,
@@ -29,7 +36,7 @@ struct ior_rec_head {
 	__u32 tid;
 	__u16 kind; /* enum ior_rec_kind */
 	__u16 nr;   /* syscall number (enter/exit) */
-	__u32 pad;
+	__u32 len;  /* bytes in this record, head included */
 };
 
 struct ior_rec_enter {
@@ -52,6 +59,7 @@ struct ior_rec_exit {
 };
 
 #define IOR_REC_EXIT_BASE __builtin_offsetof(struct ior_rec_exit, paths)
+#define IOR_REC_MAX sizeof(struct ior_rec_exit) /* the largest record */
 
 /* Per-syscall argument table, an array map indexed by syscall number and
  * filled by user space before the programs run. Argument indexes 0..5,

@@ -63,16 +63,30 @@ void ior_merge_free(struct ior_merge *m)
 	free(m);
 }
 
-static int src_reserve(struct src *s)
+static int src_reserve(struct src *s, size_t more)
 {
-	if (s->n < s->cap)
+	if (more <= s->cap - s->n)
 		return 0;
-	uint32_t cap = s->cap ? 2 * s->cap : 4096;
-	struct ent *e = realloc(s->e, (size_t)cap * sizeof *e);
+	size_t cap = s->cap ? s->cap : 4096;
+	while (cap - s->n < more)
+		cap *= 2;
+	if (cap > UINT32_MAX)
+		return -ENOMEM;
+	struct ent *e = realloc(s->e, cap * sizeof *e);
 	if (!e)
 		return -ENOMEM;
 	s->e = e;
-	s->cap = cap;
+	s->cap = (uint32_t)cap;
+	return 0;
+}
+
+int ior_merge_reserve(struct ior_merge *m, unsigned src, size_t bytes, size_t nrec)
+{
+	if (src >= m->nsrc)
+		return -EINVAL;
+	if (bytes > m->cap - m->used || m->cap - m->used - bytes < 8 ||
+	    src_reserve(&m->src[src], nrec))
+		return -ENOSPC;
 	return 0;
 }
 
@@ -88,7 +102,7 @@ int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t le
 	if (need > m->cap - m->used)
 		return -ENOSPC;
 	s = &m->src[src];
-	if (src_reserve(s))
+	if (src_reserve(s, 1))
 		return -ENOSPC;
 	memcpy(&h, rec, sizeof h);
 	memcpy(m->arena + m->used, rec, len);

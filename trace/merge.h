@@ -25,6 +25,12 @@ void ior_merge_free(struct ior_merge *m);
  * -EINVAL for a record shorter than its head or a bad source. */
 int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t len);
 
+/* Makes room for nrec records of bytes in all (each rounded up to 8, the
+ * last by at most 7) from source src, so that many pushes cannot fail
+ * with -ENOSPC: a perf sample's records go in whole or not at all.
+ * 0 or -ENOSPC (flush first), -EINVAL for a bad source. */
+int ior_merge_reserve(struct ior_merge *m, unsigned src, size_t bytes, size_t nrec);
+
 /* Delivers every held record with ts <= watermark in timestamp order. The
  * record pointer is 8-byte aligned and valid during the call only. */
 void ior_merge_flush(struct ior_merge *m, uint64_t watermark, ior_merge_cb cb, void *ctx);

@@ -1,9 +1,13 @@
-/* Fuzzes the consumer stages on hostile kernel records: merge -> pairing
- * (with the fd table) -> CSV. Input: chunks of
+/* Fuzzes the consumer stages on hostile kernel records: per-CPU batches ->
+ * sample splitting -> merge -> pairing (with the fd table) -> CSV. Input:
+ * chunks of
  *   [sel][syscall][thread][ts lo][ts hi][n] + n payload bytes
- * sel picks the CPU (bit 0) and record kind; the payload fills the record
- * after its head (fd, flags, aux, comm / ret, path lengths, paths), so
- * lengths and paths are whatever the fuzzer makes of them. */
+ * sel picks the CPU (bit 0), record kind, and (bit 7) a head length that
+ * lies; the payload fills the record after its head (fd, flags, aux, comm /
+ * ret, path lengths, paths), so lengths and paths are whatever the fuzzer
+ * makes of them. Records are batched per CPU as bpf.c does and each batch
+ * goes through ior_batch_each as trace/cmd.c's push does. */
+#include "trace/batch.h"
 #include "trace/csv.h"
 #include "trace/event.h"
 #include "trace/fdtab.h"
@@ -48,17 +52,49 @@ static int fake_cwd(void *ctx, uint32_t pid, char *path, size_t len)
 	return 0;
 }
 
+struct batch {
+	uint64_t buf[IOR_BATCH_BYTES / 8];
+	size_t used;
+};
+
+struct push_ctx {
+	struct ior_merge *m;
+	unsigned src;
+};
+
+static int push_record(void *ctx, const void *rec, size_t len)
+{
+	struct push_ctx *c = ctx;
+	ior_merge_push(c->m, c->src, rec, len);
+	return 0;
+}
+
+static void send(struct ior_merge *m, struct ior_pairer *p, unsigned cpu, struct batch *b)
+{
+	struct push_ctx c = { m, cpu };
+
+	if (!b->used)
+		return;
+	if (ior_merge_reserve(m, cpu, b->used, ior_batch_max_records(b->used)))
+		ior_merge_flush(m, UINT64_MAX, deliver, p);
+	if (!ior_merge_reserve(m, cpu, b->used, ior_batch_max_records(b->used)))
+		ior_batch_each(b->buf, b->used, push_record, &c);
+	b->used = 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct batch batch[2];
 	static const struct ior_fd_resolver r = { fake_fd, fake_cwd, NULL };
 	static uint64_t rec[(sizeof(struct ior_rec_exit) + 64) / 8];
 	struct ior_fdtab *fds = ior_fdtab_new(64, 8, &r);
 	struct ior_pair_cfg cfg = { fds, (size && data[0] & 1) ? "a" : NULL, sink, NULL, NULL };
 	struct ior_pairer *p = fds ? ior_pair_new(&cfg) : NULL;
-	struct ior_merge *m = ior_merge_new(2, 8192);
+	struct ior_merge *m = ior_merge_new(2, 3 * IOR_BATCH_BYTES);
 	uint64_t ts = 1000;
 	unsigned chunks = 0;
 
+	batch[0].used = batch[1].used = 0;
 	if (!out)
 		out = fopen("/dev/null", "w");
 	if (!p || !m || !out)
@@ -81,14 +117,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy((char *)rec + sizeof h, data + i, n);
 		/* a long path: the payload's last byte says how far to extend */
 		size_t len = sizeof h + n + (n ? (size_t)data[i + n - 1] * 2 : 0);
-		if (len > sizeof rec)
-			len = sizeof rec;
+		if (len > IOR_REC_MAX) /* what a batch slot holds */
+			len = IOR_REC_MAX;
 		i += n;
-		if (ior_merge_push(m, c[0] & 1, rec, len) == -28)
-			ior_merge_flush(m, UINT64_MAX, deliver, p);
-		if (++chunks % 8 == 0)
+		h.len = (uint32_t)len;
+		if (c[0] & 0x80) /* a lying length */
+			h.len = (uint32_t)(c[3] | c[4] << 8);
+		memcpy(rec, &h, sizeof h);
+		struct batch *b = &batch[c[0] & 1];
+		if (IOR_BATCH_BYTES - b->used < IOR_REC_MAX)
+			send(m, p, c[0] & 1, b);
+		memcpy((char *)b->buf + b->used, rec, len);
+		b->used += (len + 7) & ~(size_t)7;
+		if (++chunks % 8 == 0) {
+			send(m, p, 0, &batch[0]);
+			send(m, p, 1, &batch[1]);
 			ior_merge_flush(m, ts - 300, deliver, p);
+		}
 	}
+	send(m, p, 0, &batch[0]);
+	send(m, p, 1, &batch[1]);
 	ior_merge_flush(m, UINT64_MAX, deliver, p);
 	struct ior_pair_stats st;
 	struct ior_in_flight f[4];

@@ -29,10 +29,14 @@ else
 	fail "bpf.o records through perf rings" "$(tr '\n' ' ' <<<"$out")"
 fi
 
+# The raw programs batch records per CPU: none arrive until ior_flush runs
+# on each CPU (BPF_PROG_TEST_RUN), then all of them, split back exactly.
 out=$("$PROBE" events-raw "$OBJ" 2>&1)
-if [ "$(val enter "$out")" = 5 ] && [ "$(val exit "$out")" = 5 ] &&
-	[ "$(val exit_ret_ok "$out")" = 5 ] && [ "$(val proc_exit "$out")" -ge 1 ] 2>/dev/null; then
-	pass "the same through raw tracepoints sys_enter/sys_exit"
+if [ "$(val before_flush "$out")" = 0 ] && [ "$(val enter "$out")" = 5 ] &&
+	[ "$(val exit "$out")" = 5 ] && [ "$(val exit_ret_ok "$out")" = 5 ] &&
+	[ "$(val proc_exit "$out")" -ge 1 ] 2>/dev/null && [ "$(val malformed "$out")" = 0 ] &&
+	[ "$(val flush_err "$out")" = 0 ]; then
+	pass "the same through raw tracepoints sys_enter/sys_exit, batched until ior_flush"
 else
 	fail "bpf.o records through raw tracepoints" "$(tr '\n' ' ' <<<"$out")"
 fi

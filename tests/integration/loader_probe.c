@@ -36,6 +36,7 @@
 #include <linux/btf.h>
 
 #include "loader/internal.h"
+#include "trace/batch.h"
 #include "trace/event.h"
 
 #define RING_PAGES 16
@@ -133,7 +134,7 @@ static void run_child(pid_t pid, int go)
 /* ---- events: the real object through perf rings ------------------------- */
 
 struct ring {
-	int fd;
+	int fd, cpu;
 	struct perf_event_mmap_page *meta;
 	uint8_t *data;
 	uint64_t size;
@@ -141,27 +142,29 @@ struct ring {
 
 struct counts {
 	pid_t child;
-	unsigned enter, exit, exit_ret_ok, proc_exit;
+	unsigned enter, exit, exit_ret_ok, proc_exit, malformed;
 };
 
-static void count_record(struct counts *c, const uint8_t *raw, uint32_t len)
+static int count_record(void *ctx, const void *raw, size_t len)
 {
+	struct counts *c = ctx;
 	struct ior_rec_head h;
 	if (len < sizeof h)
-		return;
+		return 0;
 	memcpy(&h, raw, sizeof h);
 	if (h.pid != (uint32_t)c->child)
-		return;
+		return 0;
 	if (h.kind == IOR_REC_ENTER && h.nr == NR_GETPID)
 		c->enter++;
 	if (h.kind == IOR_REC_EXIT && h.nr == NR_GETPID && len >= sizeof h + 8) {
 		int64_t ret;
-		memcpy(&ret, raw + sizeof h, 8);
+		memcpy(&ret, (const uint8_t *)raw + sizeof h, 8);
 		c->exit++;
 		c->exit_ret_ok += ret == c->child;
 	}
 	if (h.kind == IOR_REC_PROC_EXIT)
 		c->proc_exit++;
+	return 0;
 }
 
 static void copy_out(const struct ring *r, uint64_t pos, void *dst, size_t n)
@@ -184,8 +187,9 @@ static void drain(struct ring *r, struct counts *c)
 			uint32_t len;
 			copy_out(r, tail, rec, h.size);
 			memcpy(&len, rec + sizeof h, 4);
-			if (len <= h.size - sizeof h - 4)
-				count_record(c, rec + sizeof h + 4, len);
+			if (len <= h.size - sizeof h - 4 &&
+			    ior_batch_each(rec + sizeof h + 4, len, count_record, c).malformed)
+				c->malformed++;
 		}
 		tail += h.size;
 	}
@@ -213,7 +217,7 @@ static int open_rings(struct ior_bpf_obj *o, struct ring *rings, int max)
 			snprintf(err, sizeof err, "%s", strerror(errno));
 			die("events map update");
 		}
-		rings[n++] = (struct ring){ fd, m, (uint8_t *)m + page, (uint64_t)RING_PAGES * page };
+		rings[n++] = (struct ring){ fd, cpu, m, (uint8_t *)m + page, (uint64_t)RING_PAGES * page };
 	}
 	return n;
 }
@@ -260,15 +264,26 @@ static int mode_events(const char *path, bool raw)
 		fds[2] = attach(o, "ior_task_exit", "sched", "sched_process_exit");
 	}
 	run_child(c.child, go);
-	for (double end = now_ms() + 2000; now_ms() < end;) {
+	if (raw) { /* the raw programs batch: nothing shows until a flush */
+		usleep(100000);
 		for (int i = 0; i < nrings; i++)
 			drain(&rings[i], &c);
+		printf("before_flush=%u\n", c.enter + c.exit + c.proc_exit);
+	}
+	int flush = ior_loader_prog_fd(o, "ior_flush"), flush_err = 0;
+	for (double end = now_ms() + 2000; now_ms() < end;) {
+		for (int i = 0; i < nrings; i++) {
+			uint32_t busy = 0;
+			if (raw && ior_sys_prog_run_on_cpu(flush, rings[i].cpu, &busy))
+				flush_err++;
+			drain(&rings[i], &c);
+		}
 		if (c.enter >= CALLS && c.exit >= CALLS && c.proc_exit)
 			break;
 		usleep(10000);
 	}
-	printf("rings=%d\nenter=%u\nexit=%u\nexit_ret_ok=%u\nproc_exit=%u\n", nrings, c.enter,
-	       c.exit, c.exit_ret_ok, c.proc_exit);
+	printf("rings=%d\nenter=%u\nexit=%u\nexit_ret_ok=%u\nproc_exit=%u\nmalformed=%u\nflush_err=%d\n",
+	       nrings, c.enter, c.exit, c.exit_ret_ok, c.proc_exit, c.malformed, flush_err);
 	for (int i = 0; i < 3; i++)
 		close(fds[i]);
 	ior_loader_close(o);
