@@ -86,6 +86,21 @@ problem() { # a failure in full mode is reported, the bench goes on
 }
 PROBLEMS=()
 
+# ---- CPU placement ---------------------------------------------------------
+# With 2+ CPUs a one-thread workload runs on the last CPU and ior and
+# bpftrace on CPU 0 (the issue's setting: the workload flat out on one
+# core, the tracer on another), which also keeps the scheduler's noise out
+# of the ratios. Two-thread workloads, and perf trace and strace with
+# their child, run where they like.
+NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+GEN_PIN=() TRACER_PIN=()
+if [ "$NCPU" -ge 2 ] && command -v taskset >/dev/null; then
+	GEN_PIN=(taskset -c $((NCPU - 1))) TRACER_PIN=(taskset -c 0)
+fi
+gen_pin() { # WL: prints the pinning prefix for its generator
+	[ "${WL_THREADS[$1]}" = 1 ] && echo "${GEN_PIN[@]}"
+}
+
 # ---- process bookkeeping -------------------------------------------------
 W=""
 cleanup() {
@@ -141,7 +156,7 @@ iters_of() { # WL DIV
 gen_start() { # WL DIV
 	GEN_SEQ=$((GEN_SEQ + 1))
 	GEN_OUT=$W/gen.$GEN_SEQ
-	"$GEN" "${WL_MODE[$1]}" -n "$(iters_of "$1" "$2")" -threads "${WL_THREADS[$1]}" \
+	$(gen_pin "$1") "$GEN" "${WL_MODE[$1]}" -n "$(iters_of "$1" "$2")" -threads "${WL_THREADS[$1]}" \
 		-wait -mark >"$GEN_OUT" 2>&1 </dev/null &
 	GEN_PID=$!
 	GEN_PIDS+=("$GEN_PID")
@@ -224,7 +239,7 @@ ior_start() { # TAG DIR OUT ARGS...
 	shift 3
 	mkdir -p "$dir"
 	IOR_ERR=$W/$tag.err
-	(cd "$dir" && exec "$IOR" "$@") >"$out" 2>"$IOR_ERR" </dev/null &
+	(cd "$dir" && exec "${TRACER_PIN[@]}" "$IOR" "$@") >"$out" 2>"$IOR_ERR" </dev/null &
 	IOR_PID=$!
 	if ! wait_for "$IOR_ERR" '^ior: (tracing|attached)|Ctrl-C to stop' 60 "$IOR_PID"; then
 		problem "$tag: ior $* did not start tracing: $(tail -c 400 "$IOR_ERR")"
@@ -399,7 +414,7 @@ bench_bpftrace() { # TRACER
 	BT_T=$t BT_OUT=$W/$t.out
 	bt_script "$t" >"$W/$t.bt"
 	log "$t: bpftrace $W/$t.bt ($(grep -o 'tracepoint:' "$W/$t.bt" | wc -l) tracepoints)"
-	bpftrace "$W/$t.bt" >"$BT_OUT" 2>&1 </dev/null &
+	"${TRACER_PIN[@]}" bpftrace "$W/$t.bt" >"$BT_OUT" 2>&1 </dev/null &
 	BT_PID=$!
 	if ! wait_for "$BT_OUT" '^bench: attached' 120 "$BT_PID"; then
 		problem "$t: bpftrace did not attach: $(tail -c 400 "$BT_OUT")"
@@ -444,6 +459,8 @@ bench_child_tracer() { # TRACER
 			GEN_SEQ=$((GEN_SEQ + 1))
 			GEN_OUT=$W/gen.$GEN_SEQ f=$W/$t.$GEN_SEQ.out
 			n=$(iters_of "$w" "$SLOW_DIV")
+			# not pinned: a ptrace stop is a round trip to the tracer,
+			# which costs several times more across CPUs
 			local cmd=("$GEN" "${WL_MODE[$w]}" -n "$n" -threads "${WL_THREADS[$w]}")
 			case $t in
 			perf-trace) perf trace -o "$f" -- "${cmd[@]}" >"$GEN_OUT" 2>"$f.err" </dev/null ;;
@@ -480,7 +497,7 @@ sustained_session() { # TAG THREADS GEN_ARGS...
 	ior_start "sust-$tag" "$dir" /dev/null -flamegraph -name "sust-$tag" -comm "$COMM" || return 1
 	GEN_SEQ=$((GEN_SEQ + 1))
 	GEN_OUT=$W/gen.$GEN_SEQ
-	"$GEN" read -threads "$T" "$@" -wait -mark >"$GEN_OUT" 2>&1 </dev/null &
+	$([ "$T" = 1 ] && echo "${GEN_PIN[@]}") "$GEN" read -threads "$T" "$@" -wait -mark >"$GEN_OUT" 2>&1 </dev/null &
 	GEN_PID=$!
 	GEN_PIDS+=("$GEN_PID")
 	if ! wait_for "$GEN_OUT" '^iorbench: ready' 10 "$GEN_PID"; then

@@ -34,6 +34,8 @@ void ior_csv_write_header(FILE *out)
 struct buf {
 	char *p;
 	size_t len, cap;
+	int quoting; /* inside a quoted field: put_escaped doubles '"' */
+	int special; /* put_escaped wrote '"', ',', CR or LF (the field needs quotes) */
 };
 
 /* Most pieces are a few bytes: a loop beats a memcpy call for them. */
@@ -56,14 +58,28 @@ static void puts_(struct buf *b, const char *s)
 	put(b, s, strlen(s));
 }
 
+/* Two digits per division: five numbers per row. */
 static void put_u64(struct buf *b, uint64_t v)
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
 	char tmp[24];
 	int i = sizeof tmp;
 
-	do
-		tmp[--i] = (char)('0' + v % 10);
-	while ((v /= 10));
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100);
+		v /= 100;
+		tmp[--i] = pairs[2 * d + 1];
+		tmp[--i] = pairs[2 * d];
+	}
+	if (v >= 10) {
+		tmp[--i] = pairs[2 * v + 1];
+		tmp[--i] = pairs[2 * v];
+	} else {
+		tmp[--i] = (char)('0' + v);
+	}
 	put(b, tmp + i, sizeof tmp - (size_t)i);
 }
 
@@ -126,30 +142,36 @@ static int cp_is_unsafe(unsigned cp)
  * so the notation stays unambiguous. */
 static void put_escaped(struct buf *b, const char *s, size_t n, enum ior_escape esc)
 {
+	/* 1: not printable ASCII, or a byte escaping or quoting acts on */
+	static const unsigned char stop[256] = {
+		[0 ... 0x1f] = 1, ['"'] = 1, [','] = 1, ['\\'] = 1, [0x7f ... 0xff] = 1,
+	};
 	const unsigned char *u = (const unsigned char *)s;
 
-	if (esc == IOR_ESCAPE_NEVER) {
-		put(b, s, n);
-		return;
-	}
 	for (size_t i = 0; i < n;) {
 		unsigned c = u[i], cp;
 		int len;
 		size_t run = i;
-		while (run < n && u[run] >= 0x20 && u[run] < 0x7f && u[run] != '\\')
+		while (run < n && !stop[u[run]])
 			run++;
 		if (run > i) { /* printable ASCII: as is */
 			put(b, s + i, run - i);
 			i = run;
 			continue;
 		}
-		if (c < 0x80) {
+		if (c == '"' || c == ',') {
+			put(b, b->quoting && c == '"' ? "\"\"" : s + i, b->quoting && c == '"' ? 2 : 1);
+			b->special = 1;
+			i++;
+		} else if (esc == IOR_ESCAPE_NEVER) {
+			b->special |= c == '\n' || c == '\r';
+			put(b, s + i, 1);
+			i++;
+		} else if (c < 0x80) {
 			if (c < 0x20 || c == 0x7f)
 				put_hex_escape(b, 'x', c, 2);
-			else if (c == '\\')
+			else /* the backslash */
 				put(b, "\\\\", 2);
-			else
-				put(b, s + i, 1);
 			i++;
 		} else if (esc == IOR_ESCAPE_ALWAYS || !(len = utf8_seq(u + i, n - i, &cp))) {
 			put_hex_escape(b, 'x', c, 2);
@@ -167,7 +189,7 @@ static void put_escaped(struct buf *b, const char *s, size_t n, enum ior_escape 
 size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_escape esc)
 {
 	char tmp[4 * 256 + 8];
-	struct buf b = { tmp, 0, sizeof tmp };
+	struct buf b = { tmp, 0, sizeof tmp, 0, 0 };
 	size_t out;
 
 	if (!len)
@@ -182,28 +204,30 @@ size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_e
 }
 
 /* RFC 4180: a field holding a comma, quote, CR or LF is quoted, quotes
- * doubled. The field was written at b->p[start..b->len); quoting it (rare)
- * shifts it in place. */
+ * doubled. The field was written at b->p[start..b->len) unquoted; quoting
+ * it (rare: a name with such a byte) shifts it in place. */
 static void quote_from(struct buf *b, size_t start)
 {
-	size_t n = b->len - start, quotes = 0, need = 0;
+	/* one table lookup per byte: this runs on every row's file column */
+	static const unsigned char special[256] = { ['"'] = 1, [','] = 1, ['\n'] = 1, ['\r'] = 1 };
+	size_t n = b->len - start, quotes = 0, i = 0;
 	char *f = b->p + start;
 
-	for (size_t i = 0; i < n; i++) {
-		quotes += f[i] == '"';
-		need |= f[i] == '"' || f[i] == ',' || f[i] == '\n' || f[i] == '\r';
-	}
-	if (!need)
+	while (i < n && !special[(unsigned char)f[i]])
+		i++;
+	if (i == n)
 		return;
+	for (; i < n; i++)
+		quotes += f[i] == '"';
 	if (n + quotes + 2 > b->cap - start) { /* cannot grow: drop the field's tail */
 		n = (b->cap - start - 2) / 2;
 		quotes = 0;
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
 			quotes += f[i] == '"';
 	}
 	size_t out = start + n + quotes + 2;
 	b->p[--out] = '"';
-	for (size_t i = n; i-- > 0;) {
+	for (i = n; i-- > 0;) {
 		b->p[--out] = f[i];
 		if (f[i] == '"')
 			b->p[--out] = '"';
@@ -247,7 +271,7 @@ static void put_file(struct buf *f, const struct ior_event_pair *p, enum ior_esc
 void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc)
 {
 	static char row[ROW_MAX];
-	struct buf b = { row, 0, sizeof row };
+	struct buf b = { row, 0, sizeof row, 0, 0 };
 	const char *name = p->sys < ior_nsyscalls ? ior_syscalls[p->sys].name : "?";
 
 	put_u64(&b, p->gap_ns);
@@ -256,7 +280,8 @@ void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_esca
 	put(&b, ",", 1);
 	size_t start = b.len;
 	put_escaped(&b, p->comm, strnlen_(p->comm, IOR_CSV_COMM_MAX), esc);
-	quote_from(&b, start);
+	if (b.special)
+		quote_from(&b, start);
 	put(&b, ",", 1);
 	put_u64(&b, p->pid);
 	put(&b, ".", 1);
@@ -266,9 +291,19 @@ void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_esca
 	put(&b, ",", 1);
 	put_i64(&b, p->ret);
 	put(&b, ",", 1);
+	/* With flags the file column holds a comma: quoted as it is written.
+	 * Else quoted afterwards, when a name made it need quotes. */
+	int comma = p->fd >= 0 && p->flags != IOR_FLAGS_UNKNOWN;
 	start = b.len;
+	b.special = 0;
+	b.quoting = comma;
+	if (comma)
+		put(&b, "\"", 1);
 	put_file(&b, p, esc);
-	quote_from(&b, start);
+	if (comma)
+		put(&b, "\"", 1);
+	else if (b.special)
+		quote_from(&b, start);
 	put(&b, "\n", 1);
 	fwrite(b.p, 1, b.len, out);
 }
@@ -295,7 +330,7 @@ static const struct flag_name open_flags[] = {
 void ior_open_flags_str(char *buf, size_t len, long long flags)
 {
 	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
-	struct buf b = { buf, 0, len ? len - 1 : 0 };
+	struct buf b = { buf, 0, len ? len - 1 : 0, 0, 0 };
 	long long rest = flags & ~(long long)O_ACCMODE;
 
 	if (!len)

@@ -63,6 +63,18 @@ void ior_merge_free(struct ior_merge *m)
 	free(m);
 }
 
+/* Records are 24 to 552 bytes; musl's memcpy starts with rep movs, slow
+ * for that size, and two copies per record were a fifth of ior's CPU. */
+static void copy_rec(char *dst, const char *src, size_t len)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8)
+		memcpy(dst + i, src + i, 8);
+	for (; i < len; i++)
+		dst[i] = src[i];
+}
+
 static int src_reserve(struct src *s, size_t more)
 {
 	if (more <= s->cap - s->n)
@@ -105,7 +117,7 @@ int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t le
 	if (src_reserve(s, 1))
 		return -ENOSPC;
 	memcpy(&h, rec, sizeof h);
-	memcpy(m->arena + m->used, rec, len);
+	copy_rec(m->arena + m->used, rec, len);
 	if (m->flushed && h.ts <= m->passed)
 		m->late++;
 	for (i = s->n; i > s->head && s->e[i - 1].ts > h.ts; i--)
@@ -146,7 +158,7 @@ static void compact(struct ior_merge *m)
 		s->head = 0;
 		s->n = n;
 		for (uint32_t j = 0; j < n; j++) {
-			memcpy(m->spare + used, m->arena + s->e[j].off, s->e[j].len);
+			copy_rec(m->spare + used, m->arena + s->e[j].off, s->e[j].len);
 			s->e[j].off = (uint32_t)used;
 			used += (s->e[j].len + 7) & ~(size_t)7;
 		}

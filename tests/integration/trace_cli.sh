@@ -52,6 +52,25 @@ for tps in '(' nomatchxyz; do
 	fi
 done
 
+# -mapSize: a ring must hold whole 8 KiB batches and be a power of two;
+# 64K, the least, traces
+for ms in 32K 4K 96K; do
+	timeout -k 2 15 "$IOR" -plain -mapSize "$ms" >"$T/ms.out" 2>"$T/ms.err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -qF -- "-mapSize $(numfmt --from=iec "$ms")" "$T/ms.err"; then
+		pass "mapSize-usage-error-$ms"
+	else
+		fail "mapSize-usage-error-$ms" "exit status $rc: $(head -c 300 "$T/ms.err")"
+	fi
+done
+timeout -k 2 15 "$IOR" -plain -mapSize 64K -duration 300ms >"$T/ms.out" 2>"$T/ms.err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(head -n1 "$T/ms.out" | cut -c1-16)" = durationToPrevNs ]; then
+	pass mapSize-64K-traces
+else
+	fail mapSize-64K-traces "exit status $rc: $(head -c 300 "$T/ms.err")"
+fi
+
 # -duration stops by itself and prints statistics; the workload is never
 # released, so no rows
 for d in 1s 500ms 2; do

@@ -51,6 +51,24 @@ TEST(file_column_forms)
 	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO), "10074,14126,x,158022.158023,read,3,%(7)\n");
 }
 
+TEST(numbers_at_digit_boundaries)
+{
+	struct ior_event_pair p = pair("read", "x", "", -1, IOR_FLAGS_UNKNOWN);
+	p.gap_ns = 0;
+	p.duration_ns = UINT64_MAX;
+	p.pid = 9;
+	p.tid = 10;
+	p.ret = -100;
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO), "0,18446744073709551615,x,9.10,read,-100,\n");
+	p.gap_ns = 99;
+	p.duration_ns = 1000000007;
+	p.pid = 100;
+	p.tid = 4294967295u;
+	p.ret = INT64_MIN;
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO),
+		     "99,1000000007,x,100.4294967295,read,-9223372036854775808,\n");
+}
+
 TEST(quoting)
 {
 	struct ior_event_pair p = pair("unlink", "we\"ird,c", "/tmp/a,b\"c\nd", -1, IOR_FLAGS_UNKNOWN);
@@ -58,6 +76,12 @@ TEST(quoting)
 		     "10074,14126,\"we\"\"ird,c\",158022.158023,unlink,3,\"/tmp/a,b\"\"c\nd\"\n");
 	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO),
 		     "10074,14126,\"we\"\"ird,c\",158022.158023,unlink,3,\"/tmp/a,b\"\"c\\x0ad\"\n");
+	/* with flags the column is quoted as it is written: the same doubling */
+	p = pair("openat", "q", "/tmp/a,b\"c\nd\"", 4, O_RDONLY);
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_NEVER),
+		     "10074,14126,q,158022.158023,openat,3,\"/tmp/a,b\"\"c\nd\"\"%(4,O_RDONLY)\"\n");
+	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO),
+		     "10074,14126,q,158022.158023,openat,3,\"/tmp/a,b\"\"c\\x0ad\"\"%(4,O_RDONLY)\"\n");
 }
 
 TEST(escaping_modes)
@@ -141,6 +165,7 @@ int main(void)
 	RUN(longest_quoted_fields_fit_the_row);
 	RUN(header_and_plain_row);
 	RUN(file_column_forms);
+	RUN(numbers_at_digit_boundaries);
 	RUN(quoting);
 	RUN(escaping_modes);
 	RUN(flags_strings);
