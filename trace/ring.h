@@ -14,7 +14,7 @@ struct ior_ring {
 	uint64_t size;
 	size_t map_len;      /* 0 for rings over caller memory */
 	int fd;              /* -1 for rings over caller memory */
-	uint64_t lost;       /* records the kernel dropped (PERF_RECORD_LOST) */
+	uint64_t lost;       /* samples dropped (PERF_RECORD_LOST): batches */
 	uint64_t samples;    /* raw samples read */
 	uint64_t bad;        /* malformed records (reader gave up the rest) */
 	char scratch[65536]; /* a record wrapping the end (perf sizes are u16) */
