@@ -35,7 +35,6 @@
 #include "http/http.h"
 #include "loader/loader.h"
 #include "opts.h"
-#include "trace/batch.h"
 #include "trace/csv.h"
 #include "trace/event.h"
 #include "trace/fdtab.h"
@@ -632,25 +631,18 @@ struct push_ctx {
 	unsigned src;
 };
 
-static int push_record(void *ctx, const void *rec, size_t len)
-{
-	struct push_ctx *c = ctx;
-	/* cannot fail for room (reserved); -EINVAL: a runt the pairing counts */
-	ior_merge_push(c->t->merge, c->src, rec, len);
-	return 0;
-}
-
 /* One perf sample: its records go into the merge whole or not at all. */
 static int push(void *ctx, const void *raw, size_t len)
 {
 	struct push_ctx *c = ctx;
 	struct trace *t = c->t;
+	int r = ior_merge_push_sample(t->merge, c->src, raw, len);
 
-	if (ior_merge_reserve(t->merge, c->src, len, ior_batch_max_records(len))) {
+	if (r == -ENOSPC) {
 		t->merge_full = 1;
 		return 1; /* stop: flush, then this sample is read again */
 	}
-	if (ior_batch_each(raw, len, push_record, c).malformed)
+	if (r == -EBADMSG)
 		t->malformed_samples++;
 	return 0;
 }

@@ -7,6 +7,7 @@
  * held are copied to the front of a second arena (few: only those newer
  * than the watermark) and the arenas swap. */
 #include "merge.h"
+#include "batch.h"
 #include "event.h"
 
 #include <errno.h>
@@ -92,14 +93,37 @@ static int src_reserve(struct src *s, size_t more)
 	return 0;
 }
 
-int ior_merge_reserve(struct ior_merge *m, unsigned src, size_t bytes, size_t nrec)
+/* Room for nrec records of bytes in all (each rounded up to 8, the last
+ * by at most 7), so that many pushes cannot fail with -ENOSPC. */
+static int reserve(struct ior_merge *m, unsigned src, size_t bytes, size_t nrec)
 {
-	if (src >= m->nsrc)
-		return -EINVAL;
 	if (bytes > m->cap - m->used || m->cap - m->used - bytes < 8 ||
 	    src_reserve(&m->src[src], nrec))
 		return -ENOSPC;
 	return 0;
+}
+
+struct sample_ctx {
+	struct ior_merge *m;
+	unsigned src;
+};
+
+static int push_one(void *ctx, const void *rec, size_t len)
+{
+	struct sample_ctx *c = ctx;
+	ior_merge_push(c->m, c->src, rec, len); /* room reserved; a runt cannot come */
+	return 0;
+}
+
+int ior_merge_push_sample(struct ior_merge *m, unsigned src, const void *sample, size_t len)
+{
+	struct sample_ctx c = { m, src };
+
+	if (src >= m->nsrc)
+		return -EINVAL;
+	if (reserve(m, src, len, ior_batch_max_records(len)))
+		return -ENOSPC;
+	return ior_batch_each(sample, len, push_one, &c).malformed ? -EBADMSG : 0;
 }
 
 int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t len)

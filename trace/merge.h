@@ -25,11 +25,11 @@ void ior_merge_free(struct ior_merge *m);
  * -EINVAL for a record shorter than its head or a bad source. */
 int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t len);
 
-/* Makes room for nrec records of bytes in all (each rounded up to 8, the
- * last by at most 7) from source src, so that many pushes cannot fail
- * with -ENOSPC: a perf sample's records go in whole or not at all.
- * 0 or -ENOSPC (flush first), -EINVAL for a bad source. */
-int ior_merge_reserve(struct ior_merge *m, unsigned src, size_t bytes, size_t nrec);
+/* Pushes the records of one perf sample (trace/batch.h) from source src,
+ * whole or not at all: 0; -ENOSPC, nothing taken (flush, then push it
+ * again); -EBADMSG, the records before a malformed one taken; -EINVAL for
+ * a bad source. */
+int ior_merge_push_sample(struct ior_merge *m, unsigned src, const void *sample, size_t len);
 
 /* Delivers every held record with ts <= watermark in timestamp order. The
  * record pointer is 8-byte aligned and valid during the call only. */

@@ -7,7 +7,6 @@
  * ret, path lengths, paths), so lengths and paths are whatever the fuzzer
  * makes of them. Records are batched per CPU as bpf.c does and each batch
  * goes through ior_batch_each as trace/cmd.c's push does. */
-#include "trace/batch.h"
 #include "trace/csv.h"
 #include "trace/event.h"
 #include "trace/fdtab.h"
@@ -15,6 +14,7 @@
 #include "trace/pair.h"
 #include "trace/syscalls.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,28 +57,12 @@ struct batch {
 	size_t used;
 };
 
-struct push_ctx {
-	struct ior_merge *m;
-	unsigned src;
-};
-
-static int push_record(void *ctx, const void *rec, size_t len)
-{
-	struct push_ctx *c = ctx;
-	ior_merge_push(c->m, c->src, rec, len);
-	return 0;
-}
-
 static void send(struct ior_merge *m, struct ior_pairer *p, unsigned cpu, struct batch *b)
 {
-	struct push_ctx c = { m, cpu };
-
-	if (!b->used)
-		return;
-	if (ior_merge_reserve(m, cpu, b->used, ior_batch_max_records(b->used)))
+	if (b->used && ior_merge_push_sample(m, cpu, b->buf, b->used) == -ENOSPC) {
 		ior_merge_flush(m, UINT64_MAX, deliver, p);
-	if (!ior_merge_reserve(m, cpu, b->used, ior_batch_max_records(b->used)))
-		ior_batch_each(b->buf, b->used, push_record, &c);
+		ior_merge_push_sample(m, cpu, b->buf, b->used);
+	}
 	b->used = 0;
 }
 

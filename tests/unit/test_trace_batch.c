@@ -1,5 +1,5 @@
 /* Splitting perf samples into records (trace/batch.h), as bpf.c's batches
- * lay them out, and the merge's all-or-nothing room for one sample. */
+ * lay them out, and the merge taking one sample whole or not at all. */
 #include "trace/batch.h"
 #include "trace/event.h"
 #include "trace/merge.h"
@@ -131,9 +131,9 @@ static void count(void *ctx, const void *rec, size_t len)
 	++*(size_t *)ctx;
 }
 
-/* A sample's records go in whole: reserve refuses what would not fit, and
- * after it succeeds every push of the sample succeeds. */
-TEST(merge_reserve_is_all_or_nothing)
+/* A sample's records go in whole or not at all; a malformed record keeps
+ * those before it. */
+TEST(merge_push_sample_is_all_or_nothing)
 {
 	struct ior_merge *m = ior_merge_new(2, 4096);
 	char buf[IOR_BATCH_BYTES] = { 0 };
@@ -143,19 +143,21 @@ TEST(merge_reserve_is_all_or_nothing)
 	if (!m)
 		return;
 	while (off + 48 <= 2000)
-		put(buf, &off, 45, (uint32_t)off);
-	CHECK_EQ_INT(ior_merge_reserve(m, 0, off, ior_batch_max_records(off)), 0);
-	struct seen s = { 0 };
-	ior_batch_each(buf, off, collect, &s);
-	for (size_t i = 0, o = 0; i < s.n; i++, o += 48)
-		CHECK_EQ_INT(ior_merge_push(m, 0, buf + o, 45), 0);
-	CHECK_EQ_INT(ior_merge_reserve(m, 1, off, ior_batch_max_records(off)), 0); /* 1968 + 1968 <= 4096 - 8 */
-	CHECK_EQ_INT(ior_merge_reserve(m, 1, 4096 - 1968 - 7, 1), -ENOSPC);
-	CHECK_EQ_INT(ior_merge_reserve(m, 2, 8, 1), -EINVAL);
+		put(buf, &off, 45, (uint32_t)off); /* 41 records, 1968 bytes */
+	CHECK_EQ_INT(ior_merge_push_sample(m, 0, buf, off), 0);
+	CHECK_EQ_INT(ior_merge_pending(m), 41);
+	CHECK_EQ_INT(ior_merge_push_sample(m, 1, buf, off), 0); /* 3936 <= 4096 - 8 */
+	CHECK_EQ_INT(ior_merge_push_sample(m, 1, buf, off), -ENOSPC); /* 160 bytes left */
+	CHECK_EQ_INT(ior_merge_pending(m), 82);
+	CHECK_EQ_INT(ior_merge_push_sample(m, 2, buf, 48), -EINVAL);
 	ior_merge_flush(m, UINT64_MAX, count, &got);
-	CHECK_EQ_INT(got, s.n);
-	CHECK_EQ_INT(ior_merge_reserve(m, 1, 4096 - 8, 1), 0);
-	CHECK_EQ_INT(ior_merge_reserve(m, 1, 4096 - 7, 1), -ENOSPC);
+	CHECK_EQ_INT(got, 82);
+	struct ior_rec_head h;
+	memcpy(&h, buf + 96, sizeof h);
+	h.len = 4000; /* the third record runs past the sample */
+	memcpy(buf + 96, &h, sizeof h);
+	CHECK_EQ_INT(ior_merge_push_sample(m, 0, buf, off), -EBADMSG);
+	CHECK_EQ_INT(ior_merge_pending(m), 2);
 	ior_merge_free(m);
 }
 
@@ -166,6 +168,6 @@ int main(void)
 	RUN(hostile_lengths_stop_the_walk);
 	RUN(callback_can_stop);
 	RUN(max_records_bounds_any_sample);
-	RUN(merge_reserve_is_all_or_nothing);
+	RUN(merge_push_sample_is_all_or_nothing);
 	return t_done();
 }
