@@ -146,6 +146,8 @@ int ior_loader_attach_raw_tracepoint(int prog_fd, const char *name, char *err, s
 	int fd = ior_sys_raw_tracepoint_open(name, prog_fd);
 	if (fd >= 0)
 		return fd;
+	if (!name)
+		name = "(the tp_btf program's)";
 	if (fd == -ENOENT)
 		return ior_loader_fail(err, errlen, ENOENT, "raw tracepoint %s: not in this kernel",
 				       name);

@@ -78,6 +78,19 @@ uint32_t ior_btf_find(const struct ior_btf *b, unsigned kind, const char *name);
 uint32_t ior_btf_resolve(const struct ior_btf *b, uint32_t id);
 /* Size in bytes of type id (arrays multiplied out), or -EINVAL. */
 int64_t ior_btf_sizeof(const struct ior_btf *b, uint32_t id);
+
+/* ---- the kernel's BTF (kbtf.c) ------------------------------------------- */
+
+#define IOR_KBTF_PATH "/sys/kernel/btf/vmlinux"
+
+/* Reads and validates the kernel's BTF from path into b. */
+int ior_kbtf_open(struct ior_btf *b, const char *path, char *err, size_t errlen);
+/* Byte offset and size of member (searched in anonymous members too) of
+ * struct type: -ENOENT when missing, -EINVAL for a bit-field. */
+int ior_kbtf_member(const struct ior_btf *b, const char *type, const char *member,
+		    uint32_t *off, uint32_t *size);
+/* Id of the typedef btf_trace_<tracepoint> a tp_btf program attaches to, or 0. */
+uint32_t ior_kbtf_raw_tp(const struct ior_btf *b, const char *tracepoint);
 /* Fills DATASEC sizes and VAR offsets from the ELF (clang leaves them 0)
  * and sorts each DATASEC's variables by offset, as the kernel requires. */
 int ior_btf_fixup(struct ior_btf *b, const struct ior_elf *e, char *err, size_t errlen);
@@ -131,6 +144,8 @@ struct ior_loader_prog {
 	unsigned sec;
 	uint64_t sec_off, size; /* bytes within the section */
 	uint32_t type;
+	uint32_t attach_type;      /* expected_attach_type (tp_btf: BPF_TRACE_RAW_TP) */
+	const char *attach_target; /* tp_btf: the tracepoint, else NULL */
 	struct bpf_insn *insns;
 	uint32_t ninsns;
 	struct ior_loader_reloc *relocs;
@@ -154,6 +169,9 @@ struct ior_bpf_obj {
 	struct ior_btf btf;
 	struct ior_btf_ext ext;
 	int btf_fd;
+	struct ior_btf kbtf; /* the kernel's, read once when first needed */
+	int kbtf_err;        /* 0: not read yet; 1: read; < 0: unusable */
+	char kbtf_why[256];
 	bool loaded;
 	char warning[256];
 	char *log; /* verifier log of the last program that failed */
@@ -175,6 +193,7 @@ struct ior_sys_prog_def {
 	uint32_t ninsns;
 	uint32_t log_level, log_size;
 	char *log;
+	uint32_t attach_type, attach_btf_id; /* tp_btf programs */
 	int btf_fd; /* < 0: no func/line info */
 	const struct bpf_func_info *func_info;
 	uint32_t nfunc;

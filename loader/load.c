@@ -2,6 +2,7 @@
  * data), programs. The verifier is first asked without a log (cheap); only
  * a rejected program is loaded again with one. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,15 +94,62 @@ static int fill_data_map(struct ior_loader_map *m, char *err, size_t errlen)
 	return 0;
 }
 
-static int create_maps(struct ior_bpf_obj *o, bool memlock_ok, char *err, size_t errlen)
+static void add_warning(struct ior_bpf_obj *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void add_warning(struct ior_bpf_obj *o, const char *fmt, ...)
+{
+	size_t used = strlen(o->warning);
+	if (used && used + 2 < sizeof o->warning) {
+		memcpy(o->warning + used, "; ", 3);
+		used += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(o->warning + used, sizeof o->warning - used, fmt, ap);
+	va_end(ap);
+}
+
+static bool uses_map(const struct ior_loader_prog *p, unsigned map)
+{
+	for (uint32_t i = 0; i < p->nrelocs; i++)
+		if (p->relocs[i].map == map)
+			return true;
+	return false;
+}
+
+/* A map only tp_btf programs use is as optional as they are. */
+static bool map_optional(const struct ior_bpf_obj *o, unsigned map)
+{
+	bool used = false;
+	for (unsigned i = 0; i < o->nprogs; i++) {
+		if (!uses_map(&o->progs[i], map))
+			continue;
+		if (!o->progs[i].attach_target)
+			return false;
+		used = true;
+	}
+	return used;
+}
+
+static int create_maps(struct ior_bpf_obj *o, const struct ior_load_opts *opts, bool memlock_ok,
+		       char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < o->nmaps; i++) {
 		struct ior_loader_map *m = &o->maps[i];
-		int r = create_map(o, m, memlock_ok, err, errlen);
+		bool optional = map_optional(o, i);
+		char why[256];
+		if (optional && opts && opts->skip_tp_btf)
+			continue;
+		int r = create_map(o, m, memlock_ok, optional ? why : err,
+				   optional ? sizeof why : errlen);
 		if (!r && m->kind == MAP_DATA)
 			r = fill_data_map(m, err, errlen);
+		if (r && optional && r != -EPERM) {
+			add_warning(o, "%s: the tp_btf programs using it are left unloaded", why);
+			continue;
+		}
 		if (r)
-			return r;
+			return optional ? ior_loader_fail(err, errlen, -r, "%s", why) : r;
 	}
 	return 0;
 }
@@ -119,6 +167,7 @@ static void prog_def(const struct ior_bpf_obj *o, const struct ior_loader_prog *
 		.name = p->name, .license = o->license, .type = p->type, .insns = p->insns,
 		.ninsns = p->ninsns, .btf_fd = o->btf_fd, .func_info = p->func_info,
 		.nfunc = p->nfunc, .line_info = p->line_info, .nline = p->nline,
+		.attach_type = p->attach_type,
 	};
 	if (!p->nfunc)
 		d->btf_fd = -1;
@@ -166,19 +215,40 @@ static void log_tail(const char *log, bool verbose, char *err, size_t errlen)
 		snprintf(err + used, errlen - used, "\n%.*s", (int)(len - start), log + start);
 }
 
-static int load_prog(struct ior_bpf_obj *o, struct ior_loader_prog *p, bool verbose, char *err,
-		     size_t errlen)
+/* The kernel's BTF, read on first use; NULL (and o->kbtf_why) when it
+ * has none or it is unusable. */
+static const struct ior_btf *kernel_btf(struct ior_bpf_obj *o)
 {
-	struct ior_sys_prog_def d;
-	patch_map_fds(o, p);
-	prog_def(o, p, &d);
-	int fd = ior_sys_prog_load(&d);
+	const char *path = getenv("IOR_KERNEL_BTF");
+	if (!o->kbtf_err)
+		o->kbtf_err = ior_kbtf_open(&o->kbtf, path && *path ? path : IOR_KBTF_PATH,
+					    o->kbtf_why, sizeof o->kbtf_why) ?: 1;
+	return o->kbtf_err > 0 ? &o->kbtf : NULL;
+}
+
+int ior_loader_kernel_member(struct ior_bpf_obj *o, const char *type, const char *member,
+			     uint32_t *off, uint32_t *size, char *err, size_t errlen)
+{
+	const struct ior_btf *k = kernel_btf(o);
+	if (!k)
+		return ior_loader_fail(err, errlen, -o->kbtf_err, "%s", o->kbtf_why);
+	int r = ior_kbtf_member(k, type, member, off, size);
+	if (r)
+		return ior_loader_fail(err, errlen, -r, "kernel BTF: no %s.%s%s", type, member,
+				       r == -EINVAL ? " at a whole byte (a bit-field)" : "");
+	return 0;
+}
+
+static int try_load(struct ior_bpf_obj *o, struct ior_loader_prog *p,
+		    struct ior_sys_prog_def *d, bool verbose, char *err, size_t errlen)
+{
+	int fd = ior_sys_prog_load(d);
 	if (fd >= 0) {
 		p->fd = fd;
 		return 0;
 	}
 	int e = -fd;
-	fd = load_with_log(o, &d);
+	fd = load_with_log(o, d);
 	if (fd >= 0) { /* accepted the second time: keep it */
 		p->fd = fd;
 		return 0;
@@ -202,17 +272,59 @@ static int load_prog(struct ior_bpf_obj *o, struct ior_loader_prog *p, bool verb
 	return fd;
 }
 
+/* tp_btf programs are optional: a kernel without BTF, or one that refuses
+ * them, leaves them unloaded (fd -1, said in the warning) and the caller
+ * uses their raw_tracepoint twins. */
+static int load_optional(struct ior_bpf_obj *o, struct ior_loader_prog *p,
+			 struct ior_sys_prog_def *d, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < o->nmaps; i++)
+		if (o->maps[i].fd < 0 && uses_map(p, i))
+			return 0; /* its map was not created: said then */
+	const struct ior_btf *k = kernel_btf(o);
+	if (!k) {
+		if (!strstr(o->warning, o->kbtf_why))
+			add_warning(o, "tp_btf programs not loaded: %s", o->kbtf_why);
+		return 0;
+	}
+	d->attach_btf_id = ior_kbtf_raw_tp(k, p->attach_target);
+	if (!d->attach_btf_id) {
+		add_warning(o, "prog '%s' not loaded: the kernel's BTF has no tracepoint '%s'",
+			    p->name, p->attach_target);
+		return 0;
+	}
+	char why[256];
+	int r = try_load(o, p, d, false, why, sizeof why);
+	why[strcspn(why, "\n")] = '\0';
+	if (r == -EPERM || r == -ENOMEM) /* not about BTF: the others would fail alike */
+		return ior_loader_fail(err, errlen, -r, "%s", why);
+	if (r)
+		add_warning(o, "%s (ior -check -verbose shows the verifier log)", why);
+	return 0;
+}
+
+static int load_prog(struct ior_bpf_obj *o, struct ior_loader_prog *p,
+		     const struct ior_load_opts *opts, char *err, size_t errlen)
+{
+	bool verbose = opts && opts->verbose;
+	struct ior_sys_prog_def d;
+	patch_map_fds(o, p);
+	prog_def(o, p, &d);
+	if (p->attach_target)
+		return opts && opts->skip_tp_btf ? 0 : load_optional(o, p, &d, err, errlen);
+	return try_load(o, p, &d, verbose, err, errlen);
+}
+
 int ior_loader_load(struct ior_bpf_obj *o, const struct ior_load_opts *opts, char *err,
 		    size_t errlen)
 {
 	if (o->loaded)
 		return ior_loader_fail(err, errlen, EBUSY, "bpf object: already loaded");
 	o->loaded = true;
-	bool verbose = opts && opts->verbose;
 	bool memlock_ok = raise_memlock();
 	load_btf(o);
-	int r = create_maps(o, memlock_ok, err, errlen);
+	int r = create_maps(o, opts, memlock_ok, err, errlen);
 	for (unsigned i = 0; !r && i < o->nprogs; i++)
-		r = load_prog(o, &o->progs[i], verbose, err, errlen);
+		r = load_prog(o, &o->progs[i], opts, err, errlen);
 	return r;
 }

@@ -17,6 +17,7 @@
  * The loader knows nothing about ior's events: the contract is the ELF.
  * Supported: SEC("tracepoint/CAT/NAME") and SEC("tp/CAT/NAME") programs,
  * SEC("raw_tracepoint/NAME") and SEC("raw_tp/NAME") programs,
+ * SEC("tp_btf/NAME") programs (optional: see ior_loader_load),
  * BTF-defined maps in .maps, global data in .rodata* / .data* / .bss*
  * (array maps of one element; .rodata* frozen), R_BPF_64_64 map and
  * global-data references, R_BPF_64_32 calls to .text functions,
@@ -56,12 +57,16 @@ int ior_loader_read_global(const struct ior_bpf_obj *obj, const char *name, void
 			   size_t size, char *err, size_t errlen);
 
 struct ior_load_opts {
-	bool verbose; /* on a verifier failure, err gets the whole log */
+	bool verbose;     /* on a verifier failure, err gets the whole log */
+	bool skip_tp_btf; /* leave the tp_btf programs unloaded: not wanted */
 };
 
 /* Raises RLIMIT_MEMLOCK, loads .BTF (if the kernel rejects it, continues
  * without: see ior_loader_warning), creates maps and writes global data,
- * loads every program. On failure the object keeps what it created until
+ * loads every program. tp_btf programs need the kernel's BTF
+ * (/sys/kernel/btf/vmlinux, or the file $IOR_KERNEL_BTF names); without it, or when the verifier refuses one,
+ * that program is left unloaded (its prog fd is -EBADF) and the warning
+ * says why. On failure the object keeps what it created until
  * ior_loader_close. opts may be NULL. */
 int ior_loader_load(struct ior_bpf_obj *obj, const struct ior_load_opts *opts, char *err,
 		    size_t errlen);
@@ -73,9 +78,16 @@ const char *ior_loader_warning(const struct ior_bpf_obj *obj);
 const char *ior_loader_verifier_log(const struct ior_bpf_obj *obj);
 
 /* fd of a map / program after load; -ENOENT when there is no such name,
- * -EBADF before load. The object owns the fd. */
+ * -EBADF before load (and for a tp_btf program left unloaded). The object
+ * owns the fd. */
 int ior_loader_map_fd(const struct ior_bpf_obj *obj, const char *name);
 int ior_loader_prog_fd(const struct ior_bpf_obj *obj, const char *name);
+
+/* Byte offset and size of member of the running kernel's struct type, from
+ * its BTF (read once per object): for `const volatile` offsets set before
+ * load. -ENOENT (no BTF, no such member), -EINVAL (bad BTF, bit-field). */
+int ior_loader_kernel_member(struct ior_bpf_obj *obj, const char *type, const char *member,
+			     uint32_t *off, uint32_t *size, char *err, size_t errlen);
 
 /* Introspection for callers and tests (valid after open). */
 unsigned ior_loader_prog_count(const struct ior_bpf_obj *obj);
@@ -116,7 +128,7 @@ int ior_loader_attach_tracepoint(int prog_fd, const char *category, const char *
 
 /* Attaches prog_fd (a SEC("raw_tracepoint/NAME") program) to raw tracepoint
  * NAME (e.g. "sys_enter", "sched_process_exit") with BPF_RAW_TRACEPOINT_OPEN
- * (Linux 4.17+). Returns the fd holding the attachment; closing it detaches.
+ * (Linux 4.17+); a SEC("tp_btf/NAME") program with NAME NULL. Returns the fd holding the attachment; closing it detaches.
  * -ENOENT when this kernel has no such tracepoint. */
 int ior_loader_attach_raw_tracepoint(int prog_fd, const char *name, char *err, size_t errlen);
 

@@ -94,7 +94,7 @@ static bool map_type_supported(uint32_t t)
 	case BPF_MAP_TYPE_PERCPU_HASH: case BPF_MAP_TYPE_PERCPU_ARRAY:
 	case BPF_MAP_TYPE_STACK_TRACE: case BPF_MAP_TYPE_LRU_HASH:
 	case BPF_MAP_TYPE_LRU_PERCPU_HASH: case BPF_MAP_TYPE_QUEUE: case BPF_MAP_TYPE_STACK:
-	case BPF_MAP_TYPE_RINGBUF:
+	case BPF_MAP_TYPE_RINGBUF: case BPF_MAP_TYPE_TASK_STORAGE:
 		return true;
 	default:
 		return false;
@@ -272,8 +272,11 @@ static int collect_data_maps(struct ior_bpf_obj *o, char *err, size_t errlen)
 
 /* ---- programs ------------------------------------------------------------- */
 
-static int prog_type_of(const char *sec, uint32_t *type)
+/* Program type of a section; tp_btf programs also name their tracepoint. */
+static int prog_type_of(const char *sec, uint32_t *type, uint32_t *attach, const char **target)
 {
+	*attach = 0;
+	*target = NULL;
 	if (has_prefix(sec, "tracepoint/") || has_prefix(sec, "tp/")) {
 		*type = BPF_PROG_TYPE_TRACEPOINT;
 		return 0;
@@ -282,10 +285,16 @@ static int prog_type_of(const char *sec, uint32_t *type)
 		*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 		return 0;
 	}
+	if (has_prefix(sec, "tp_btf/") && sec[7]) {
+		*type = BPF_PROG_TYPE_TRACING;
+		*attach = BPF_TRACE_RAW_TP;
+		*target = sec + 7;
+		return 0;
+	}
 	return -ENOTSUP;
 }
 
-static int add_prog(struct ior_bpf_obj *o, unsigned sec, uint32_t type, const Elf64_Sym *s,
+static int add_prog(struct ior_bpf_obj *o, unsigned sec, const Elf64_Sym *s,
 		    const char *name, char *err, size_t errlen)
 {
 	const struct ior_elf_sec *es = &o->elf.secs[sec];
@@ -305,7 +314,7 @@ static int add_prog(struct ior_bpf_obj *o, unsigned sec, uint32_t type, const El
 	p->sec = sec;
 	p->sec_off = s->st_value;
 	p->size = s->st_size;
-	p->type = type;
+	prog_type_of(es->name, &p->type, &p->attach_type, &p->attach_target);
 	p->fd = -1;
 	return 0;
 }
@@ -313,10 +322,12 @@ static int add_prog(struct ior_bpf_obj *o, unsigned sec, uint32_t type, const El
 static int collect_progs_in(struct ior_bpf_obj *o, unsigned sec, char *err, size_t errlen)
 {
 	const struct ior_elf_sec *es = &o->elf.secs[sec];
-	uint32_t type;
-	if (prog_type_of(es->name, &type))
-		return FAIL(ENOTSUP, "section '%s': unsupported program type "
-			    "(ior loads SEC(\"tracepoint/...\") programs)", es->name);
+	uint32_t type, attach;
+	const char *target;
+	if (prog_type_of(es->name, &type, &attach, &target))
+		return FAIL(ENOTSUP, "section '%s': unsupported program type (ior loads "
+			    "SEC(\"tracepoint/...\"), SEC(\"raw_tracepoint/...\") and "
+			    "SEC(\"tp_btf/...\") programs)", es->name);
 	if (es->size % IOR_INSN_SZ || !es->data)
 		return FAIL(EINVAL, "section '%s': size %llu is not whole instructions", es->name,
 			    (unsigned long long)es->size);
@@ -330,7 +341,7 @@ static int collect_progs_in(struct ior_bpf_obj *o, unsigned sec, char *err, size
 		if (!name || !*name)
 			return FAIL(EINVAL, "section '%s': program symbol %zu has a bad name", es->name,
 				    i);
-		int r = add_prog(o, sec, type, &s, name, err, errlen);
+		int r = add_prog(o, sec, &s, name, err, errlen);
 		if (r)
 			return r;
 	}
@@ -742,6 +753,7 @@ void ior_loader_close(struct ior_bpf_obj *o)
 	free(o->maps);
 	ior_btf_ext_free(&o->ext);
 	ior_btf_free(&o->btf);
+	ior_btf_free(&o->kbtf);
 	ior_elf_free(&o->elf);
 	free(o->log);
 	free(o->buf);

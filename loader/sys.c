@@ -149,6 +149,8 @@ int ior_sys_prog_load(const struct ior_sys_prog_def *d)
 	a.insn_cnt = d->ninsns;
 	a.license = ptr(d->license);
 	copy_name(a.prog_name, d->name);
+	a.expected_attach_type = d->attach_type;
+	a.attach_btf_id = d->attach_btf_id;
 	if (d->log && d->log_size) {
 		a.log_level = d->log_level;
 		a.log_buf = ptr(d->log);
@@ -165,7 +167,7 @@ int ior_sys_prog_load(const struct ior_sys_prog_def *d)
 	}
 	int fd, tries = 5;
 	do
-		fd = sys_bpf(BPF_PROG_LOAD, &a, offsetofend(union bpf_attr, line_info_cnt));
+		fd = sys_bpf(BPF_PROG_LOAD, &a, offsetofend(union bpf_attr, attach_btf_id));
 	while (fd == -EAGAIN && --tries);
 	return fd;
 }
