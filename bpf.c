@@ -33,6 +33,10 @@ static long (*bpf_probe_read_kernel)(void *dst, __u32 size,
 static long (*bpf_probe_read_user)(void *dst, __u32 size, const void *src) = (void *)BPF_FUNC_probe_read_user;
 static long (*bpf_probe_read_user_str)(void *dst, __u32 size,
 				       const void *src) = (void *)BPF_FUNC_probe_read_user_str;
+struct task_struct;
+static struct task_struct *(*bpf_get_current_task_btf)(void) = (void *)BPF_FUNC_get_current_task_btf;
+static void *(*bpf_task_storage_get)(void *map, const void *task, void *value,
+				     __u64 flags) = (void *)BPF_FUNC_task_storage_get;
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -43,6 +47,11 @@ const volatile __s64 filter_pid = -1;
 const volatile __s64 filter_tid = -1;
 const volatile __u32 filter_comm_len = 0; /* 0: no comm filter */
 const volatile char filter_comm[IOR_COMM_LEN] = {};
+/* Where task_struct keeps pid (the tid), tgid (the pid) and comm on this
+ * kernel, from its BTF: the tp_btf programs read them directly. */
+const volatile __u32 task_pid_off = 0;
+const volatile __u32 task_tgid_off = 0;
+const volatile __u32 task_comm_off = 0;
 
 /* Counted here because nothing else would tell: path pointers that could
  * not be remembered between enter and exit (path_args full), records of
@@ -77,6 +86,22 @@ struct {
 	__type(key, __u32);
 	__type(value, struct path_ptrs);
 } path_args SEC(".maps");
+
+/* The tp_btf programs keep them in the task instead: a pointer where the
+ * hash costs a locked bucket update and delete per syscall. nr is the
+ * syscall number + 1 of the enter that saved them, 0 once its exit used them. */
+struct task_paths {
+	struct path_ptrs p;
+	__u32 nr;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_paths);
+} task_paths SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -150,6 +175,44 @@ struct pt_regs_x86 {
  * (ia32) process uses other syscall numbers, which the per-syscall
  * tracepoints skip too. */
 #define USER64_CS 0x33
+
+/* The three program families share one body; src is a constant after
+ * inlining, so each program keeps only its own branches. */
+enum src {
+	SRC_TP,  /* per-syscall tracepoints: struct sys_enter_ctx / sys_exit_ctx */
+	SRC_RAW, /* raw tracepoints: struct raw_ctx, helpers for the task */
+	SRC_BTF, /* tp_btf: the same arguments typed by the kernel's BTF, read
+		  * directly; a helper call costs ~35 ns here, a load ~1 */
+};
+
+/* The cs of pt_regs, whose high bytes FRED kernels use for other bits. */
+INLINE int user64(__u64 cs)
+{
+	return (__u16)cs == USER64_CS;
+}
+
+/* pid_tgid of the current thread. tp_btf programs read it (and later the
+ * comm) from the task, which they keep in *task. */
+INLINE __u64 current_pid_tgid(int src, const char **task)
+{
+	const char *t;
+
+	if (src != SRC_BTF)
+		return bpf_get_current_pid_tgid();
+	t = (const char *)bpf_get_current_task_btf();
+	*task = t;
+	return (__u64)*(const __u32 *)(t + task_tgid_off) << 32 | *(const __u32 *)(t + task_pid_off);
+}
+
+INLINE void current_comm(int src, const char *task, __u64 *comm)
+{
+	if (src != SRC_BTF) {
+		bpf_get_current_comm(comm, IOR_COMM_LEN);
+		return;
+	}
+	comm[0] = *(const __u64 *)(task + task_comm_off);
+	comm[1] = *(const __u64 *)(task + task_comm_off + 8);
+}
 
 
 INLINE int pid_wanted(__u64 pid_tgid)
@@ -229,7 +292,7 @@ INLINE int load_args_raw(const struct raw_ctx *ctx, struct args *a)
 		__builtin_memset(a, 0, sizeof *a);
 		return 0;
 	}
-	if (r.cs != USER64_CS)
+	if (!user64(r.cs))
 		return -1;
 	a->v[0] = r.di;
 	a->v[1] = r.si;
@@ -237,6 +300,22 @@ INLINE int load_args_raw(const struct raw_ctx *ctx, struct args *a)
 	a->v[3] = r.r10;
 	a->v[4] = r.r8;
 	a->v[5] = r.r9;
+	return 0;
+}
+
+/* tp_btf: ctx[0] is the struct pt_regs *, read in place. */
+INLINE int load_args_btf(const __u64 *ctx, struct args *a)
+{
+	const struct pt_regs_x86 *r = (const void *)ctx[0];
+
+	if (!user64(r->cs))
+		return -1;
+	a->v[0] = r->di;
+	a->v[1] = r->si;
+	a->v[2] = r->dx;
+	a->v[3] = r->r10;
+	a->v[4] = r->r8;
+	a->v[5] = r->r9;
 	return 0;
 }
 
@@ -276,11 +355,17 @@ INLINE struct batch *batch_get(void)
 }
 
 /* Claims the CPU's batch and makes room for IOR_REC_MAX bytes at its end.
- * 0 when another program holds it: the one this program interrupted. */
+ * 0 when another program holds it: the one this program interrupted.
+ * Only programs on this CPU touch its batch, and the only one that can
+ * interrupt another is ior_flush (an IPI; syscall tracepoints run their
+ * programs with preemption off), which runs to completion: so a plain
+ * test and set suffices. A lock cmpxchg cost ~10% of a program here. */
 INLINE int batch_claim(void *ctx, struct batch *b)
 {
-	if (__sync_val_compare_and_swap(&b->busy, 0, 1))
+	if (*(volatile __u32 *)&b->busy)
 		return 0;
+	*(volatile __u32 *)&b->busy = 1;
+	asm volatile("" ::: "memory");
 	if (b->len > IOR_BATCH_BYTES - IOR_REC_MAX)
 		batch_send(ctx, b);
 	return 1;
@@ -318,23 +403,48 @@ INLINE void batch_commit(struct batch *b, __u32 len)
 	batch_release(b);
 }
 
-INLINE void save_paths(const struct args *a, const struct ior_sys_conf *c, __u32 tid)
+INLINE void save_paths(const struct args *a, const struct ior_sys_conf *c, __u32 tid, __u32 nr,
+			int src, const char *task)
 {
 	struct path_ptrs p = {};
+	struct task_paths *tp;
 
 	p.ptr[0] = arg(a, c->path_arg[0]);
 	if (c->path_arg[1] != IOR_ARG_NONE)
 		p.ptr[1] = arg(a, c->path_arg[1]);
-	if (bpf_map_update_elem(&path_args, &tid, &p, BPF_ANY))
+	if (src != SRC_BTF) {
+		if (bpf_map_update_elem(&path_args, &tid, &p, BPF_ANY))
+			__sync_fetch_and_add(&path_args_full, 1);
+		return;
+	}
+	tp = bpf_task_storage_get(&task_paths, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!tp) {
 		__sync_fetch_and_add(&path_args_full, 1);
+		return;
+	}
+	tp->p = p;
+	tp->nr = nr + 1;
 }
 
-/* raw: ctx is a struct raw_ctx and the record goes to the CPU's batch,
- * else ctx is a struct sys_enter_ctx and the record is sent alone (raw is
- * a constant after inlining, so each program keeps only its own branch). */
-INLINE int do_enter(void *ctx, __u32 nr, int raw)
+/* The path pointers the enter of this syscall saved, or NULL. */
+INLINE struct path_ptrs *saved_paths(__u32 tid, __u32 nr, int src, const char *task)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct task_paths *tp;
+
+	if (src != SRC_BTF)
+		return bpf_map_lookup_elem(&path_args, &tid);
+	tp = bpf_task_storage_get(&task_paths, task, NULL, 0);
+	if (!tp || tp->nr != nr + 1)
+		return NULL;
+	tp->nr = 0;
+	return &tp->p;
+}
+
+/* SRC_TP sends the record alone; the others append it to the CPU's batch. */
+INLINE int do_enter(void *ctx, __u32 nr, int src)
+{
+	const char *task = NULL;
+	__u64 pid_tgid = current_pid_tgid(src, &task);
 	struct ior_rec_enter alone, *r = &alone;
 	struct batch *b = NULL;
 	struct ior_sys_conf *c;
@@ -346,9 +456,11 @@ INLINE int do_enter(void *ctx, __u32 nr, int raw)
 	c = bpf_map_lookup_elem(&sys_conf, &nr);
 	if (!c || !c->traced)
 		return 0;
-	bpf_get_current_comm(comm, sizeof comm);
-	if (raw) {
-		if (load_args_raw(ctx, &a) || !(b = batch_get()))
+	current_comm(src, task, comm);
+	if (src != SRC_TP) {
+		if (src == SRC_BTF ? load_args_btf(ctx, &a) : load_args_raw(ctx, &a))
+			return 0;
+		if (!(b = batch_get()))
 			return 0;
 		if (!batch_claim(ctx, b)) {
 			if (comm_wanted((const char *)comm))
@@ -377,7 +489,7 @@ INLINE int do_enter(void *ctx, __u32 nr, int raw)
 	}
 	r->aux = c->aux_arg == IOR_ARG_NONE ? 0 : arg(&a, c->aux_arg);
 	if (c->path_arg[0] != IOR_ARG_NONE)
-		save_paths(&a, c, (__u32)pid_tgid);
+		save_paths(&a, c, (__u32)pid_tgid, nr, src, task);
 	if (b) {
 		b->enter_tid = (__u32)pid_tgid;
 		b->enter_nr = nr;
@@ -391,13 +503,21 @@ INLINE int do_enter(void *ctx, __u32 nr, int raw)
 SEC("tracepoint/syscalls/sys_enter")
 int ior_enter(struct sys_enter_ctx *ctx)
 {
-	return do_enter(ctx, ctx->nr, 0);
+	return do_enter(ctx, ctx->nr, SRC_TP);
 }
 
 SEC("raw_tracepoint/sys_enter")
 int ior_raw_enter(struct raw_ctx *ctx)
 {
-	return do_enter(ctx, (__u32)ctx->arg, 1);
+	return do_enter(ctx, (__u32)ctx->arg, SRC_RAW);
+}
+
+/* sys_enter(struct pt_regs *regs, long id), typed by the kernel's BTF.
+ * trace/cmd.c prefers these and falls back to the raw programs. */
+SEC("tp_btf/sys_enter")
+int ior_btf_enter(__u64 *ctx)
+{
+	return do_enter(ctx, (__u32)ctx[1], SRC_BTF);
 }
 
 INLINE __u32 read_path(char *dst, __u64 ptr)
@@ -442,7 +562,7 @@ INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 r
 
 /* The exit's comm verdict: yes for the exit of the enter this CPU recorded
  * last (consumed here), else the filter on the current comm. */
-INLINE int exit_wanted(struct batch *b, __u32 tid, __u32 nr)
+INLINE int exit_wanted(struct batch *b, __u32 tid, __u32 nr, int src, const char *task)
 {
 	__u64 comm[IOR_COMM_LEN / 8];
 
@@ -452,7 +572,7 @@ INLINE int exit_wanted(struct batch *b, __u32 tid, __u32 nr)
 		b->enter_tid = 0;
 		return 1;
 	}
-	bpf_get_current_comm(comm, sizeof comm);
+	current_comm(src, task, comm);
 	return comm_wanted_memo(b, comm);
 }
 
@@ -474,7 +594,8 @@ INLINE void exit_alone(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const str
 				      fill_exit(r, pid_tgid, nr, ret, p));
 }
 
-INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p)
+INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p,
+			 int src, const char *task)
 {
 	struct batch *b = batch_get();
 	__u32 tid = (__u32)pid_tgid;
@@ -482,19 +603,19 @@ INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const s
 	if (!b)
 		return;
 	if (!batch_claim(ctx, b)) {
-		char comm[IOR_COMM_LEN];
-		bpf_get_current_comm(comm, sizeof comm);
-		if (comm_wanted(comm))
+		__u64 comm[IOR_COMM_LEN / 8];
+		current_comm(src, task, comm);
+		if (comm_wanted((const char *)comm))
 			batch_busy_drop();
 		return;
 	}
-	if (exit_wanted(b, tid, nr))
+	if (exit_wanted(b, tid, nr, src, task))
 		batch_commit(b, fill_exit(batch_slot(b), pid_tgid, nr, ret, p));
 	else
 		batch_release(b);
 }
 
-INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, int raw)
+INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, int src, const char *task)
 {
 	__u32 tid = (__u32)pid_tgid;
 	struct path_ptrs *p = NULL;
@@ -504,12 +625,12 @@ INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, int raw)
 	if (!c || !c->traced)
 		return 0;
 	if (c->path_arg[0] != IOR_ARG_NONE)
-		p = bpf_map_lookup_elem(&path_args, &tid);
-	if (raw)
-		exit_batched(ctx, pid_tgid, nr, ret, p);
+		p = saved_paths(tid, nr, src, task);
+	if (src != SRC_TP)
+		exit_batched(ctx, pid_tgid, nr, ret, p, src, task);
 	else
 		exit_alone(ctx, pid_tgid, nr, ret, p);
-	if (p)
+	if (p && src != SRC_BTF)
 		bpf_map_delete_elem(&path_args, &tid);
 	return 0;
 }
@@ -521,7 +642,7 @@ int ior_exit(struct sys_exit_ctx *ctx)
 
 	if (!pid_wanted(pid_tgid))
 		return 0;
-	return do_exit(ctx, pid_tgid, ctx->nr, ctx->ret, 0);
+	return do_exit(ctx, pid_tgid, ctx->nr, ctx->ret, SRC_TP, NULL);
 }
 
 /* The syscall number at exit is regs->orig_ax, as syscall_get_nr() reads
@@ -539,9 +660,22 @@ int ior_raw_exit(struct raw_ctx *ctx)
 	if (bpf_probe_read_kernel(&r, sizeof r,
 				  (const void *)(ctx->regs + __builtin_offsetof(struct pt_regs_x86, orig_ax))))
 		return 0;
-	if (r.cs != USER64_CS)
+	if (!user64(r.cs))
 		return 0;
-	return do_exit(ctx, pid_tgid, (__u32)r.orig_ax, ctx->arg, 1);
+	return do_exit(ctx, pid_tgid, (__u32)r.orig_ax, ctx->arg, SRC_RAW, NULL);
+}
+
+/* sys_exit(struct pt_regs *regs, long ret), typed by the kernel's BTF. */
+SEC("tp_btf/sys_exit")
+int ior_btf_exit(__u64 *ctx)
+{
+	const char *task = NULL;
+	__u64 pid_tgid = current_pid_tgid(SRC_BTF, &task);
+	const struct pt_regs_x86 *r = (const void *)ctx[0];
+
+	if (!pid_wanted(pid_tgid) || !user64(r->cs))
+		return 0;
+	return do_exit(ctx, pid_tgid, (__u32)r->orig_ax, (__s64)ctx[1], SRC_BTF, task);
 }
 
 /* Thread and process exits let user space free per-tid and per-pid state

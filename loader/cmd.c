@@ -13,6 +13,7 @@
 
 #include "loader/internal.h"
 #include "opts.h"
+#include "trace/kfields.h"
 #include "trace/syscalls.h"
 
 #define RING_PAGES 8 /* data pages of the probe ring: any power of two */
@@ -70,8 +71,8 @@ static void check_btf(void)
 	if (!access("/sys/kernel/btf/vmlinux", R_OK))
 		line("BTF:", "/sys/kernel/btf/vmlinux present");
 	else
-		line("BTF:", "/sys/kernel/btf/vmlinux absent (%s): ior does not need it",
-		     strerror(errno));
+		line("BTF:", "/sys/kernel/btf/vmlinux absent (%s): ior uses raw tracepoints "
+		     "(slower)", strerror(errno));
 }
 
 /* Lockdown's confidentiality mode withholds bpf_probe_read_kernel and
@@ -170,10 +171,13 @@ static void check_perf_buffer(struct check *c)
 }
 
 /* Attaches ior's programs where the tracer (trace/cmd.c) does, then
- * detaches: proves the kernel accepts them there. */
+ * detaches: proves the kernel accepts them there. The tp_btf programs
+ * (when loaded) name their tracepoint themselves. */
 static int try_attach(struct ior_bpf_obj *o, char *err, size_t errlen)
 {
 	static const struct { const char *prog, *tp; } at[] = {
+		{ "ior_btf_exit", NULL },
+		{ "ior_btf_enter", NULL },
 		{ "ior_raw_exit", "sys_exit" },
 		{ "ior_raw_enter", "sys_enter" },
 		{ "ior_raw_task_exit", "sched_process_exit" },
@@ -181,6 +185,10 @@ static int try_attach(struct ior_bpf_obj *o, char *err, size_t errlen)
 	int fds[sizeof at / sizeof *at], n = 0, r = 0;
 	for (; n < (int)(sizeof at / sizeof *at); n++) {
 		int prog = ior_loader_prog_fd(o, at[n].prog);
+		if (!at[n].tp && prog == -EBADF) { /* left unloaded: the warning says why */
+			fds[n] = -1;
+			continue;
+		}
 		r = prog < 0 ? ior_loader_fail(err, errlen, ENOENT, "prog '%s': not in the object",
 					       at[n].prog)
 			     : ior_loader_attach_raw_tracepoint(prog, at[n].tp, err, errlen);
@@ -189,7 +197,8 @@ static int try_attach(struct ior_bpf_obj *o, char *err, size_t errlen)
 		fds[n] = r;
 	}
 	while (n-- > 0)
-		close(fds[n]);
+		if (fds[n] >= 0)
+			close(fds[n]);
 	return r < 0 ? r : 0;
 }
 
@@ -206,14 +215,25 @@ static void check_object(struct check *c, bool verbose)
 		failed(c, "bpf object:", why);
 		return;
 	}
+	char why[256];
+	bool btf = ior_kfields_set(o, why, sizeof why);
+	lo.skip_tp_btf = !btf;
 	r = ior_loader_load(o, &lo, err, sizeof err);
 	bool attached = !r && !try_attach(o, err, sizeof err);
 	const char *warning = ior_loader_warning(o);
+	if (!btf)
+		line("", "warning: %s: the tp_btf programs cannot be used", why);
 	if (warning)
 		line("", "warning: %s", warning);
+	if (warning && verbose && ior_loader_verifier_log(o))
+		printf("%s\n", ior_loader_verifier_log(o));
 	if (attached)
 		line("bpf object:", "loads, verifies and attaches (%u programs, %u maps, %zu bytes)",
 		     ior_loader_prog_count(o), ior_loader_map_count(o), size);
+	if (attached)
+		line("programs:", "%s", btf && ior_loader_prog_fd(o, "ior_btf_enter") >= 0 &&
+		     ior_loader_prog_fd(o, "ior_btf_exit") >= 0 ? "BTF (tp_btf: direct reads, cheapest)"
+		     : "raw (the BTF programs are not usable here: see the warning)");
 	else
 		failed(c, "bpf object:", err);
 	ior_loader_close(o);

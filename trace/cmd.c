@@ -38,6 +38,7 @@
 #include "trace/csv.h"
 #include "trace/event.h"
 #include "trace/fdtab.h"
+#include "trace/kfields.h"
 #include "trace/merge.h"
 #include "trace/pair.h"
 #include "trace/rec.h"
@@ -178,6 +179,7 @@ struct trace {
 	char rec_path[PATH_MAX];
 	int merge_full;
 	uint64_t forced_flushes;
+	int use_btf;                /* attach the tp_btf programs (else the raw ones) */
 	int flush_fd;               /* bpf.c's ior_flush program */
 	int flush_error;            /* errno of a failed flush, warned once */
 	uint64_t flush_busy;        /* flushes given up: the batch stayed busy */
@@ -366,8 +368,18 @@ static int load(struct trace *t)
 			    t->err, sizeof t->err);
 	if (!r)
 		r = set_globals(t);
+	if (!r && !t->o->bench_empty) {
+		char why[256];
+		t->use_btf = ior_kfields_set(t->obj, why, sizeof why);
+		if (!t->use_btf)
+			fprintf(stderr, "ior: warning: %s; tracing with raw tracepoints (slower)\n", why);
+	}
+	lo.skip_tp_btf = !t->use_btf;
 	if (!r)
 		r = ior_loader_load(t->obj, &lo, t->err, sizeof t->err);
+	if (!r && t->use_btf)
+		t->use_btf = ior_loader_prog_fd(t->obj, "ior_btf_enter") >= 0 &&
+			     ior_loader_prog_fd(t->obj, "ior_btf_exit") >= 0;
 	if (!r && (w = ior_loader_warning(t->obj)))
 		fprintf(stderr, "ior: warning: %s\n", w);
 	if (!r)
@@ -447,8 +459,9 @@ static int open_rings(struct trace *t)
 	return 0;
 }
 
-/* BPF_RAW_TRACEPOINT_OPEN: the returned fd holds the attachment. */
-static int raw_attach(struct trace *t, const char *prog, const char *tp)
+/* BPF_RAW_TRACEPOINT_OPEN: the returned fd holds the attachment. A tp_btf
+ * program names its tracepoint at load, so tp is not passed for it. */
+static int raw_attach(struct trace *t, const char *prog, const char *tp, int btf)
 {
 	union bpf_attr a;
 	int pfd = ior_loader_prog_fd(t->obj, prog), fd;
@@ -458,7 +471,7 @@ static int raw_attach(struct trace *t, const char *prog, const char *tp)
 		return pfd;
 	}
 	memset(&a, 0, sizeof a);
-	a.raw_tracepoint.name = (uint64_t)(uintptr_t)tp;
+	a.raw_tracepoint.name = btf ? 0 : (uint64_t)(uintptr_t)tp;
 	a.raw_tracepoint.prog_fd = (uint32_t)pfd;
 	fd = (int)syscall(SYS_bpf, BPF_RAW_TRACEPOINT_OPEN, &a, sizeof a);
 	if (fd < 0) {
@@ -505,16 +518,17 @@ static void drop_missing(struct trace *t)
  * is attached before enter so no enter of ours misses its exit. */
 static int attach(struct trace *t)
 {
-	int bench = t->o->bench_empty, r;
+	int bench = t->o->bench_empty, btf = t->use_btf, r;
 
 	t->tp_fds = calloc(3, sizeof *t->tp_fds);
 	if (!t->tp_fds)
 		return snprintf(t->err, sizeof t->err, "out of memory"), -ENOMEM;
-	r = raw_attach(t, bench ? "ior_raw_empty" : "ior_raw_exit", "sys_exit");
+	r = raw_attach(t, bench ? "ior_raw_empty" : btf ? "ior_btf_exit" : "ior_raw_exit", "sys_exit", btf);
 	if (!r)
-		r = raw_attach(t, bench ? "ior_raw_empty" : "ior_raw_enter", "sys_enter");
+		r = raw_attach(t, bench ? "ior_raw_empty" : btf ? "ior_btf_enter" : "ior_raw_enter",
+			       "sys_enter", btf);
 	if (!r && !bench)
-		r = raw_attach(t, "ior_raw_task_exit", "sched_process_exit");
+		r = raw_attach(t, "ior_raw_task_exit", "sched_process_exit", 0);
 	if (!r) { /* detach order: enter, then exit */
 		int x = t->tp_fds[0];
 		t->tp_fds[0] = t->tp_fds[1];
@@ -1024,8 +1038,9 @@ int ior_cmd_trace(const struct ior_opts *o)
 		ior_csv_write_header(stdout);
 	}
 	t.start_ns = mono_ns();
-	fprintf(stderr, "ior: tracing %u syscalls on %u CPUs, Ctrl-C to stop\n", t.nattached,
-		o->bench_empty ? (unsigned)possible_cpus() : t.nrings);
+	fprintf(stderr, "ior: tracing %u syscalls on %u CPUs (%s tracepoints), Ctrl-C to stop\n",
+		t.nattached, o->bench_empty ? (unsigned)possible_cpus() : t.nrings,
+		t.use_btf ? "BTF" : "raw");
 	if (t.http)
 		fprintf(stderr, "Live flamegraph at %s/\n", ior_http_url(t.http));
 	t.http_polled_ns = t.start_ns;

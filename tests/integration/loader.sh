@@ -104,6 +104,18 @@ if [ $rc = 0 ] && grep -q '^ior -check: tracing can work' <<<"$out"; then
 else
 	fail "ior -check as root" "exit $rc: $(tr '\n' '|' <<<"$out")"
 fi
+if grep -q '^programs: *BTF (tp_btf' <<<"$out" && ! grep -q 'warning' <<<"$out"; then
+	pass "ior -check: the tp_btf programs load and attach here"
+else
+	fail "ior -check tp_btf programs" "$(tr '\n' '|' <<<"$out")"
+fi
+out=$(IOR_KERNEL_BTF=/nonexistent/vmlinux "$IOR" -check 2>&1)
+if [ $? = 0 ] && grep -q '^programs: *raw' <<<"$out" &&
+	grep -q 'warning: kernel BTF /nonexistent/vmlinux: cannot read: No such file or directory' <<<"$out"; then
+	pass "ior -check without the kernel's BTF: raw programs, and why"
+else
+	fail "ior -check without BTF" "$(tr '\n' '|' <<<"$out")"
+fi
 
 # 6. Unprivileged: exit 1 with the capability hint.
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$IOR" -check 2>&1)

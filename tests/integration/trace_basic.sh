@@ -20,7 +20,31 @@ else
 	basic_checks check "$D" "$N" "$P"
 	check_stats basic-statistics "syscall pairs=$TOTAL" "after filters=$TOTAL" "lost=0" \
 		"exits without an enter=0" "enters overwritten=0" "enters in flight at stop=0"
+	if grep -q '^ior: tracing .* (BTF tracepoints)' "$IOR_ERR"; then
+		pass basic-btf-programs
+	else
+		fail basic-btf-programs "this kernel has BTF, ior did not use it: $(head -c 600 "$IOR_ERR")"
+	fi
 fi
+
+# Without the kernel's BTF (IOR_KERNEL_BTF names a missing file) the raw
+# tracepoint programs serve: one warning, and every row the same.
+raw_check() { local name=$1; shift; check "raw-$name" "$@"; }
+mkdir -p "$T/raw"
+export IOR_KERNEL_BTF=$T/no-such-btf
+if ! trace_scenario -- basic "$T/raw" "$N"; then
+	fail raw-run "$WHY"
+else
+	basic_checks raw_check "$T/raw" "$N" "$WL_LAST"
+	check_stats raw-statistics "syscall pairs=$TOTAL" "lost=0" "exits without an enter=0"
+	if grep -q '^ior: tracing .* (raw tracepoints)' "$IOR_ERR" &&
+		[ "$(grep -c "^ior: warning: kernel BTF $T/no-such-btf: cannot read: No such file or directory .*; tracing with raw tracepoints (slower)$" "$IOR_ERR")" = 1 ]; then
+		pass raw-fallback-warns-once
+	else
+		fail raw-fallback-warns-once "$(head -c 600 "$IOR_ERR")"
+	fi
+fi
+unset IOR_KERNEL_BTF
 
 # relative paths: the workload runs in $T and passes "rel"; ior joins them
 # with the process's working directory

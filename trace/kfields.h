@@ -1,0 +1,14 @@
+/* The kernel struct fields bpf.c's tp_btf programs read directly, at the
+ * offsets the running kernel's BTF gives (set as .rodata before load). */
+#ifndef IOR_TRACE_KFIELDS_H
+#define IOR_TRACE_KFIELDS_H
+
+#include <stddef.h>
+
+struct ior_bpf_obj;
+
+/* Sets every offset in obj (before load). 1 when all were found; else 0
+ * and why says what is missing: the tp_btf programs must not be used. */
+int ior_kfields_set(struct ior_bpf_obj *obj, char *why, size_t whylen);
+
+#endif
