@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ior's kernel side: one generic enter program and one generic exit
  * program, driven by a per-syscall argument table that user space fills
- * (struct ior_sys_conf). Each comes twice: for the per-syscall tracepoints
- * sys_enter_X/sys_exit_X (ior -check) and for the raw tracepoints
+ * (struct ior_sys_conf). Each comes three times: for the per-syscall
+ * tracepoints sys_enter_X/sys_exit_X (ior -check), and for the tracepoints
  * sys_enter/sys_exit, which the trace command attaches once for all
- * syscalls (see struct raw_ctx). Records go to per-CPU perf rings; the raw
- * programs batch them per CPU first (struct batch). See trace/event.h for
+ * syscalls: as tp_btf programs where the kernel has BTF (enum src), else as
+ * raw tracepoint programs (struct raw_ctx). Records go to per-CPU perf
+ * rings; the tp_btf and raw programs batch them per CPU first (struct batch). See trace/event.h for
  * the layout. Built with clang -target bpf, no libbpf: the few helper and
  * map declarations it needs are spelled out here. */
 #include <linux/types.h>
@@ -111,11 +112,11 @@ struct {
 } exit_scratch SEC(".maps");
 
 /* A perf sample costs ~290 ns here whatever its size, two per syscall
- * unbatched: most of what tracing cost. So the raw programs build records
- * in place in their CPU's batch and send it when the next record might
- * not fit; user space sends the rest by running ior_flush on each CPU
- * before it reads the rings. busy is taken with cmpxchg: ior_flush runs in
- * an IPI that can interrupt a program mid-append. */
+ * unbatched: most of what tracing cost. So the batching programs build
+ * records in place in their CPU's batch and send it when the next record
+ * might not fit; user space sends the rest by running ior_flush on each
+ * CPU before it reads the rings. busy guards against that ior_flush: it
+ * runs in an IPI that can interrupt a program mid-append (batch_claim). */
 struct batch {
 	__u32 busy;
 	__u32 len;  /* bytes used in data */

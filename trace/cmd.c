@@ -797,7 +797,7 @@ static void print_lost(struct trace *t)
 	}
 	if (busy)
 		fprintf(stderr, ", %llu of them dropped because their CPU's batch was busy "
-				"(a traced program was preempted)", (unsigned long long)busy);
+				"(a program interrupted another on the same CPU)", (unsigned long long)busy);
 	fputc('\n', stderr);
 }
 
