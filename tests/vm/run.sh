@@ -233,8 +233,10 @@ else
 		fail check "want \"tracepoints: $((n_ior - n_missing))/$n_ior syscalls (missing $n_missing: $want_missing)\", got \"$(grep '^tracepoints:' "$OUT/check.out")\""
 	elif ! grep -qE '^bpf object: +loads, verifies and attaches' "$OUT/check.out"; then
 		fail check "$(grep -E '^bpf object:' "$OUT/check.out")"
+	elif ! grep -qE '^programs: +BTF \(tp_btf' "$OUT/check.out" || grep -q warning "$OUT/check.out"; then
+		fail check "the tp_btf programs do not load on $(out uname) (it has BTF): $(tr '\n' '|' <"$OUT/check.out")"
 	else
-		pass "check (tracing can work; tracefs mounted by ior; $((n_ior - n_missing))/$n_ior syscalls)"
+		pass "check (tracing can work; tracefs mounted by ior; $((n_ior - n_missing))/$n_ior syscalls; tp_btf programs)"
 	fi
 fi
 
