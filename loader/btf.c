@@ -212,16 +212,12 @@ static int check_types(const struct ior_btf *b, char *err, size_t errlen)
 	return 0;
 }
 
-int ior_btf_parse(struct ior_btf *b, const uint8_t *data, size_t size, char *err, size_t errlen)
+int ior_btf_adopt(struct ior_btf *b, uint8_t *raw, size_t size, char *err, size_t errlen)
 {
 	memset(b, 0, sizeof *b);
+	b->raw = raw;
 	if (size > UINT32_MAX)
 		return FAIL(EINVAL, ".BTF: too large");
-	b->raw = malloc(size ? size : 1);
-	if (!b->raw)
-		return FAIL(ENOMEM, ".BTF: out of memory");
-	if (size)
-		memcpy(b->raw, data, size);
 	b->size = (uint32_t)size;
 	int r = check_header(b, size, err, errlen);
 	if (!r)
@@ -229,6 +225,19 @@ int ior_btf_parse(struct ior_btf *b, const uint8_t *data, size_t size, char *err
 	if (!r)
 		r = check_types(b, err, errlen);
 	return r;
+}
+
+int ior_btf_parse(struct ior_btf *b, const uint8_t *data, size_t size, char *err, size_t errlen)
+{
+	memset(b, 0, sizeof *b);
+	if (size > UINT32_MAX)
+		return FAIL(EINVAL, ".BTF: too large");
+	uint8_t *raw = malloc(size ? size : 1);
+	if (!raw)
+		return FAIL(ENOMEM, ".BTF: out of memory");
+	if (size)
+		memcpy(raw, data, size);
+	return ior_btf_adopt(b, raw, size, err, errlen);
 }
 
 void ior_btf_free(struct ior_btf *b)

@@ -69,6 +69,9 @@ struct ior_btf {
  * referenced type id and string offset. After this, ids and names from the
  * accessors below can be trusted. */
 int ior_btf_parse(struct ior_btf *b, const uint8_t *data, size_t size, char *err, size_t errlen);
+/* The same on raw (malloc'd, 8-aligned), which b then owns even on failure:
+ * no copy of the kernel's 5+ MiB. */
+int ior_btf_adopt(struct ior_btf *b, uint8_t *raw, size_t size, char *err, size_t errlen);
 void ior_btf_free(struct ior_btf *b);
 const struct btf_type *ior_btf_type(const struct ior_btf *b, uint32_t id);
 const char *ior_btf_name(const struct ior_btf *b, uint32_t name_off);

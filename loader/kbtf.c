@@ -66,8 +66,7 @@ int ior_kbtf_open(struct ior_btf *b, const char *path, char *err, size_t errlen)
 				       strerror(-r), r == -ENOENT ?
 				       " (kernel built without CONFIG_DEBUG_INFO_BTF)" : "");
 	char why[192] = "";
-	r = ior_btf_parse(b, data, size, why, sizeof why);
-	free(data);
+	r = ior_btf_adopt(b, data, size, why, sizeof why);
 	if (r) {
 		ior_btf_free(b);
 		const char *msg = strncmp(why, "bpf object: ", 12) ? why : why + 12;

@@ -326,5 +326,7 @@ int ior_loader_load(struct ior_bpf_obj *o, const struct ior_load_opts *opts, cha
 	int r = create_maps(o, opts, memlock_ok, err, errlen);
 	for (unsigned i = 0; !r && i < o->nprogs; i++)
 		r = load_prog(o, &o->progs[i], opts, err, errlen);
+	ior_btf_free(&o->kbtf); /* 6+ MiB the programs no longer need; read again if asked */
+	o->kbtf_err = 0;
 	return r;
 }
