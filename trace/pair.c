@@ -366,7 +366,11 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 		return;
 	}
 	_Static_assert(sizeof x == offsetof(struct ior_rec_exit, paths), "exit_base matches struct ior_rec_exit");
-	memcpy(&x, rec, len < IOR_REC_EXIT_BASE ? sizeof x.h + sizeof x.ret : IOR_REC_EXIT_BASE);
+	/* two constant sizes: a variable one compiles to rep movs, slow here */
+	if (len >= IOR_REC_EXIT_BASE)
+		memcpy(&x, rec, IOR_REC_EXIT_BASE);
+	else
+		memcpy(&x, rec, sizeof x.h + sizeof x.ret);
 	t = tid_find(p, x.h.tid);
 	if (!t || !t->open) {
 		if (p->enters_stopped && x.h.ts >= p->enters_stopped)

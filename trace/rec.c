@@ -222,6 +222,30 @@ static const char *wstr(const struct wstrings *t, uint32_t id)
 	return t->arena + t->off[id];
 }
 
+/* Length of string id (its NUL ends it where the next one starts). */
+static size_t wstr_len(const struct wstrings *t, uint32_t id)
+{
+	uint32_t end = id + 1 < t->n ? t->off[id + 1] : (uint32_t)t->arena_len;
+	return end - t->off[id] - 1;
+}
+
+/* memcmp(a, b, n) == 0 a word at a time: musl compares bytes, and this
+ * runs for every string of every pair. */
+static bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	for (; n >= 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return false;
+	}
+	for (; n; n--)
+		if (*a++ != *b++)
+			return false;
+	return true;
+}
+
 static int wstrings_rehash(struct wstrings *t)
 {
 	uint32_t hcap = t->hcap * 2;
@@ -299,8 +323,8 @@ static int intern(struct ior_rec_writer *w, const char *s, uint32_t *id)
 	}
 	uint32_t i = hash_str(s, n) & (t->hcap - 1);
 	for (; t->hash[i]; i = (i + 1) & (t->hcap - 1)) {
-		const char *c = wstr(t, t->hash[i]);
-		if (!strncmp(c, s, n) && !c[n]) {
+		uint32_t c = t->hash[i];
+		if (wstr_len(t, c) == n && same_bytes(wstr(t, c), s, n)) {
 			*id = t->hash[i];
 			return 0;
 		}
@@ -315,7 +339,8 @@ static int intern_cached(struct ior_rec_writer *w, const char *s, uint32_t prev,
 {
 	if (!s)
 		s = "";
-	if (!strncmp(wstr(&w->str, prev), s, MAX_STR_LEN) && strnlen(s, MAX_STR_LEN + 1) <= MAX_STR_LEN) {
+	size_t n = strnlen(s, MAX_STR_LEN + 1);
+	if (n <= MAX_STR_LEN && n == wstr_len(&w->str, prev) && same_bytes(wstr(&w->str, prev), s, n)) {
 		*id = prev;
 		return 0;
 	}
