@@ -55,7 +55,8 @@ const volatile __u32 task_tgid_off = 0;
 const volatile __u32 task_comm_off = 0;
 
 /* Counted here because nothing else would tell: path pointers that could
- * not be remembered between enter and exit (path_args full), records of
+ * not be remembered between enter and exit (path_args full, or task
+ * storage could not be allocated), records of
  * batches the perf ring had no room for, and records dropped because the
  * CPU's batch was in use by a program this one interrupted. */
 __u64 path_args_full = 0;

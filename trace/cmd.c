@@ -863,7 +863,8 @@ static void print_stats(struct trace *t)
 			(unsigned long long)ior_merge_late(t->merge),
 			(unsigned long long)t->forced_flushes);
 	if (full)
-		fprintf(stderr, "ior: path_args full: %llu syscalls without their path\n",
+		fprintf(stderr, "ior: %llu syscalls without their path: their path pointers could not "
+				"be kept from enter to exit (path_args full, or no memory for task storage)\n",
 			(unsigned long long)full);
 	if (t->live)
 		print_live(t);
