@@ -297,6 +297,7 @@ bench_ior() { # TRACER
 			problem "$t: no pairs or lost count in ior's statistics: $(tail -c 300 "$IOR_ERR")"
 			continue
 		fi
+		[ "$lost" = 0 ] || log "$t-$w: $(grep -E '^ior: (lost|perf samples)' "$IOR_ERR" | tr '\n' ' ')"
 		SESSION_PAIRS[$t]=$((SESSION_PAIRS[$t] + pairs)) SESSION_LOST[$t]=$((SESSION_LOST[$t] + lost))
 		awk -v t="$t" -v w="$w" -v l="$lost" '$1 == t && $2 == w { $8 = done++ ? 0 : l } { print }' \
 			"$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"

@@ -254,14 +254,15 @@ static int check_opts(struct trace *t)
 	return 0;
 }
 
-/* Default ring size: 4 MiB per CPU absorbs a core issuing syscalls flat
- * out while ior is briefly descheduled (1 MiB lost records here under
- * load); on large machines the total stays near 32 MiB of locked kernel
- * memory, never below 256 KiB per CPU. */
+/* Default ring size: 8 MiB per CPU absorbs a core issuing syscalls flat
+ * out (~140 ms of records) while ior is descheduled: with 4 MiB, a 2-CPU
+ * VM whose host took CPU 0 away lost a few hundred records in one of the
+ * bench's runs. On larger machines the total stays near 32 MiB of locked
+ * kernel memory, never below 256 KiB per CPU. */
 static uint64_t default_ring_bytes(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	uint64_t n = 4u << 20;
+	uint64_t n = 8u << 20;
 
 	while (n > (256u << 10) && cpus > 0 && n * (uint64_t)cpus > (32u << 20))
 		n >>= 1;
