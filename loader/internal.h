@@ -175,6 +175,7 @@ struct ior_bpf_obj {
 	struct ior_btf kbtf; /* the kernel's, read once when first needed */
 	int kbtf_err;        /* 0: not read yet; 1: read; < 0: unusable */
 	char kbtf_why[256];
+	char kbtf_path[256]; /* the file it was read from */
 	bool loaded;
 	char warning[256];
 	char *log; /* verifier log of the last program that failed */

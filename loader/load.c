@@ -220,9 +220,11 @@ static void log_tail(const char *log, bool verbose, char *err, size_t errlen)
 static const struct ior_btf *kernel_btf(struct ior_bpf_obj *o)
 {
 	const char *path = getenv("IOR_KERNEL_BTF");
-	if (!o->kbtf_err)
-		o->kbtf_err = ior_kbtf_open(&o->kbtf, path && *path ? path : IOR_KBTF_PATH,
-					    o->kbtf_why, sizeof o->kbtf_why) ?: 1;
+	if (!o->kbtf_err) {
+		snprintf(o->kbtf_path, sizeof o->kbtf_path, "%s", path && *path ? path : IOR_KBTF_PATH);
+		o->kbtf_err = ior_kbtf_open(&o->kbtf, o->kbtf_path, o->kbtf_why,
+					    sizeof o->kbtf_why) ?: 1;
+	}
 	return o->kbtf_err > 0 ? &o->kbtf : NULL;
 }
 
@@ -234,8 +236,8 @@ int ior_loader_kernel_member(struct ior_bpf_obj *o, const char *type, const char
 		return ior_loader_fail(err, errlen, -o->kbtf_err, "%s", o->kbtf_why);
 	int r = ior_kbtf_member(k, type, member, off, size);
 	if (r)
-		return ior_loader_fail(err, errlen, -r, "kernel BTF: no %s.%s%s", type, member,
-				       r == -EINVAL ? " at a whole byte (a bit-field)" : "");
+		return ior_loader_fail(err, errlen, -r, "kernel BTF %s: no %s.%s%s", o->kbtf_path, type,
+				       member, r == -EINVAL ? " at a whole byte (a bit-field)" : "");
 	return 0;
 }
 
@@ -289,8 +291,8 @@ static int load_optional(struct ior_bpf_obj *o, struct ior_loader_prog *p,
 	}
 	d->attach_btf_id = ior_kbtf_raw_tp(k, p->attach_target);
 	if (!d->attach_btf_id) {
-		add_warning(o, "prog '%s' not loaded: the kernel's BTF has no tracepoint '%s'",
-			    p->name, p->attach_target);
+		add_warning(o, "prog '%s' not loaded: kernel BTF %s has no tracepoint '%s'",
+			    p->name, o->kbtf_path, p->attach_target);
 		return 0;
 	}
 	char why[256];

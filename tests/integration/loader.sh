@@ -116,6 +116,21 @@ if [ $? = 0 ] && grep -q '^programs: *raw' <<<"$out" &&
 else
 	fail "ior -check without BTF" "$(tr '\n' '|' <<<"$out")"
 fi
+# A valid BTF that is not a kernel's (bpf.o's own): the first field ior
+# needs is missing, said with the file; the raw programs serve.
+OWN_BTF=$(mktemp)
+if llvm-objcopy --dump-section .BTF="$OWN_BTF" "$OBJ" "$OWN_BTF.o" 2>/dev/null; then
+	out=$(IOR_KERNEL_BTF=$OWN_BTF "$IOR" -check 2>&1)
+	if [ $? = 0 ] && grep -q '^programs: *raw' <<<"$out" &&
+		grep -q "warning: kernel BTF $OWN_BTF: no task_struct.pid: the tp_btf programs cannot be used" <<<"$out"; then
+		pass "ior -check with a BTF that lacks task_struct: raw programs, and which field"
+	else
+		fail "ior -check with a BTF lacking task_struct" "$(tr '\n' '|' <<<"$out")"
+	fi
+else
+	fail "ior -check with a BTF lacking task_struct" "llvm-objcopy could not extract .BTF from $OBJ"
+fi
+rm -f "$OWN_BTF" "$OWN_BTF.o"
 
 # 6. Unprivileged: exit 1 with the capability hint.
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$IOR" -check 2>&1)
