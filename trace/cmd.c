@@ -255,7 +255,8 @@ static int check_opts(struct trace *t)
 }
 
 /* Default ring size: 8 MiB per CPU absorbs a core issuing syscalls flat
- * out (~140 ms of records) while ior is descheduled: with 4 MiB, a 2-CPU
+ * out (~60 ms of records: 128 bytes a pair, 1.1 M pairs/s per CPU here)
+ * while ior is descheduled: with 4 MiB, a 2-CPU
  * VM whose host took CPU 0 away lost a few hundred records in one of the
  * bench's runs. On larger machines the total stays near 32 MiB of locked
  * kernel memory, never below 256 KiB per CPU. */
