@@ -6,9 +6,10 @@
  * sys_enter/sys_exit, which the trace command attaches once for all
  * syscalls: as tp_btf programs where the kernel has BTF (enum src), else as
  * raw tracepoint programs (struct raw_ctx). Records go to per-CPU perf
- * rings; the tp_btf and raw programs batch them per CPU first (struct batch). See trace/event.h for
- * the layout. Built with clang -target bpf, no libbpf: the few helper and
- * map declarations it needs are spelled out here. */
+ * rings; the tp_btf and raw programs batch them per CPU first (struct
+ * ior_batch). See trace/event.h for the layouts. Built with clang -target
+ * bpf, no libbpf: the few helper and map declarations it needs are spelled
+ * out here. */
 #include <linux/types.h>
 #include <linux/bpf.h>
 
@@ -117,27 +118,14 @@ struct {
  * records in place in their CPU's batch and send it when the next record
  * might not fit; user space sends the rest by running ior_flush on each
  * CPU before it reads the rings. busy guards against that ior_flush: it
- * runs in an IPI that can interrupt a program mid-append (batch_claim). */
-struct batch {
-	__u32 busy;
-	__u32 len;  /* bytes used in data */
-	__u32 nrec; /* records in data */
-	/* The -comm filter, made cheap (every helper call costs here): the
-	 * last enter this CPU recorded (its exit is recorded without looking
-	 * at the comm), and the last comm judged with its verdict (all zero
-	 * is a valid start: the empty comm never matches). */
-	__u32 enter_tid;
-	__u32 enter_nr;
-	__u32 memo_wanted;
-	__u64 memo_comm[IOR_COMM_LEN / 8];
-	char data[IOR_BATCH_BYTES];
-};
-
+ * runs in an IPI that can interrupt a program mid-append (batch_claim).
+ * The layout, struct ior_batch, is in trace/event.h: user space reads the
+ * map once at stop. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct batch);
+	__type(value, struct ior_batch);
 } batches SEC(".maps");
 
 /* Syscall tracepoint contexts: common fields, __syscall_nr, then the six
@@ -251,7 +239,7 @@ INLINE int comm_wanted(const char *comm)
 
 /* comm_wanted, remembered for the last comm seen on this CPU (a batch
  * field: written only while the batch is claimed). */
-INLINE int comm_wanted_memo(struct batch *b, const __u64 *comm)
+INLINE int comm_wanted_memo(struct ior_batch *b, const __u64 *comm)
 {
 	int w;
 
@@ -338,7 +326,7 @@ INLINE void fill_head(struct ior_rec_head *h, __u64 pid_tgid, __u16 kind, __u32 
 
 /* ---- batches ---------------------------------------------------------- */
 
-INLINE void batch_send(void *ctx, struct batch *b)
+INLINE void batch_send(void *ctx, struct ior_batch *b)
 {
 	__u32 len = b->len;
 
@@ -350,7 +338,7 @@ INLINE void batch_send(void *ctx, struct batch *b)
 	b->nrec = 0;
 }
 
-INLINE struct batch *batch_get(void)
+INLINE struct ior_batch *batch_get(void)
 {
 	__u32 zero = 0;
 	return bpf_map_lookup_elem(&batches, &zero);
@@ -362,7 +350,7 @@ INLINE struct batch *batch_get(void)
  * interrupt another is ior_flush (an IPI; syscall tracepoints run their
  * programs with preemption off), which runs to completion: so a plain
  * test and set suffices. A lock cmpxchg cost ~10% of a program here. */
-INLINE int batch_claim(void *ctx, struct batch *b)
+INLINE int batch_claim(void *ctx, struct ior_batch *b)
 {
 	if (*(volatile __u32 *)&b->busy)
 		return 0;
@@ -381,7 +369,7 @@ INLINE void batch_busy_drop(void)
 
 /* Where the claimed batch's next record goes (the bound is for the
  * verifier: batch_claim made the room). */
-INLINE void *batch_slot(struct batch *b)
+INLINE void *batch_slot(struct ior_batch *b)
 {
 	__u32 off = b->len;
 
@@ -390,7 +378,7 @@ INLINE void *batch_slot(struct batch *b)
 	return b->data + off;
 }
 
-INLINE void batch_release(struct batch *b)
+INLINE void batch_release(struct ior_batch *b)
 {
 	asm volatile("" ::: "memory");
 	*(volatile __u32 *)&b->busy = 0;
@@ -398,7 +386,7 @@ INLINE void batch_release(struct batch *b)
 
 /* Appends the record written at batch_slot (len bytes, 8-byte aligned
  * stride) and releases the batch. */
-INLINE void batch_commit(struct batch *b, __u32 len)
+INLINE void batch_commit(struct ior_batch *b, __u32 len)
 {
 	b->len += (len + 7) & ~7u;
 	b->nrec++;
@@ -448,7 +436,7 @@ INLINE int do_enter(void *ctx, __u32 nr, int src)
 	const char *task = NULL;
 	__u64 pid_tgid = current_pid_tgid(src, &task);
 	struct ior_rec_enter alone, *r = &alone;
-	struct batch *b = NULL;
+	struct ior_batch *b = NULL;
 	struct ior_sys_conf *c;
 	struct args a;
 	__u64 comm[IOR_COMM_LEN / 8];
@@ -564,7 +552,7 @@ INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 r
 
 /* The exit's comm verdict: yes for the exit of the enter this CPU recorded
  * last (consumed here), else the filter on the current comm. */
-INLINE int exit_wanted(struct batch *b, __u32 tid, __u32 nr, int src, const char *task)
+INLINE int exit_wanted(struct ior_batch *b, __u32 tid, __u32 nr, int src, const char *task)
 {
 	__u64 comm[IOR_COMM_LEN / 8];
 
@@ -599,7 +587,7 @@ INLINE void exit_alone(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const str
 INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p,
 			 int src, const char *task)
 {
-	struct batch *b = batch_get();
+	struct ior_batch *b = batch_get();
 	__u32 tid = (__u32)pid_tgid;
 
 	if (!b)
@@ -687,7 +675,7 @@ INLINE int do_task_exit(void *ctx, int raw)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct ior_rec_head alone, *h = &alone;
 	__u16 kind = (pid_tgid >> 32) == (__u32)pid_tgid ? IOR_REC_PROC_EXIT : IOR_REC_THREAD_EXIT;
-	struct batch *b = NULL;
+	struct ior_batch *b = NULL;
 
 	if (!pid_wanted(pid_tgid))
 		return 0;
@@ -729,7 +717,7 @@ int ior_raw_task_exit(void *ctx)
 SEC("raw_tracepoint/ior_flush")
 int ior_flush(void *ctx)
 {
-	struct batch *b = batch_get();
+	struct ior_batch *b = batch_get();
 
 	if (!b)
 		return 0;

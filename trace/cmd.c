@@ -420,6 +420,33 @@ static long possible_cpus(void)
 	return n > 0 ? n : sysconf(_SC_NPROCESSORS_CONF);
 }
 
+/* Possible CPUs below cpu: where a per-CPU map lookup puts cpu's value
+ * (the kernel packs the possible CPUs in order). -1 when cpu is not one. */
+static long possible_index(int cpu)
+{
+	char buf[256];
+	long below = 0, found = -1;
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+
+	if (!f)
+		return cpu;
+	if (fgets(buf, sizeof buf, f))
+		for (char *p = buf; *p && found < 0;) {
+			char *end;
+			long lo = strtol(p, &end, 10), hi = lo;
+			if (end == p)
+				break;
+			if (*end == '-')
+				hi = strtol(end + 1, &end, 10);
+			if (cpu >= lo && cpu <= hi)
+				found = below + (cpu - lo);
+			below += hi >= lo ? hi - lo + 1 : 0;
+			p = end + strspn(end, ", \n");
+		}
+	fclose(f);
+	return found;
+}
+
 /* One ring per online CPU, stored in the events map at the CPU's index. */
 static int open_rings(struct trace *t)
 {
@@ -661,6 +688,47 @@ static int push(void *ctx, const void *raw, size_t len)
 	if (r == -EBADMSG)
 		t->malformed_samples++;
 	return 0;
+}
+
+/* At stop, after detach: what the CPUs' batches still hold, read from the
+ * map and merged after the rest of each CPU's records. Nothing when the
+ * last ior_flush worked; on kernels where it cannot run (< 5.10) these
+ * are the records of each CPU's last partial batch. */
+static void push_batch_leftovers(struct trace *t)
+{
+	int fd = ior_loader_map_fd(t->obj, "batches");
+	long ncpu = possible_cpus();
+	size_t stride = (sizeof(struct ior_batch) + 7) & ~(size_t)7;
+	uint32_t zero = 0;
+	char *all;
+	int r;
+
+	if (fd < 0 || ncpu <= 0)
+		return;
+	all = calloc((size_t)ncpu, stride);
+	r = all ? ior_sys_map_lookup_elem(fd, &zero, all) : -ENOMEM;
+	if (r) {
+		fprintf(stderr, "ior: warning: reading the BPF batches at stop: %s; records a CPU had "
+				"not sent yet are missing\n", strerror(-r));
+		free(all);
+		return;
+	}
+	for (unsigned i = 0; i < t->nrings; i++) {
+		struct push_ctx ctx = { t, i };
+		long at = possible_index(t->ring_cpu[i]);
+		const struct ior_batch *b;
+		uint32_t len;
+
+		if (at < 0 || at >= ncpu)
+			continue;
+		b = (const void *)(all + (size_t)at * stride);
+		len = b->len < IOR_BATCH_BYTES ? b->len : IOR_BATCH_BYTES;
+		if (len && push(&ctx, b->data, len)) { /* merge full: deliver, then again */
+			ior_merge_flush(t->merge, UINT64_MAX, deliver, t);
+			push(&ctx, b->data, len);
+		}
+	}
+	free(all);
 }
 
 /* Sends what each CPU's batch holds to its ring (bpf.c, ior_flush), so a
@@ -1053,6 +1121,8 @@ int ior_cmd_trace(const struct ior_opts *o)
 	t.stop_ns = mono_ns();
 	if (!o->bench_empty) {
 		flush_batches(&t);
+		drain(&t, t.stop_ns - SLACK_NS);
+		push_batch_leftovers(&t);
 		drain(&t, UINT64_MAX);
 		flush_stdout(&t);
 		print_stats(&t);

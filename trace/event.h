@@ -61,6 +61,25 @@ struct ior_rec_exit {
 #define IOR_REC_EXIT_BASE __builtin_offsetof(struct ior_rec_exit, paths)
 #define IOR_REC_MAX sizeof(struct ior_rec_exit) /* the largest record */
 
+/* A CPU's batch, the value of bpf.c's per-CPU array "batches": records are
+ * appended in data (the layout above) and sent as one perf sample. User
+ * space reads the map once at stop, after detaching: records a kernel
+ * without raw-tracepoint BPF_F_TEST_RUN_ON_CPU (< 5.10) could not flush. */
+struct ior_batch {
+	__u32 busy; /* a program (or ior_flush) is appending */
+	__u32 len;  /* bytes used in data */
+	__u32 nrec; /* records in data */
+	/* The -comm filter, made cheap (every helper call costs here): the
+	 * last enter this CPU recorded (its exit is recorded without looking
+	 * at the comm), and the last comm judged with its verdict (all zero
+	 * is a valid start: the empty comm never matches). */
+	__u32 enter_tid;
+	__u32 enter_nr;
+	__u32 memo_wanted;
+	__u64 memo_comm[IOR_COMM_LEN / 8];
+	char data[IOR_BATCH_BYTES];
+};
+
 /* Per-syscall argument table, an array map indexed by syscall number and
  * filled by user space before the programs run. Argument indexes 0..5,
  * IOR_ARG_NONE when unused. */

@@ -41,6 +41,18 @@ else
 	fail "bpf.o records through raw tracepoints" "$(tr '\n' ' ' <<<"$out")"
 fi
 
+# Never flushed (kernels < 5.10 cannot run ior_flush on a CPU): after
+# detaching, every record is still in the batches map, where ior reads it
+# at stop (trace/event.h's struct ior_batch is the layout both sides use).
+out=$("$PROBE" events-map "$OBJ" 2>&1)
+if [ "$(val enter "$out")" = 5 ] && [ "$(val exit "$out")" = 5 ] &&
+	[ "$(val exit_ret_ok "$out")" = 5 ] && [ "$(val proc_exit "$out")" -ge 1 ] 2>/dev/null &&
+	[ "$(val malformed "$out")" = 0 ]; then
+	pass "unflushed records read back from the batches map after detach"
+else
+	fail "records from the batches map" "$(tr '\n' ' ' <<<"$out")"
+fi
+
 # 2. A test object: .rodata globals set before load, .text subprograms,
 #    static .data, a hash map; .rodata frozen afterwards (EPERM = -1).
 out=$("$PROBE" features tests/unit/bpf/features.elf 2>&1)

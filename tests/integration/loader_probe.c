@@ -8,6 +8,9 @@
  *                              count its records in the per-CPU perf rings
  *   loader_probe events-raw OBJ  the same through the raw tracepoints
  *                              sys_enter/sys_exit/sched_process_exit
+ *   loader_probe events-map OBJ  the same, never flushed: after detaching,
+ *                              the records are read from the batches map
+ *                              (what ior does at stop)
  *   loader_probe features OBJ  load tests/unit/bpf/features.elf, set its
  *                              .rodata globals, let a child call getpid, and
  *                              read back what the programs computed
@@ -242,7 +245,27 @@ static int raw_attach(struct ior_bpf_obj *o, const char *prog, const char *tp)
 	return fd;
 }
 
-static int mode_events(const char *path, bool raw)
+/* Counts the records left in every CPU's batch (map "batches", read once:
+ * one struct ior_batch per possible CPU, 8-byte aligned). */
+static void count_batch_map(struct ior_bpf_obj *o, struct counts *c)
+{
+	size_t stride = (sizeof(struct ior_batch) + 7) & ~(size_t)7, n = 1024;
+	uint8_t *all = calloc(n, stride);
+	uint32_t zero = 0;
+	if (!all || ior_sys_map_lookup_elem(ior_loader_map_fd(o, "batches"), &zero, all)) {
+		snprintf(err, sizeof err, "%s", strerror(errno));
+		die("batches lookup");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct ior_batch *b = (const void *)(all + i * stride);
+		if (b->len <= IOR_BATCH_BYTES &&
+		    ior_batch_each(b->data, b->len, count_record, c).malformed)
+			c->malformed++;
+	}
+	free(all);
+}
+
+static int mode_events(const char *path, bool raw, bool from_map)
 {
 	struct ior_bpf_obj *o = open_obj(path);
 	uint32_t self = (uint32_t)getpid();
@@ -271,6 +294,15 @@ static int mode_events(const char *path, bool raw)
 		printf("before_flush=%u\n", c.enter + c.exit + c.proc_exit);
 	}
 	int flush = ior_loader_prog_fd(o, "ior_flush"), flush_err = 0;
+	if (from_map) {
+		for (int i = 0; i < 3; i++)
+			close(fds[i]);
+		count_batch_map(o, &c);
+		printf("rings=%d\nenter=%u\nexit=%u\nexit_ret_ok=%u\nproc_exit=%u\nmalformed=%u\n",
+		       nrings, c.enter, c.exit, c.exit_ret_ok, c.proc_exit, c.malformed);
+		ior_loader_close(o);
+		return 0;
+	}
 	for (double end = now_ms() + 2000; now_ms() < end;) {
 		for (int i = 0; i < nrings; i++) {
 			uint32_t busy = 0;
@@ -415,14 +447,16 @@ static int mode_attach(const char *path, int max)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: loader_probe events|events-raw|features|reject|btf-rejected|attach OBJ [N|v]\n");
+		fprintf(stderr, "usage: loader_probe events|events-raw|events-map|features|reject|btf-rejected|attach OBJ [N|v]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "events"))
-		return mode_events(argv[2], false);
+		return mode_events(argv[2], false, false);
 	if (!strcmp(argv[1], "events-raw"))
-		return mode_events(argv[2], true);
+		return mode_events(argv[2], true, false);
+	if (!strcmp(argv[1], "events-map"))
+		return mode_events(argv[2], true, true);
 	if (!strcmp(argv[1], "features"))
 		return mode_features(argv[2]);
 	if (!strcmp(argv[1], "btf-rejected"))
