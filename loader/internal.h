@@ -176,6 +176,7 @@ struct ior_bpf_obj {
 	int kbtf_err;        /* 0: not read yet; 1: read; < 0: unusable */
 	char kbtf_why[256];
 	char kbtf_path[256]; /* the file it was read from */
+	bool kbtf_warned;    /* "tp_btf programs not loaded" said once */
 	bool loaded;
 	char warning[256];
 	char *log; /* verifier log of the last program that failed */

@@ -285,8 +285,9 @@ static int load_optional(struct ior_bpf_obj *o, struct ior_loader_prog *p,
 			return 0; /* its map was not created: said then */
 	const struct ior_btf *k = kernel_btf(o);
 	if (!k) {
-		if (!strstr(o->warning, o->kbtf_why))
+		if (!o->kbtf_warned)
 			add_warning(o, "tp_btf programs not loaded: %s", o->kbtf_why);
+		o->kbtf_warned = true;
 		return 0;
 	}
 	d->attach_btf_id = ior_kbtf_raw_tp(k, p->attach_target);

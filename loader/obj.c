@@ -272,30 +272,34 @@ static int collect_data_maps(struct ior_bpf_obj *o, char *err, size_t errlen)
 
 /* ---- programs ------------------------------------------------------------- */
 
-/* Program type of a section; tp_btf programs also name their tracepoint. */
-static int prog_type_of(const char *sec, uint32_t *type, uint32_t *attach, const char **target)
+/* What a section's name says about its programs. */
+struct prog_kind {
+	uint32_t type, attach; /* prog type, expected_attach_type */
+	const char *target;    /* tp_btf: the tracepoint, else NULL */
+};
+
+static int prog_kind_of(const char *sec, struct prog_kind *k)
 {
-	*attach = 0;
-	*target = NULL;
+	*k = (struct prog_kind){ 0 };
 	if (has_prefix(sec, "tracepoint/") || has_prefix(sec, "tp/")) {
-		*type = BPF_PROG_TYPE_TRACEPOINT;
+		k->type = BPF_PROG_TYPE_TRACEPOINT;
 		return 0;
 	}
 	if (has_prefix(sec, "raw_tracepoint/") || has_prefix(sec, "raw_tp/")) {
-		*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+		k->type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 		return 0;
 	}
 	if (has_prefix(sec, "tp_btf/") && sec[7]) {
-		*type = BPF_PROG_TYPE_TRACING;
-		*attach = BPF_TRACE_RAW_TP;
-		*target = sec + 7;
+		k->type = BPF_PROG_TYPE_TRACING;
+		k->attach = BPF_TRACE_RAW_TP;
+		k->target = sec + 7;
 		return 0;
 	}
 	return -ENOTSUP;
 }
 
-static int add_prog(struct ior_bpf_obj *o, unsigned sec, const Elf64_Sym *s,
-		    const char *name, char *err, size_t errlen)
+static int add_prog(struct ior_bpf_obj *o, unsigned sec, const struct prog_kind *k,
+		    const Elf64_Sym *s, const char *name, char *err, size_t errlen)
 {
 	const struct ior_elf_sec *es = &o->elf.secs[sec];
 	if (s->st_value % IOR_INSN_SZ || s->st_size % IOR_INSN_SZ || !s->st_size ||
@@ -314,7 +318,9 @@ static int add_prog(struct ior_bpf_obj *o, unsigned sec, const Elf64_Sym *s,
 	p->sec = sec;
 	p->sec_off = s->st_value;
 	p->size = s->st_size;
-	prog_type_of(es->name, &p->type, &p->attach_type, &p->attach_target);
+	p->type = k->type;
+	p->attach_type = k->attach;
+	p->attach_target = k->target;
 	p->fd = -1;
 	return 0;
 }
@@ -322,9 +328,8 @@ static int add_prog(struct ior_bpf_obj *o, unsigned sec, const Elf64_Sym *s,
 static int collect_progs_in(struct ior_bpf_obj *o, unsigned sec, char *err, size_t errlen)
 {
 	const struct ior_elf_sec *es = &o->elf.secs[sec];
-	uint32_t type, attach;
-	const char *target;
-	if (prog_type_of(es->name, &type, &attach, &target))
+	struct prog_kind kind;
+	if (prog_kind_of(es->name, &kind))
 		return FAIL(ENOTSUP, "section '%s': unsupported program type (ior loads "
 			    "SEC(\"tracepoint/...\"), SEC(\"raw_tracepoint/...\") and "
 			    "SEC(\"tp_btf/...\") programs)", es->name);
@@ -341,7 +346,7 @@ static int collect_progs_in(struct ior_bpf_obj *o, unsigned sec, char *err, size
 		if (!name || !*name)
 			return FAIL(EINVAL, "section '%s': program symbol %zu has a bad name", es->name,
 				    i);
-		int r = add_prog(o, sec, &s, name, err, errlen);
+		int r = add_prog(o, sec, &kind, &s, name, err, errlen);
 		if (r)
 			return r;
 	}

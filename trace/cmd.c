@@ -395,56 +395,48 @@ static int load(struct trace *t)
 	return r;
 }
 
-/* Highest possible CPU + 1, from /sys/devices/system/cpu/possible ("0-7",
- * "0,2-3"). Not sysconf: musl answers with the affinity mask, and under
- * taskset ior would miss the CPUs it does not run on. */
-static long possible_cpus(void)
+/* Reads /sys/devices/system/cpu/possible ("0-7", "0,2-3"): returns the
+ * highest possible CPU + 1 and sets *index (when not NULL) to the number
+ * of possible CPUs below cpu, where a per-CPU map lookup puts cpu's value
+ * (the kernel packs the possible CPUs in order), -1 when cpu is not one.
+ * Not sysconf: musl answers with the affinity mask, and under taskset ior
+ * would miss the CPUs it does not run on. */
+static long possible_scan(int cpu, long *index)
 {
 	char buf[256];
-	long n = 0;
+	long n = 0, below = 0;
 	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
 
+	if (index)
+		*index = -1;
 	if (f) {
 		if (fgets(buf, sizeof buf, f))
 			for (char *p = buf; *p;) {
 				char *end;
-				long v = strtol(p, &end, 10);
+				long lo = strtol(p, &end, 10), hi = lo;
 				if (end == p)
 					break;
-				if (v + 1 > n)
-					n = v + 1;
-				p = end + strspn(end, ",- \n");
+				if (*end == '-')
+					hi = strtol(end + 1, &end, 10);
+				if (index && cpu >= lo && cpu <= hi)
+					*index = below + (cpu - lo);
+				below += hi >= lo ? hi - lo + 1 : 0;
+				if (hi + 1 > n)
+					n = hi + 1;
+				p = end + strspn(end, ", \n");
 			}
 		fclose(f);
 	}
-	return n > 0 ? n : sysconf(_SC_NPROCESSORS_CONF);
+	if (n > 0)
+		return n;
+	if (index)
+		*index = cpu;
+	return sysconf(_SC_NPROCESSORS_CONF);
 }
 
-/* Possible CPUs below cpu: where a per-CPU map lookup puts cpu's value
- * (the kernel packs the possible CPUs in order). -1 when cpu is not one. */
-static long possible_index(int cpu)
+static long possible_cpus(void)
 {
-	char buf[256];
-	long below = 0, found = -1;
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
-
-	if (!f)
-		return cpu;
-	if (fgets(buf, sizeof buf, f))
-		for (char *p = buf; *p && found < 0;) {
-			char *end;
-			long lo = strtol(p, &end, 10), hi = lo;
-			if (end == p)
-				break;
-			if (*end == '-')
-				hi = strtol(end + 1, &end, 10);
-			if (cpu >= lo && cpu <= hi)
-				found = below + (cpu - lo);
-			below += hi >= lo ? hi - lo + 1 : 0;
-			p = end + strspn(end, ", \n");
-		}
-	fclose(f);
-	return found;
+	return possible_scan(-1, NULL);
 }
 
 /* One ring per online CPU, stored in the events map at the CPU's index. */
@@ -715,10 +707,11 @@ static void push_batch_leftovers(struct trace *t)
 	}
 	for (unsigned i = 0; i < t->nrings; i++) {
 		struct push_ctx ctx = { t, i };
-		long at = possible_index(t->ring_cpu[i]);
+		long at;
 		const struct ior_batch *b;
 		uint32_t len;
 
+		possible_scan(t->ring_cpu[i], &at);
 		if (at < 0 || at >= ncpu)
 			continue;
 		b = (const void *)(all + (size_t)at * stride);
