@@ -271,41 +271,71 @@ session_expect() { # TRACER: loop syscalls of its recorded runs
 	awk -v t="$1" '$1 == t { s += $5 } END { print s + 0 }' "$RESULTS"
 }
 
-# One ior session per workload (ior starts and stops in about a second),
-# so its lost count is per workload: charged to the workload's first run.
-bench_ior() { # TRACER
-	local t=$1 dir=$W/$1 w run args lost pairs cpu rss
-	SESSION_PAIRS[$t]=0 SESSION_LOST[$t]=0 SESSION_CPU[$t]=0 SESSION_RSS[$t]=0
-	for w in "${WLS[@]}"; do
-		case $t in
-		empty) args=(-benchEmpty -duration 1h) ;;
-		ior-flame) args=(-flamegraph -name "bench-$w" -comm "$COMM") ;;
-		ior-plain) args=(-plain -comm "$COMM") ;;
-		esac
-		log "$t: ior ${args[*]}: $w x $RUNS"
-		ior_start "$t-$w" "$dir" /dev/null "${args[@]}" || return 1
-		for ((run = 1; run <= RUNS; run++)); do
-			gen_start "$w" 1 && gen_go "$t" "$w" "$run"
-		done
-		rss=$(vm_kib "$IOR_PID" VmHWM) cpu=$(cpu_s "$IOR_PID")
-		stop_proc "$IOR_PID" 300 || problem "$t: ior did not stop on SIGINT within 300 s"
-		SESSION_CPU[$t]=$(awk -v a="${SESSION_CPU[$t]}" -v b="${cpu:-0}" 'BEGIN { printf "%.2f", a + b }')
-		[ "${rss:-0}" -gt "${SESSION_RSS[$t]}" ] && SESSION_RSS[$t]=$rss
-		[ "$t" = empty ] && continue
-		pairs=$(ior_stat "$IOR_ERR" "syscall pairs") lost=$(ior_stat "$IOR_ERR" lost)
-		if [ -z "$lost" ] || [ -z "$pairs" ]; then
-			problem "$t: no pairs or lost count in ior's statistics: $(tail -c 300 "$IOR_ERR")"
-			continue
-		fi
-		[ "$lost" = 0 ] || log "$t-$w: $(grep -E '^ior: (lost|perf samples)' "$IOR_ERR" | tr '\n' ' ')"
-		SESSION_PAIRS[$t]=$((SESSION_PAIRS[$t] + pairs)) SESSION_LOST[$t]=$((SESSION_LOST[$t] + lost))
-		awk -v t="$t" -v w="$w" -v l="$lost" '$1 == t && $2 == w { $8 = done++ ? 0 : l } { print }' \
-			"$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"
+# empty, ior -flamegraph and ior -plain are measured paired: every run of
+# every workload runs untraced, then under a fresh session of each (ior
+# starts in ~0.1 s), then untraced again, and is compared with those two
+# untraced runs only. The cost target is a ratio of added costs of ~150 ns
+# each, and this machine's speed drifts by more than that over the
+# minutes between two sessions measured one after the other.
+PAIRED=""
+is_paired() { [[ " $PAIRED " == *" $1 "* ]]; }
+
+ior_args() { # TRACER WL RUN
+	case $1 in
+	empty) echo -benchEmpty -duration 1h ;;
+	ior-flame) echo -flamegraph -name "bench-$2-$3" -comm "$COMM" ;;
+	ior-plain) echo -plain -comm "$COMM" ;;
+	esac
+}
+
+bench_ior_paired() {
+	local t w run
+	for t in empty ior-flame ior-plain; do
+		want "$t" || continue
+		PAIRED="$PAIRED $t"
+		SESSION_PAIRS[$t]=0 SESSION_LOST[$t]=0 SESSION_CPU[$t]=0 SESSION_RSS[$t]=0
 	done
-	[ "$t" = empty ] && SESSION_PAIRS[$t]="" SESSION_LOST[$t]=""
-	SESSION_EXPECT[$t]=$(session_expect "$t")
-	[ "$t" = ior-flame ] && ior_pairs_per_run "$dir"
+	[ -n "$PAIRED" ] || return 0
+	log "paired:$PAIRED: each run untraced, under each, untraced again; $RUNS runs"
+	for ((run = 1; run <= RUNS; run++)); do
+		for w in "${WLS[@]}"; do
+			gen_start "$w" 1 && gen_go untraced "$w" "p$run"
+			for t in $PAIRED; do ior_session_run "$t" "$w" "$run"; done
+			gen_start "$w" 1 && gen_go untraced "$w" "p$run"
+		done
+	done
+	for t in $PAIRED; do
+		[ "$t" = empty ] && SESSION_PAIRS[$t]="" SESSION_LOST[$t]=""
+		SESSION_EXPECT[$t]=$(session_expect "$t")
+	done
+	is_paired ior-flame && ior_pairs_per_run "$W/ior-flame"
 	return 0
+}
+
+# One run of WL under a fresh ior session; the session's pairs and lost
+# records go into the run's row.
+ior_session_run() { # TRACER WL RUN
+	local t=$1 w=$2 run=$3 rss cpu cpu0 pairs lost
+	# shellcheck disable=SC2046 # ior_args prints words without spaces
+	ior_start "$t-$w-$run" "$W/$t" /dev/null $(ior_args "$t" "$w" "$run") || return 1
+	cpu0=$(cpu_s "$IOR_PID") # start-up (kernel BTF, verifier) is not per pair
+	gen_start "$w" 1 && gen_go "$t" "$w" "$run"
+	rss=$(vm_kib "$IOR_PID" VmHWM)
+	cpu=$(awk -v a="$(cpu_s "$IOR_PID")" -v b="${cpu0:-0}" 'BEGIN { printf "%.2f", a - b }')
+	stop_proc "$IOR_PID" 300 || problem "$t: ior did not stop on SIGINT within 300 s"
+	SESSION_CPU[$t]=$(awk -v a="${SESSION_CPU[$t]}" -v b="${cpu:-0}" 'BEGIN { printf "%.2f", a + b }')
+	[ "${rss:-0}" -gt "${SESSION_RSS[$t]}" ] && SESSION_RSS[$t]=$rss
+	[ "$t" = empty ] && return 0
+	pairs=$(ior_stat "$IOR_ERR" "syscall pairs") lost=$(ior_stat "$IOR_ERR" lost)
+	if [ -z "$lost" ] || [ -z "$pairs" ]; then
+		problem "$t: no pairs or lost count in ior's statistics: $(tail -c 300 "$IOR_ERR")"
+		return 1
+	fi
+	[ "$lost" = 0 ] || log "$t-$w-$run: $(grep -E '^ior: (lost|perf samples)' "$IOR_ERR" | tr '\n' ' ')"
+	SESSION_PAIRS[$t]=$((SESSION_PAIRS[$t] + pairs)) SESSION_LOST[$t]=$((SESSION_LOST[$t] + lost))
+	awk -v t="$t" -v w="$w" -v r="$run" -v p="$pairs" -v l="$lost" \
+		'$1 == t && $2 == w && $3 == r { $7 = p; $8 = l } { print }' \
+		"$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"
 }
 
 # The recordings' pairs per generator pid, from ior collapsed -fields pid,
@@ -667,27 +697,50 @@ summarize() {
 sum_field() { # TRACER WL FIELD(3..8)
 	awk -v t="$1" -v w="$2" -v f="$3" '$1 == t && $2 == w { print $f }' "$W/summary"
 }
-# The untraced ns/syscall a tracer is compared with: the median of the
-# rounds just before and after it (all rounds for untraced itself).
+# The untraced ns/syscall a tracer is compared with: for a paired tracer
+# the median of the paired untraced runs; else the median of the rounds
+# just before and after it (all rounds for untraced itself).
 base_ns() { # TRACER WL
-	local r=${ROUND_OF[$1]:-}
+	local r=${ROUND_OF[$1]:-} p=0
 	[ "$1" = untraced ] && r=""
-	awk -v w="$2" -v r="$r" '$1 == "untraced" && $2 == w && (r == "" || $3 == r || $3 == r + 1) { v[++n] = $6 / $5 }
+	is_paired "$1" && p=1
+	awk -v w="$2" -v r="$r" -v p="$p" '$1 == "untraced" && $2 == w &&
+		(p ? $3 ~ /^p/ : (r == "" || $3 == r || $3 == r + 1)) { v[++n] = $6 / $5 }
 	END {
 		if (!n) exit
 		for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
 		printf "%.1f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 	}' "$RESULTS"
 }
+# Per run of a paired tracer: its ns/syscall minus the mean of its own two
+# untraced runs. Prints "run added" lines.
+paired_runs() { # TRACER WL
+	awk -v t="$1" -v w="$2" '$2 != w { next }
+	$1 == "untraced" && $3 ~ /^p/ { r = substr($3, 2); b[r] += $6 / $5; nb[r]++; next }
+	$1 == t { ns[$3] = $6 / $5 }
+	END { for (r in ns) if (nb[r]) printf "%s %.1f\n", r, ns[r] - b[r] / nb[r] }' "$RESULTS"
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.1f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 added_ns() { # TRACER WL
 	local ns base
+	if is_paired "$1"; then
+		paired_runs "$1" "$2" | awk '{ print $2 }' | median
+		return
+	fi
 	ns=$(sum_field "$1" "$2" 5) base=$(base_ns "$1" "$2")
 	[ -n "$ns" ] && [ -n "$base" ] && awk -v a="$ns" -v b="$base" 'BEGIN { printf "%.1f", a - b }'
+}
+# Paired: the median, min and max over runs of ior's added ns / the empty
+# program's added ns in the same run.
+run_ratios() { # WL
+	join <(paired_runs ior-flame "$1" | sort) <(paired_runs empty "$1" | sort) |
+		awk '$3 > 0 { print $2 / $3 }' | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR) printf "%.2f %.2f %.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR] }'
 }
 
 print_table() {
 	local w t sys el ns pairs lost base slow add
-	echo "| workload | tracer | syscalls/run | elapsed ms | ns/syscall | spread | untraced ns/syscall (adjacent) | slowdown | +ns/syscall | pairs/run | lost |"
+	echo "| workload | tracer | syscalls/run | elapsed ms | ns/syscall | spread | untraced ns/syscall (paired or adjacent) | slowdown | +ns/syscall | pairs/run | lost |"
 	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for w in "${WLS[@]}"; do
 		for t in $ALL_TRACERS; do
@@ -750,7 +803,8 @@ print_targets() {
 		[ -n "$ia" ] || continue
 		if [ -n "$ea" ] && [ -n "$ba" ]; then
 			r=$(awk -v i="$ia" -v e="$ea" -v b="$ba" 'BEGIN { print (i <= 2 * e && i < b) ? "met" : "missed" }')
-			target "cost_$w" "$r" "ior -flamegraph +$ia ns/syscall; empty program +$ea (2x = $(awk -v e="$ea" 'BEGIN { printf "%.1f", 2 * e }')); bpftrace count on raw_syscalls +$ba${bs:+, on sys_enter_X+sys_exit_X +$bs}${bea:+, on sys_enter_X only +$bea}"
+			local rr=$(run_ratios "$w")
+			target "cost_$w" "$r" "ior -flamegraph +$ia ns/syscall; empty program +$ea (2x = $(awk -v e="$ea" 'BEGIN { printf "%.1f", 2 * e }'))${rr:+; per-run ratio median ${rr%% *}x (${rr#* } min max)}; bpftrace count on raw_syscalls +$ba${bs:+, on sys_enter_X+sys_exit_X +$bs}${bea:+, on sys_enter_X only +$bea}"
 		else
 			target "cost_$w" unknown "ior +$ia ns/syscall; empty ${ea:-not run}; bpftrace count raw_syscalls ${ba:-not run}"
 		fi
@@ -833,7 +887,7 @@ want strace && ! installed strace && problem "strace missing: scripts/deps.sh be
 log "$(uname -r), $(nproc) CPUs, runs=$RUNS, work dir $W"
 t_start=$(date +%s)
 log "untraced: $ROUND_RUNS runs of every workload before each tracer and at the end"
-for t in empty ior-flame ior-plain; do want "$t" && [ -x "$IOR" ] && untraced_round "$t" && bench_ior "$t"; done
+[ -x "$IOR" ] && bench_ior_paired
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && installed bpftrace && untraced_round "$t" && bench_bpftrace "$t"
 done
