@@ -152,7 +152,7 @@ static void check_tracepoints(struct check *c)
 static void check_perf_buffer(struct check *c)
 {
 	char err[512];
-	int fd = ior_loader_bpf_output_open(0, 1, err, sizeof err);
+	int fd = ior_loader_bpf_output_open(0, 0, err, sizeof err);
 	if (fd < 0) {
 		failed(c, "perf buffer:", err);
 		return;

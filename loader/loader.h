@@ -138,9 +138,9 @@ int ior_loader_attach_raw_tracepoint(int prog_fd, const char *name, char *err, s
 int ior_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			    unsigned long flags);
 /* A PERF_COUNT_SW_BPF_OUTPUT event on cpu for a PERF_EVENT_ARRAY slot;
- * wakeup_events: records per wake-up (0 = every record). The caller mmaps
- * and closes it. Returns the fd or -errno with err filled. */
-int ior_loader_bpf_output_open(int cpu, unsigned wakeup_events, char *err, size_t errlen);
+ * poll wakes its reader once wakeup_bytes are waiting (0: every record).
+ * The caller mmaps and closes it. Returns the fd or -errno with err filled. */
+int ior_loader_bpf_output_open(int cpu, uint32_t wakeup_bytes, char *err, size_t errlen);
 
 /* bpf(2) map element commands; return 0 or -errno. */
 int ior_sys_map_update_elem(int fd, const void *key, const void *value, uint64_t flags);

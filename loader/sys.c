@@ -189,7 +189,7 @@ int ior_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, in
 	return r < 0 ? -errno : (int)r;
 }
 
-int ior_loader_bpf_output_open(int cpu, unsigned wakeup_events, char *err, size_t errlen)
+int ior_loader_bpf_output_open(int cpu, uint32_t wakeup_bytes, char *err, size_t errlen)
 {
 	struct perf_event_attr attr;
 	memset(&attr, 0, sizeof attr);
@@ -198,7 +198,12 @@ int ior_loader_bpf_output_open(int cpu, unsigned wakeup_events, char *err, size_
 	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
 	attr.sample_type = PERF_SAMPLE_RAW;
 	attr.sample_period = 1;
-	attr.wakeup_events = wakeup_events;
+	if (wakeup_bytes) {
+		attr.watermark = 1;
+		attr.wakeup_watermark = wakeup_bytes;
+	} else {
+		attr.wakeup_events = 1;
+	}
 	int fd = ior_sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return ior_loader_fail(err, errlen, -fd,

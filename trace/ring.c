@@ -4,13 +4,13 @@
  * space back by storing data_tail with release after we are done reading
  * the records, so the kernel cannot overwrite them early. */
 #include "ring.h"
+#include "loader/loader.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 struct raw_sample {
@@ -93,25 +93,12 @@ size_t ior_ring_drain(struct ior_ring *r, ior_ring_cb cb, void *ctx)
 int ior_ring_open(struct ior_ring *r, int cpu, uint64_t size, uint32_t wakeup_bytes,
 		  char *err, size_t errlen)
 {
-	struct perf_event_attr a;
 	long page = sysconf(_SC_PAGESIZE);
 	void *base;
-	int fd;
+	int fd = ior_loader_bpf_output_open(cpu, wakeup_bytes, err, errlen);
 
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_BPF_OUTPUT;
-	a.sample_type = PERF_SAMPLE_RAW;
-	a.sample_period = 1;
-	a.watermark = 1;
-	a.wakeup_watermark = wakeup_bytes;
-	fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "perf ring on CPU %d: perf_event_open: %s", cpu, strerror(e));
-		return -e;
-	}
+	if (fd < 0)
+		return fd;
 	base = mmap(NULL, (size_t)(size + (uint64_t)page), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED) {
 		int e = errno;

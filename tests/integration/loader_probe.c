@@ -204,7 +204,7 @@ static int open_rings(struct ior_bpf_obj *o, struct ring *rings, int max)
 	int events = ior_loader_map_fd(o, "events"), n = 0;
 	long page = sysconf(_SC_PAGESIZE), ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	for (int cpu = 0; cpu < ncpu && n < max; cpu++) {
-		int fd = ior_loader_bpf_output_open(cpu, 1, err, sizeof err);
+		int fd = ior_loader_bpf_output_open(cpu, 0, err, sizeof err);
 		if (fd == -ENODEV)
 			continue; /* offline */
 		if (fd < 0)
