@@ -106,28 +106,27 @@ pass "initramfs ($(du -k "$INITRD" | cut -f1) KiB: busybox, ior, workload, init;
 # ---- boot -----------------------------------------------------------------
 # no_timer_check: on a busy host a TCG vCPU can miss the kernel's early
 # IO-APIC timer test, which then panics ("IO-APIC + timer doesn't work!");
-# seen here with the load average at 7 on 2 cores. loglevel=5 and the
-# softlockup_* options: a guest lockup (seen once in CI, both vCPUs stuck,
-# ior's and init's) prints every CPU's stack and panics, so qemu exits at
-# once and the traces reach this log (quiet printed only the BUG lines).
+# seen here with the load average at 7 on 2 cores. loglevel=5 and
+# softlockup_all_cpu_backtrace: a guest lockup (seen once in CI, both vCPUs
+# stuck, in ior and in init, until the timeout) puts every CPU's stack in
+# this log; quiet printed only the BUG lines. No softlockup_panic: a TCG
+# vCPU the host starves can trip the detector and recover.
 start=$(date +%s.%N)
 rm -f "$LOG"
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
 	-accel tcg -smp 2 -m 512M -nodefaults -display none -no-reboot \
 	-serial "file:$LOG" -monitor none \
 	-kernel "$KERNEL" -initrd "$INITRD" \
-	-append "console=ttyS0 panic=-1 loglevel=5 no_timer_check softlockup_panic=1 softlockup_all_cpu_backtrace=1" \
+	-append "console=ttyS0 panic=-1 loglevel=5 no_timer_check softlockup_all_cpu_backtrace=1" \
 	>"$VM/qemu.log" 2>&1
 rc=$?
 boot_s=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+# a failure below shows 200 console lines when they hold a kernel BUG (stacks)
+grep -qE 'BUG: |Kernel panic' "$LOG" 2>/dev/null && LOG_TAIL=200
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	give_up boot "qemu did not power off within ${TIMEOUT}s (IOR_VM_TIMEOUT)"
 fi
 [ "$rc" = 0 ] || { cat "$VM/qemu.log"; give_up boot "qemu exited with status $rc"; }
-if grep -qE 'BUG: soft lockup|Kernel panic' "$LOG"; then
-	LOG_TAIL=200
-	give_up boot "the guest kernel locked up or panicked: $(grep -m1 -E 'BUG: soft lockup|Kernel panic' "$LOG" | tr -d '\r')"
-fi
 tr -d '\r' <"$LOG" | awk -v dir="$OUT" '
 	/^IOR-BEGIN / { file = dir "/" $2 ".b64"; printf "" >file; next }
 	/^IOR-END /   { close(file); file = ""; next }
