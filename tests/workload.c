@@ -99,6 +99,14 @@
  *   totals: mkdir 2, openat 2, write 1, read 1, close 2, unlink 1,
  *   rmdir 2 = 11 pairs.
  *
+ * opath FILE DIR N (1 <= N <= 1000): O_PATH descriptors (musl's O_ACCMODE
+ *   holds the O_PATH bit: a table indexed by it crashed ior).
+ *   openat FILE O_PATH -> 3; close 3                     N each
+ *   openat DIR O_PATH|O_DIRECTORY|O_CLOEXEC -> 3         1
+ *   newfstatat 3, "", AT_EMPTY_PATH -> 0                 1
+ *   close 3                                              1
+ *   totals: openat N+1, close N+1, newfstatat 1 = 2N + 3 pairs.
+ *
  * fds 0-2 must be open and no other: the first open must return 3.
  *
  * Exit status 0 on success; on any unexpected result it prints one line
@@ -414,11 +422,26 @@ static int hostile(const char *dir)
 	return 0;
 }
 
+static int opath(const char *file, const char *dir, long n)
+{
+	struct stat st;
+	wait_for_release(0);
+	for (long i = 0; i < n; i++) {
+		expect(sys_openat(file, O_PATH, 0), 3, "openat O_PATH");
+		expect(close(3), 0, "close O_PATH");
+	}
+	expect(sys_openat(dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0), 3, "openat O_PATH dir");
+	expect(syscall(SYS_newfstatat, 3, "", &st, AT_EMPTY_PATH), 0, "newfstatat O_PATH dir");
+	expect(close(3), 0, "close O_PATH dir");
+	return 0;
+}
+
 static _Noreturn void usage(void)
 {
 	static const char text[] =
 		"usage: workload basic DIR N | preopen FILE M | dup FILE | sleepgap FILE |\n"
-		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR\n"
+		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR |\n"
+		"       opath FILE DIR N\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -450,6 +473,8 @@ int main(int argc, char **argv)
 		rc = fiforead(argv[2]);
 	else if (!strcmp(sc, "hostile") && argc == 3)
 		rc = hostile(argv[2]);
+	else if (!strcmp(sc, "opath") && argc == 5)
+		rc = opath(argv[2], argv[3], parse_count(argv[4], 1000, "opath N"));
 	else
 		usage();
 	_exit(rc);

@@ -327,15 +327,20 @@ static const struct flag_name open_flags[] = {
 	{ O_PATH, "O_PATH" },
 };
 
+/* The kernel's access mode is the low two bits on every architecture.
+ * musl's O_ACCMODE also holds O_PATH (as O_SEARCH): indexing a table with
+ * it read out of bounds on every O_PATH open. */
+#define KERNEL_ACCMODE 3LL
+
 void ior_open_flags_str(char *buf, size_t len, long long flags)
 {
-	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	static const char *const acc[KERNEL_ACCMODE + 1] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
 	struct buf b = { buf, 0, len ? len - 1 : 0, 0, 0 };
-	long long rest = flags & ~(long long)O_ACCMODE;
+	long long rest = flags & ~KERNEL_ACCMODE;
 
 	if (!len)
 		return;
-	puts_(&b, acc[flags & O_ACCMODE]);
+	puts_(&b, acc[flags & KERNEL_ACCMODE]);
 	for (size_t i = 0; i < sizeof open_flags / sizeof *open_flags; i++) {
 		if ((rest & open_flags[i].bit) != open_flags[i].bit)
 			continue;

@@ -3,6 +3,7 @@
 #include "t.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static char out[8192];
@@ -122,6 +123,36 @@ TEST(flags_strings)
 	CHECK_EQ_STR(b, "O_WRO");
 }
 
+/* musl's O_ACCMODE holds O_PATH: the access mode is the kernel's two bits. */
+TEST(o_path_flags)
+{
+	char b[128];
+
+	ior_open_flags_str(b, sizeof b, O_PATH);
+	CHECK_EQ_STR(b, "O_RDONLY|O_PATH");
+	ior_open_flags_str(b, sizeof b, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK_EQ_STR(b, "O_RDONLY|O_DIRECTORY|O_CLOEXEC|O_PATH");
+	ior_open_flags_str(b, sizeof b, 3 | O_PATH);
+	CHECK_EQ_STR(b, "O_ACCMODE|O_PATH");
+}
+
+/* Flags come from the kernel or a file: any 64-bit value renders, bounded. */
+TEST(any_flags_value_renders)
+{
+	char b[32];
+	static const long long values[] = { -1, INT64_MIN, INT64_MAX, 0x7fffffff, 0xffffffffLL };
+
+	for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+		ior_open_flags_str(b, sizeof b, values[i]);
+		CHECK(strlen(b) < sizeof b);
+		CHECK(!strncmp(b, "O_", 2));
+	}
+	for (int bit = 0; bit < 64; bit++) {
+		ior_open_flags_str(b, sizeof b, (long long)(1ULL << bit));
+		CHECK(b[0] == 'O');
+	}
+}
+
 TEST(long_paths_do_not_overflow)
 {
 	char *big = malloc(5000);
@@ -169,6 +200,8 @@ int main(void)
 	RUN(quoting);
 	RUN(escaping_modes);
 	RUN(flags_strings);
+	RUN(o_path_flags);
+	RUN(any_flags_value_renders);
 	RUN(long_paths_do_not_overflow);
 	return t_done();
 }
