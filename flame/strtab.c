@@ -76,7 +76,7 @@ uint32_t ior_flame_strtab_find(const struct ior_flame_strtab *t, const char *s, 
 {
 	for (uint32_t i = hash_bytes(s, n) & (t->hcap - 1); t->hash[i]; i = (i + 1) & (t->hcap - 1)) {
 		const char *c = ior_flame_strtab_get(t, t->hash[i] - 1);
-		if (!memcmp(c, s, n) && !c[n])
+		if (!strncmp(c, s, n) && !c[n]) /* c may be shorter than n */
 			return t->hash[i] - 1;
 	}
 	return UINT32_MAX;
@@ -87,7 +87,7 @@ uint32_t ior_flame_strtab_intern(struct ior_flame_strtab *t, const char *s, size
 	uint32_t i = hash_bytes(s, n) & (t->hcap - 1);
 	for (; t->hash[i]; i = (i + 1) & (t->hcap - 1)) {
 		const char *c = ior_flame_strtab_get(t, t->hash[i] - 1);
-		if (!memcmp(c, s, n) && !c[n])
+		if (!strncmp(c, s, n) && !c[n]) /* c may be shorter than n */
 			return t->hash[i] - 1;
 	}
 	if (t->n >= UINT32_MAX / 2 || t->len + n + 1 > UINT32_MAX || reserve(t, n))

@@ -427,16 +427,15 @@ static long possible_scan(int cpu, long *index)
 			}
 		fclose(f);
 	}
-	if (n > 0)
-		return n;
-	if (index)
-		*index = cpu;
-	return sysconf(_SC_NPROCESSORS_CONF);
+	return n > 0 ? n : -1;
 }
 
+/* Without the sysfs list, the configured count (opening rings only: a
+ * per-CPU map read needs the kernel's exact count, see push_batch_leftovers). */
 static long possible_cpus(void)
 {
-	return possible_scan(-1, NULL);
+	long n = possible_scan(-1, NULL);
+	return n > 0 ? n : sysconf(_SC_NPROCESSORS_CONF);
 }
 
 /* One ring per online CPU, stored in the events map at the CPU's index. */
@@ -689,14 +688,19 @@ static int push(void *ctx, const void *raw, size_t len)
 static void push_batch_leftovers(struct trace *t)
 {
 	int fd = ior_loader_map_fd(t->obj, "batches");
-	long ncpu = possible_cpus();
+	long ncpu = possible_scan(-1, NULL); /* the kernel writes this many values */
 	size_t stride = (sizeof(struct ior_batch) + 7) & ~(size_t)7;
 	uint32_t zero = 0;
 	char *all;
 	int r;
 
-	if (fd < 0 || ncpu <= 0)
+	if (fd < 0)
 		return;
+	if (ncpu <= 0) {
+		fprintf(stderr, "ior: warning: /sys/devices/system/cpu/possible unreadable: records the CPUs' "
+				"batches held at stop are not read (mount sysfs)\n");
+		return;
+	}
 	all = calloc((size_t)ncpu, stride);
 	r = all ? ior_sys_map_lookup_elem(fd, &zero, all) : -ENOMEM;
 	if (r) {
