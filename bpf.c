@@ -37,8 +37,6 @@ static long (*bpf_probe_read_user_str)(void *dst, __u32 size,
 				       const void *src) = (void *)BPF_FUNC_probe_read_user_str;
 struct task_struct;
 static struct task_struct *(*bpf_get_current_task_btf)(void) = (void *)BPF_FUNC_get_current_task_btf;
-static void *(*bpf_task_storage_get)(void *map, const void *task, void *value,
-				     __u64 flags) = (void *)BPF_FUNC_task_storage_get;
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -82,29 +80,17 @@ struct path_ptrs {
 	__u64 ptr[2];
 };
 
-/* tid -> path arguments saved at enter, read at exit. */
+/* tid -> path arguments saved at enter, read at exit: only the per-syscall
+ * tracepoint programs, whose exit context has no arguments. The batching
+ * programs read them again at exit from pt_regs, which keeps a syscall's
+ * argument registers until it returns: so an exit whose enter came before
+ * ior attached still carries its paths (an open blocked across attach). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u32);
 	__type(value, struct path_ptrs);
 } path_args SEC(".maps");
-
-/* The tp_btf programs keep them in the task instead: a pointer where the
- * hash costs a locked bucket update and delete per syscall. nr is the
- * syscall number + 1 of the enter that saved them, 0 once its exit used them. */
-struct task_paths {
-	struct path_ptrs p;
-	__u32 nr;
-	__u32 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct task_paths);
-} task_paths SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -393,41 +379,24 @@ INLINE void batch_commit(struct ior_batch *b, __u32 len)
 	batch_release(b);
 }
 
-INLINE void save_paths(const struct args *a, const struct ior_sys_conf *c, __u32 tid, __u32 nr,
-			int src, const char *task)
+INLINE void save_paths(const struct args *a, const struct ior_sys_conf *c, __u32 tid)
 {
 	struct path_ptrs p = {};
-	struct task_paths *tp;
 
 	p.ptr[0] = arg(a, c->path_arg[0]);
 	if (c->path_arg[1] != IOR_ARG_NONE)
 		p.ptr[1] = arg(a, c->path_arg[1]);
-	if (src != SRC_BTF) {
-		if (bpf_map_update_elem(&path_args, &tid, &p, BPF_ANY))
-			__sync_fetch_and_add(&path_args_full, 1);
-		return;
-	}
-	tp = bpf_task_storage_get(&task_paths, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!tp) {
+	if (bpf_map_update_elem(&path_args, &tid, &p, BPF_ANY))
 		__sync_fetch_and_add(&path_args_full, 1);
-		return;
-	}
-	tp->p = p;
-	tp->nr = nr + 1;
 }
 
-/* The path pointers the enter of this syscall saved, or NULL. */
-INLINE struct path_ptrs *saved_paths(__u32 tid, __u32 nr, int src, const char *task)
+/* The path pointers of a syscall at its exit, from its arguments. */
+INLINE struct path_ptrs *exit_paths(const struct args *a, const struct ior_sys_conf *c,
+				    struct path_ptrs *p)
 {
-	struct task_paths *tp;
-
-	if (src != SRC_BTF)
-		return bpf_map_lookup_elem(&path_args, &tid);
-	tp = bpf_task_storage_get(&task_paths, task, NULL, 0);
-	if (!tp || tp->nr != nr + 1)
-		return NULL;
-	tp->nr = 0;
-	return &tp->p;
+	p->ptr[0] = arg(a, c->path_arg[0]);
+	p->ptr[1] = c->path_arg[1] != IOR_ARG_NONE ? arg(a, c->path_arg[1]) : 0;
+	return p;
 }
 
 /* SRC_TP sends the record alone; the others append it to the CPU's batch. */
@@ -478,8 +447,8 @@ INLINE int do_enter(void *ctx, __u32 nr, int src)
 			r->flags = 0;
 	}
 	r->aux = c->aux_arg == IOR_ARG_NONE ? 0 : arg(&a, c->aux_arg);
-	if (c->path_arg[0] != IOR_ARG_NONE)
-		save_paths(&a, c, (__u32)pid_tgid, nr, src, task);
+	if (src == SRC_TP && c->path_arg[0] != IOR_ARG_NONE)
+		save_paths(&a, c, (__u32)pid_tgid);
 	if (b) {
 		b->enter_tid = (__u32)pid_tgid;
 		b->enter_nr = nr;
@@ -605,22 +574,24 @@ INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const s
 		batch_release(b);
 }
 
-INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, int src, const char *task)
+/* a: the syscall's arguments (batching programs), NULL for SRC_TP. */
+INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct args *a,
+		   int src, const char *task)
 {
 	__u32 tid = (__u32)pid_tgid;
-	struct path_ptrs *p = NULL;
+	struct path_ptrs *p = NULL, regs_paths;
 	struct ior_sys_conf *c;
 
 	c = bpf_map_lookup_elem(&sys_conf, &nr);
 	if (!c || !c->traced)
 		return 0;
 	if (c->path_arg[0] != IOR_ARG_NONE)
-		p = saved_paths(tid, nr, src, task);
+		p = a ? exit_paths(a, c, &regs_paths) : bpf_map_lookup_elem(&path_args, &tid);
 	if (src != SRC_TP)
 		exit_batched(ctx, pid_tgid, nr, ret, p, src, task);
 	else
 		exit_alone(ctx, pid_tgid, nr, ret, p);
-	if (p && src != SRC_BTF)
+	if (p && !a)
 		bpf_map_delete_elem(&path_args, &tid);
 	return 0;
 }
@@ -632,7 +603,7 @@ int ior_exit(struct sys_exit_ctx *ctx)
 
 	if (!pid_wanted(pid_tgid))
 		return 0;
-	return do_exit(ctx, pid_tgid, ctx->nr, ctx->ret, SRC_TP, NULL);
+	return do_exit(ctx, pid_tgid, ctx->nr, ctx->ret, NULL, SRC_TP, NULL);
 }
 
 /* The syscall number at exit is regs->orig_ax, as syscall_get_nr() reads
@@ -642,17 +613,24 @@ int ior_raw_exit(struct raw_ctx *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct {
-		__u64 orig_ax, ip, cs;
+		__u64 r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs;
 	} r;
+	struct args a;
 
 	if (!pid_wanted(pid_tgid))
 		return 0;
 	if (bpf_probe_read_kernel(&r, sizeof r,
-				  (const void *)(ctx->regs + __builtin_offsetof(struct pt_regs_x86, orig_ax))))
+				  (const void *)(ctx->regs + __builtin_offsetof(struct pt_regs_x86, r10))))
 		return 0;
 	if (!user64(r.cs))
 		return 0;
-	return do_exit(ctx, pid_tgid, (__u32)r.orig_ax, ctx->arg, SRC_RAW, NULL);
+	a.v[0] = r.di;
+	a.v[1] = r.si;
+	a.v[2] = r.dx;
+	a.v[3] = r.r10;
+	a.v[4] = r.r8;
+	a.v[5] = r.r9;
+	return do_exit(ctx, pid_tgid, (__u32)r.orig_ax, ctx->arg, &a, SRC_RAW, NULL);
 }
 
 /* sys_exit(struct pt_regs *regs, long ret), typed by the kernel's BTF. */
@@ -662,10 +640,11 @@ int ior_btf_exit(__u64 *ctx)
 	const char *task = NULL;
 	__u64 pid_tgid = current_pid_tgid(SRC_BTF, &task);
 	const struct pt_regs_x86 *r = (const void *)ctx[0];
+	struct args a;
 
-	if (!pid_wanted(pid_tgid) || !user64(r->cs))
+	if (!pid_wanted(pid_tgid) || load_args_btf(ctx, &a))
 		return 0;
-	return do_exit(ctx, pid_tgid, (__u32)r->orig_ax, (__s64)ctx[1], SRC_BTF, task);
+	return do_exit(ctx, pid_tgid, (__u32)r->orig_ax, (__s64)ctx[1], &a, SRC_BTF, task);
 }
 
 /* Thread and process exits let user space free per-tid and per-pid state
@@ -695,6 +674,62 @@ INLINE int do_task_exit(void *ctx, int raw)
 		batch_commit(b, sizeof *h);
 	else
 		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, h, sizeof *h);
+	return 0;
+}
+
+/* Process lifecycle for the fd tables: rare, so batched like the exits
+ * above and read with helpers, for both program families. Returns the
+ * claimed batch's slot, or NULL (busy: counted). */
+INLINE void *lifecycle_slot(void *ctx, struct ior_batch **b)
+{
+	if (!(*b = batch_get()))
+		return NULL;
+	if (!batch_claim(ctx, *b)) {
+		batch_busy_drop();
+		return NULL;
+	}
+	return batch_slot(*b);
+}
+
+/* sched_process_fork(struct task_struct *parent, struct task_struct *child),
+ * in the parent before the child can run: the child's first record comes
+ * after this one. Attached only when task_struct's offsets are known. */
+SEC("raw_tracepoint/sched_process_fork")
+int ior_raw_fork(__u64 *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	const char *child = (const char *)ctx[1];
+	__u32 cpid = 0, ctid = 0;
+	struct ior_rec_fork *r;
+	struct ior_batch *b;
+
+	if (!pid_wanted(pid_tgid))
+		return 0;
+	bpf_probe_read_kernel(&cpid, sizeof cpid, child + task_tgid_off);
+	bpf_probe_read_kernel(&ctid, sizeof ctid, child + task_pid_off);
+	if (!pid_wanted((__u64)cpid << 32 | ctid))
+		return 0;
+	if (!(r = lifecycle_slot(ctx, &b)))
+		return 0;
+	fill_head(&r->h, pid_tgid, IOR_REC_FORK, 0, sizeof *r);
+	r->child_pid = cpid;
+	r->child_tid = ctid;
+	batch_commit(b, sizeof *r);
+	return 0;
+}
+
+/* sched_process_exec: the new image runs; its close-on-exec fds are gone. */
+SEC("raw_tracepoint/sched_process_exec")
+int ior_raw_exec(void *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct ior_rec_head *h;
+	struct ior_batch *b;
+
+	if (!pid_wanted(pid_tgid) || !(h = lifecycle_slot(ctx, &b)))
+		return 0;
+	fill_head(h, pid_tgid, IOR_REC_EXEC, 0, sizeof *h);
+	batch_commit(b, sizeof *h);
 	return 0;
 }
 

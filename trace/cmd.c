@@ -38,6 +38,7 @@
 #include "trace/csv.h"
 #include "trace/event.h"
 #include "trace/fdtab.h"
+#include "trace/snapshot.h"
 #include "trace/kfields.h"
 #include "trace/merge.h"
 #include "trace/pair.h"
@@ -74,90 +75,6 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* ---- /proc resolver for fds and cwds that predate the trace ------------- */
-
-static int proc_fd(void *ctx, uint32_t pid, int fd, char *path, size_t len, int64_t *flags)
-{
-	char p[64], buf[256];
-	ssize_t n;
-	int f;
-
-	(void)ctx;
-	snprintf(p, sizeof p, "/proc/%u/fd/%d", pid, fd);
-	n = readlink(p, path, len - 1);
-	if (n < 0)
-		return -errno;
-	path[n] = 0;
-	*flags = -1;
-	snprintf(p, sizeof p, "/proc/%u/fdinfo/%d", pid, fd);
-	f = open(p, O_RDONLY | O_CLOEXEC);
-	if (f < 0)
-		return 0;
-	n = read(f, buf, sizeof buf - 1);
-	close(f);
-	if (n > 0) {
-		buf[n] = 0;
-		const char *fl = strstr(buf, "flags:");
-		if (fl)
-			*flags = strtoll(fl + 6, NULL, 8);
-	}
-	return 0;
-}
-
-static int proc_cwd(void *ctx, uint32_t pid, char *path, size_t len)
-{
-	char p[64];
-	ssize_t n;
-
-	(void)ctx;
-	snprintf(p, sizeof p, "/proc/%u/cwd", pid);
-	n = readlink(p, path, len - 1);
-	if (n < 0)
-		return -errno;
-	path[n] = 0;
-	return 0;
-}
-
-/* Learns the fds and cwd of pid now: -pid's process may exit before the
- * records of its first reads are paired, and /proc is gone by then. */
-static void prefill(struct ior_fdtab *fds, int64_t pid)
-{
-	char p[64];
-	struct dirent *d;
-	DIR *dir;
-	int64_t fl;
-
-	if (pid < 0)
-		return;
-	snprintf(p, sizeof p, "/proc/%lld/fd", (long long)pid);
-	if (!(dir = opendir(p)))
-		return;
-	while ((d = readdir(dir)))
-		if (d->d_name[0] != '.')
-			ior_fdtab_get(fds, (uint32_t)pid, atoi(d->d_name), &fl);
-	closedir(dir);
-	ior_fdtab_cwd(fds, (uint32_t)pid);
-}
-
-/* The process of thread tid (Tgid in /proc/TID/status), or -1. */
-static int64_t tgid_of(int64_t tid)
-{
-	char p[64], buf[512];
-	int64_t tgid = -1;
-	FILE *f;
-
-	if (tid < 0)
-		return -1;
-	snprintf(p, sizeof p, "/proc/%lld/status", (long long)tid);
-	if (!(f = fopen(p, "re")))
-		return -1;
-	while (fgets(buf, sizeof buf, f))
-		if (!strncmp(buf, "Tgid:", 5))
-			tgid = strtoll(buf + 5, NULL, 10);
-	fclose(f);
-	return tgid;
-}
-
 /* ---- the trace ----------------------------------------------------------- */
 
 struct trace {
@@ -180,6 +97,7 @@ struct trace {
 	int merge_full;
 	uint64_t forced_flushes;
 	int use_btf;                /* attach the tp_btf programs (else the raw ones) */
+	int task_offsets;           /* task_struct's pid/tgid offsets known: forks tracked */
 	int flush_fd;               /* bpf.c's ior_flush program */
 	int flush_error;            /* errno of a failed flush, warned once */
 	uint64_t flush_busy;        /* flushes given up: the batch stayed busy */
@@ -194,6 +112,7 @@ struct trace {
 	uint64_t http_polled_ns;
 	int live_error;              /* errno of the first failed update, warned once */
 	uint64_t live_failed;        /* pairs the live aggregate could not count */
+	struct ior_snapshot_stats snap;
 	char err[1024];
 };
 
@@ -325,8 +244,8 @@ static int set_globals(struct trace *t)
 static int keeps_fds(const struct ior_syscall *s)
 {
 	return s->cls == IOR_SC_OPEN || s->cls == IOR_SC_CLOSE || s->cls == IOR_SC_CLOSE_RANGE ||
-	       s->cls == IOR_SC_DUP || s->cls == IOR_SC_FCNTL || !strcmp(s->name, "chdir") ||
-	       !strcmp(s->name, "fchdir");
+	       s->cls == IOR_SC_DUP || s->cls == IOR_SC_FCNTL || s->renames ||
+	       !strcmp(s->name, "chdir") || !strcmp(s->name, "fchdir");
 }
 
 static int fill_sys_conf(struct trace *t)
@@ -372,7 +291,7 @@ static int load(struct trace *t)
 		r = set_globals(t);
 	if (!r && !t->o->bench_empty) {
 		char why[256];
-		t->use_btf = ior_kfields_set(t->obj, why, sizeof why);
+		t->use_btf = t->task_offsets = ior_kfields_set(t->obj, why, sizeof why);
 		if (!t->use_btf)
 			fprintf(stderr, "ior: warning: %s; tracing with raw tracepoints (slower)\n", why);
 	}
@@ -540,7 +459,7 @@ static int attach(struct trace *t)
 {
 	int bench = t->o->bench_empty, btf = t->use_btf, r;
 
-	t->tp_fds = calloc(3, sizeof *t->tp_fds);
+	t->tp_fds = calloc(5, sizeof *t->tp_fds);
 	if (!t->tp_fds)
 		return snprintf(t->err, sizeof t->err, "out of memory"), -ENOMEM;
 	r = raw_attach(t, bench ? "ior_raw_empty" : btf ? "ior_btf_exit" : "ior_raw_exit", "sys_exit", btf);
@@ -549,6 +468,10 @@ static int attach(struct trace *t)
 			       "sys_enter", btf);
 	if (!r && !bench)
 		r = raw_attach(t, "ior_raw_task_exit", "sched_process_exit", 0);
+	if (!r && !bench)
+		r = raw_attach(t, "ior_raw_exec", "sched_process_exec", 0);
+	if (!r && !bench && t->task_offsets)
+		r = raw_attach(t, "ior_raw_fork", "sched_process_fork", 0);
 	if (!r) { /* detach order: enter, then exit */
 		int x = t->tp_fds[0];
 		t->tp_fds[0] = t->tp_fds[1];
@@ -900,6 +823,27 @@ static void print_live(const struct trace *t)
 	fputc('\n', stderr);
 }
 
+/* "fds without a path: N (reason: n, ...)", the most frequent reason first. */
+static void print_unattributed(const struct ior_pair_stats *s)
+{
+	uint64_t left[IOR_FD_NREASONS];
+	int any = 0;
+
+	memcpy(left, s->unattributed_why, sizeof left);
+	fprintf(stderr, "ior: fds without a path: %llu", (unsigned long long)s->unattributed);
+	for (;;) {
+		unsigned top = 0;
+		for (unsigned i = 1; i < IOR_FD_NREASONS; i++)
+			top = left[i] > left[top] ? i : top;
+		if (!left[top])
+			break;
+		fprintf(stderr, "%s%s: %llu", any++ ? ", " : " (", ior_fd_unknown_name(top),
+			(unsigned long long)left[top]);
+		left[top] = 0;
+	}
+	fputs(any ? ")\n" : "\n", stderr);
+}
+
 static void print_stats(struct trace *t)
 {
 	struct ior_pair_stats s;
@@ -941,14 +885,20 @@ static void print_stats(struct trace *t)
 	if (bad)
 		fprintf(stderr, "ior: malformed perf records: %llu (the rest of those rings was skipped)\n",
 			(unsigned long long)bad);
+	print_unattributed(&s);
 	if (t->o->verbose) {
 		struct ior_fdtab_stats f;
 		ior_fdtab_get_stats(t->fds, &f);
-		fprintf(stderr, "ior: fd table: %llu fds of %llu processes, %llu /proc lookups, "
-				"%llu evicted, %llu resets; %llu threads; %llu exits of syscalls begun after the stop\n",
+		fprintf(stderr, "ior: fd table: %llu fds of %llu processes, %llu evicted, %llu resets, "
+				"%llu forks, %llu execs, %llu renamed; snapshot: %llu processes, %llu fds "
+				"(%llu gone meanwhile) in %.1f ms, %llu applied; %llu threads; %llu exits of "
+				"syscalls begun after the stop\n",
 			(unsigned long long)f.fds, (unsigned long long)f.procs,
-			(unsigned long long)f.resolved, (unsigned long long)f.evicted,
-			(unsigned long long)f.resets, (unsigned long long)s.threads,
+			(unsigned long long)f.evicted, (unsigned long long)f.resets,
+			(unsigned long long)f.forks, (unsigned long long)f.execs,
+			(unsigned long long)f.renamed, (unsigned long long)t->snap.procs,
+			(unsigned long long)t->snap.fds, (unsigned long long)t->snap.failed,
+			t->snap.ns / 1e6, (unsigned long long)f.snapshots, (unsigned long long)s.threads,
 			(unsigned long long)s.exits_after_stop);
 	}
 }
@@ -1012,7 +962,6 @@ static int fail(struct trace *t, int r, const char *what)
 
 static int setup(struct trace *t)
 {
-	const struct ior_fd_resolver resolver = { proc_fd, proc_cwd, NULL };
 	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t, t->sel };
 	size_t arena;
 	int r;
@@ -1035,13 +984,11 @@ static int setup(struct trace *t)
 		arena = 2 * t->nrings * ring_bytes(t->o);
 		arena = arena < (1u << 20) ? (1u << 20) : arena > (256u << 20) ? (256u << 20) : arena;
 		t->merge = ior_merge_new(t->nrings, arena);
-		t->fds = ior_fdtab_new(FD_ENTRIES, PROC_ENTRIES, &resolver);
+		t->fds = ior_fdtab_new(FD_ENTRIES, PROC_ENTRIES);
 		pc.fds = t->fds;
 		t->pairer = t->fds ? ior_pair_new(&pc) : NULL;
 		if (!t->merge || !t->pairer)
 			return t->err[0] = 0, fail(t, -ENOMEM, "setting up the pairing");
-		prefill(t->fds, t->o->pid);
-		prefill(t->fds, tgid_of(t->o->tid));
 		if (t->o->flamegraph && (r = open_recording(t)) < 0) {
 			fprintf(stderr, "ior: -flamegraph: %s%s\n", t->err, rec_hint(-r));
 			return 1;
@@ -1071,6 +1018,34 @@ static void teardown(struct trace *t)
 	free(t->rings);
 	free(t->ring_cpu);
 	free(t->tp_fds);
+}
+
+/* Drains the rings while the snapshot reads /proc: the records it leaves
+ * alone belong to processes whose snapshot is registered already. */
+static void snapshot_tick(void *ctx)
+{
+	struct trace *t = ctx;
+
+	flush_batches(t);
+	drain(t, mono_ns() - SLACK_NS);
+}
+
+/* The descriptors that predate the trace, before "tracing" is said. */
+static int take_snapshot(struct trace *t)
+{
+	const struct ior_opts *o = t->o;
+	struct ior_snapshot_scope sc = { o->pid, o->tid, o->comm, (uint32_t)getpid() };
+	int r = ior_snapshot_take(t->fds, &sc, snapshot_tick, t, &t->snap);
+
+	if (r < 0) {
+		fprintf(stderr, "ior: reading the descriptors of running processes from /proc: %s\n",
+			strerror(-r));
+		return 1;
+	}
+	if (!t->task_offsets)
+		fprintf(stderr, "ior: warning: task_struct's layout is unknown (no kernel BTF): forks are not "
+				"tracked, so descriptors a new process inherits show without a path\n");
+	return 0;
 }
 
 static void install_signals(void)
@@ -1104,6 +1079,10 @@ int ior_cmd_trace(const struct ior_opts *o)
 	if (o->plain) { /* only now: a usage or setup error leaves stdout empty */
 		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 		ior_csv_write_header(stdout);
+	}
+	if (!o->bench_empty && (rc = take_snapshot(&t))) {
+		teardown(&t);
+		return rc;
 	}
 	t.start_ns = mono_ns();
 	fprintf(stderr, "ior: tracing %u syscalls on %u CPUs (%s tracepoints), Ctrl-C to stop\n",

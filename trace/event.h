@@ -28,6 +28,8 @@ enum ior_rec_kind {
 	IOR_REC_EXIT = 2,
 	IOR_REC_PROC_EXIT = 3, /* a thread group leader exited: pid is gone */
 	IOR_REC_THREAD_EXIT = 4, /* a thread exited: tid may be reused */
+	IOR_REC_FORK = 5, /* struct ior_rec_fork: the head's thread made a task */
+	IOR_REC_EXEC = 6, /* the head's process runs a new image (cloexec fds closed) */
 };
 
 struct ior_rec_head {
@@ -45,6 +47,13 @@ struct ior_rec_enter {
 	__u64 flags; /* flags argument (openat2: open_how.flags), 0 when none */
 	__u64 aux;   /* second interesting argument (dirfd, fcntl cmd, ...) */
 	char comm[IOR_COMM_LEN];
+};
+
+/* A new process (child_pid == child_tid) or thread (child_pid == h.pid). */
+struct ior_rec_fork {
+	struct ior_rec_head h;
+	__u32 child_pid;
+	__u32 child_tid;
 };
 
 /* path_len[i] counts bytes without the NUL; path 0 starts at paths[0],

@@ -1,50 +1,15 @@
 /* Two open-addressing tables (linear probing, backward-shift deletion, no
  * tombstones): fds keyed by (pid, fd) and processes keyed by pid. Each
- * process heads a list of its fds so process exit and close_range do not
- * scan the whole table; all fds sit on one LRU list for the bound. Path
+ * process heads a list of its fds so process exit, fork and close_range do
+ * not scan the whole table; all fds sit on one LRU list for the bound. Path
  * strings are per-entry buffers reused and only grown, so steady state
- * allocates nothing. */
-#include "fdtab.h"
+ * allocates nothing. Process lifecycle and snapshots: fdtab_life.c. */
+#include "fdtab_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NIL 0xffffffffu
-
-struct fd_ent {
-	uint32_t pid;
-	int32_t fd;
-	int64_t flags;
-	char *path;
-	uint32_t cap;
-	uint32_t lru_prev, lru_next;
-	uint32_t pid_prev, pid_next;
-	uint32_t proc; /* index in procs[] */
-};
-
-struct proc_ent {
-	uint32_t pid;
-	uint32_t fds;  /* head of this process's fd list */
-	char *cwd;
-	uint32_t cwd_cap;
-	uint8_t cwd_known; /* cwd holds the answer, "" when unresolvable */
-	uint8_t used;
-};
-
-struct ior_fdtab {
-	struct fd_ent *fds;
-	uint32_t max_fds, nfds, free_head;
-	uint32_t lru_head, lru_tail; /* head: most recently used */
-	uint32_t *fd_slots;          /* index + 1, 0 = empty */
-	uint32_t fd_mask;
-	struct proc_ent *procs;      /* open addressing, keyed by pid */
-	uint32_t proc_mask, nprocs, max_procs;
-	struct ior_fd_resolver r;
-	struct ior_fdtab_stats st;
-	char scratch[IOR_FD_PATH_MAX];
-};
 
 static uint32_t pow2_at_least(uint32_t n)
 {
@@ -65,8 +30,7 @@ static uint64_t fd_key(uint32_t pid, int fd)
 	return (uint64_t)pid << 32 | (uint32_t)fd;
 }
 
-struct ior_fdtab *ior_fdtab_new(unsigned max_fds, unsigned max_procs,
-				const struct ior_fd_resolver *r)
+struct ior_fdtab *ior_fdtab_new(unsigned max_fds, unsigned max_procs)
 {
 	struct ior_fdtab *t = calloc(1, sizeof *t);
 
@@ -87,8 +51,7 @@ struct ior_fdtab *ior_fdtab_new(unsigned max_fds, unsigned max_procs,
 		t->fds[i].lru_next = i + 1 < max_fds ? i + 1 : NIL; /* free list */
 	t->free_head = 0;
 	t->lru_head = t->lru_tail = NIL;
-	if (r)
-		t->r = *r;
+	t->next_due = UINT64_MAX;
 	return t;
 }
 
@@ -100,6 +63,8 @@ void ior_fdtab_free(struct ior_fdtab *t)
 		free(t->fds[i].path);
 	for (uint32_t i = 0; t->procs && i <= t->proc_mask; i++)
 		free(t->procs[i].cwd);
+	ior_fdtab_snaps_free_(t);
+	free(t->dying);
 	free(t->fds);
 	free(t->fd_slots);
 	free(t->procs);
@@ -108,7 +73,7 @@ void ior_fdtab_free(struct ior_fdtab *t)
 
 /* Stores s in a reusable buffer; keeps the old buffer when allocation fails
  * (the path is then truncated rather than lost). */
-static void set_str(char **buf, uint32_t *cap, const char *s)
+void ior_fdtab_set_str_(char **buf, uint32_t *cap, const char *s)
 {
 	size_t n = strnlen(s, IOR_FD_PATH_MAX - 1);
 
@@ -128,7 +93,7 @@ static void set_str(char **buf, uint32_t *cap, const char *s)
 
 /* ---- processes ----------------------------------------------------------- */
 
-static uint32_t proc_find(const struct ior_fdtab *t, uint32_t pid)
+uint32_t ior_fdtab_proc_find_(const struct ior_fdtab *t, uint32_t pid)
 {
 	for (uint32_t i = hash32(pid) & t->proc_mask;; i = (i + 1) & t->proc_mask) {
 		if (!t->procs[i].used)
@@ -169,12 +134,14 @@ static void proc_delete_slot(struct ior_fdtab *t, uint32_t i)
 
 static void clear_all(struct ior_fdtab *t);
 
-static uint32_t proc_get(struct ior_fdtab *t, uint32_t pid)
+uint32_t ior_fdtab_proc_get_(struct ior_fdtab *t, uint32_t pid)
 {
-	uint32_t i = proc_find(t, pid);
+	uint32_t i = ior_fdtab_proc_find_(t, pid);
 
 	if (i != NIL)
 		return i;
+	if (t->nprocs >= t->max_procs)
+		ior_fdtab_reap_(t); /* exited ones first */
 	if (t->nprocs >= t->max_procs) {
 		clear_all(t);
 		t->st.resets++;
@@ -267,7 +234,7 @@ static void pid_unlink(struct ior_fdtab *t, uint32_t e)
 		t->fds[x->pid_next].pid_prev = x->pid_prev;
 }
 
-static void fd_remove(struct ior_fdtab *t, uint32_t e)
+void ior_fdtab_fd_remove_(struct ior_fdtab *t, uint32_t e)
 {
 	struct fd_ent *x = &t->fds[e];
 
@@ -279,37 +246,58 @@ static void fd_remove(struct ior_fdtab *t, uint32_t e)
 	t->nfds--;
 }
 
+/* Every process goes; their pending snapshots with them. */
 static void clear_all(struct ior_fdtab *t)
 {
 	while (t->lru_head != NIL)
-		fd_remove(t, t->lru_head);
+		ior_fdtab_fd_remove_(t, t->lru_head);
 	for (uint32_t i = 0; i <= t->proc_mask; i++) {
+		if (t->procs[i].snap)
+			t->procs[i].snap->dead = 1;
 		free(t->procs[i].cwd);
 		memset(&t->procs[i], 0, sizeof t->procs[i]);
 	}
 	t->nprocs = 0;
 }
 
-static uint32_t fd_find(struct ior_fdtab *t, uint32_t pid, int fd)
+/* Frees process slot p and its fds (its pending snapshot is dropped). */
+void ior_fdtab_proc_free_(struct ior_fdtab *t, uint32_t p)
 {
-	uint32_t v = *fd_slot_find(t, fd_key(pid, fd));
+	while (t->procs[p].fds != NIL)
+		ior_fdtab_fd_remove_(t, t->procs[p].fds);
+	if (t->procs[p].snap)
+		t->procs[p].snap->dead = 1;
+	proc_delete_slot(t, p);
+}
+
+/* Drops least recently used entries until n more fit. */
+void ior_fdtab_evict_for_(struct ior_fdtab *t, uint32_t n)
+{
+	while (t->nfds && t->nfds + n > t->max_fds) {
+		uint32_t e = t->lru_tail;
+		t->procs[t->fds[e].proc].evicted = 1;
+		ior_fdtab_fd_remove_(t, e);
+		t->st.evicted++;
+	}
+}
+
+uint32_t ior_fdtab_fd_find_(const struct ior_fdtab *t, uint32_t pid, int fd)
+{
+	uint32_t v = *fd_slot_find((struct ior_fdtab *)t, fd_key(pid, fd));
 	return v ? v - 1 : NIL;
 }
 
 /* The entry for (pid, fd), created empty (flags -1, path "") if missing. */
 static uint32_t fd_get(struct ior_fdtab *t, uint32_t pid, int fd)
 {
-	uint32_t e = fd_find(t, pid, fd), p;
+	uint32_t e = ior_fdtab_fd_find_(t, pid, fd), p;
 
 	if (e != NIL) {
 		touch(t, e);
 		return e;
 	}
-	if (t->nfds >= t->max_fds) {
-		fd_remove(t, t->lru_tail);
-		t->st.evicted++;
-	}
-	p = proc_get(t, pid); /* may reset the table: take a free entry after */
+	ior_fdtab_evict_for_(t, 1);
+	p = ior_fdtab_proc_get_(t, pid); /* may reset the table: take a free entry after */
 	e = t->free_head;
 	t->free_head = t->fds[e].lru_next;
 	struct fd_ent *x = &t->fds[e];
@@ -330,34 +318,14 @@ static uint32_t fd_get(struct ior_fdtab *t, uint32_t pid, int fd)
 	return e;
 }
 
-/* fdinfo reports O_LARGEFILE, which the kernel adds on 64-bit to every open;
- * traced open flags lack it. Dropped so both sources read the same. */
-static int64_t normalize_flags(int64_t flags)
-{
-	return flags < 0 ? flags : flags & ~(int64_t)0100000;
-}
-
 const char *ior_fdtab_get(struct ior_fdtab *t, uint32_t pid, int fd, int64_t *flags)
 {
-	uint32_t e;
-	int64_t fl = -1;
+	uint32_t e = fd < 0 ? NIL : ior_fdtab_fd_find_(t, pid, fd);
 
 	*flags = -1;
-	if (fd < 0)
+	if (e == NIL)
 		return "";
-	e = fd_find(t, pid, fd);
-	if (e == NIL) {
-		t->scratch[0] = 0;
-		if (t->r.fd) {
-			t->st.resolved++;
-			if (t->r.fd(t->r.ctx, pid, fd, t->scratch, sizeof t->scratch, &fl) < 0)
-				t->scratch[0] = 0, fl = -1;
-		}
-		ior_fdtab_set(t, pid, fd, t->scratch, normalize_flags(fl));
-		e = fd_find(t, pid, fd);
-	} else {
-		touch(t, e);
-	}
+	touch(t, e);
 	*flags = t->fds[e].flags;
 	return t->fds[e].path ? t->fds[e].path : "";
 }
@@ -370,7 +338,7 @@ void ior_fdtab_set(struct ior_fdtab *t, uint32_t pid, int fd, const char *path, 
 		return;
 	e = fd_get(t, pid, fd);
 	t->fds[e].flags = flags;
-	set_str(&t->fds[e].path, &t->fds[e].cap, path);
+	ior_fdtab_set_str_(&t->fds[e].path, &t->fds[e].cap, path);
 }
 
 void ior_fdtab_dup(struct ior_fdtab *t, uint32_t pid, int oldfd, int newfd, int cloexec)
@@ -396,14 +364,14 @@ void ior_fdtab_setfl(struct ior_fdtab *t, uint32_t pid, int fd, int64_t flags)
 	int64_t old;
 
 	ior_fdtab_get(t, pid, fd, &old);
-	uint32_t e = fd_find(t, pid, fd);
+	uint32_t e = fd < 0 ? NIL : ior_fdtab_fd_find_(t, pid, fd);
 	if (e != NIL && old >= 0)
 		t->fds[e].flags = (old & ~changeable) | (flags & changeable);
 }
 
 void ior_fdtab_set_cloexec(struct ior_fdtab *t, uint32_t pid, int fd, int on)
 {
-	uint32_t e = fd_find(t, pid, fd);
+	uint32_t e = fd < 0 ? NIL : ior_fdtab_fd_find_(t, pid, fd);
 
 	if (e == NIL || t->fds[e].flags < 0)
 		return;
@@ -415,20 +383,17 @@ void ior_fdtab_set_cloexec(struct ior_fdtab *t, uint32_t pid, int fd, int on)
 
 void ior_fdtab_close(struct ior_fdtab *t, uint32_t pid, int fd)
 {
-	uint32_t e = fd < 0 ? NIL : fd_find(t, pid, fd);
+	uint32_t e = fd < 0 ? NIL : ior_fdtab_fd_find_(t, pid, fd), p;
 
 	if (e != NIL)
-		fd_remove(t, e);
-}
-
-void ior_fdtab_forget(struct ior_fdtab *t, uint32_t pid, int fd)
-{
-	ior_fdtab_close(t, pid, fd);
+		ior_fdtab_fd_remove_(t, e);
+	if (fd >= 0 && (p = ior_fdtab_proc_find_(t, pid)) != NIL)
+		ior_fdtab_snap_forget_(t, p, (unsigned)fd, (unsigned)fd);
 }
 
 void ior_fdtab_close_range(struct ior_fdtab *t, uint32_t pid, unsigned lo, unsigned hi, int cloexec)
 {
-	uint32_t p = proc_find(t, pid), e, next;
+	uint32_t p = ior_fdtab_proc_find_(t, pid), e, next;
 
 	if (p == NIL || lo > hi)
 		return;
@@ -440,44 +405,26 @@ void ior_fdtab_close_range(struct ior_fdtab *t, uint32_t pid, unsigned lo, unsig
 		if (cloexec)
 			ior_fdtab_set_cloexec(t, pid, x->fd, 1);
 		else
-			fd_remove(t, e);
+			ior_fdtab_fd_remove_(t, e);
 	}
-}
-
-void ior_fdtab_proc_exit(struct ior_fdtab *t, uint32_t pid)
-{
-	uint32_t p = proc_find(t, pid);
-
-	if (p == NIL)
-		return;
-	while (t->procs[p].fds != NIL)
-		fd_remove(t, t->procs[p].fds);
-	proc_delete_slot(t, p);
+	if (!cloexec)
+		ior_fdtab_snap_forget_(t, p, lo, hi);
 }
 
 const char *ior_fdtab_cwd(struct ior_fdtab *t, uint32_t pid)
 {
-	uint32_t p = proc_get(t, pid);
-	struct proc_ent *x = &t->procs[p];
+	uint32_t p = ior_fdtab_proc_find_(t, pid);
 
-	if (!x->cwd_known) {
-		t->scratch[0] = 0;
-		if (t->r.cwd) {
-			t->st.resolved++;
-			if (t->r.cwd(t->r.ctx, pid, t->scratch, sizeof t->scratch) < 0)
-				t->scratch[0] = 0;
-		}
-		set_str(&x->cwd, &x->cwd_cap, t->scratch);
-		x->cwd_known = 1;
-	}
-	return x->cwd ? x->cwd : "";
+	if (p == NIL || !t->procs[p].cwd_known || !t->procs[p].cwd)
+		return "";
+	return t->procs[p].cwd;
 }
 
 void ior_fdtab_set_cwd(struct ior_fdtab *t, uint32_t pid, const char *path)
 {
-	struct proc_ent *x = &t->procs[proc_get(t, pid)];
+	struct proc_ent *x = &t->procs[ior_fdtab_proc_get_(t, pid)];
 
-	set_str(&x->cwd, &x->cwd_cap, path);
+	ior_fdtab_set_str_(&x->cwd, &x->cwd_cap, path);
 	x->cwd_known = 1;
 }
 

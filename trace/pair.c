@@ -16,6 +16,8 @@
 #define CLOSE_RANGE_CLOEXEC_ (1u << 2)
 #define MFD_CLOEXEC_ 1u
 #define AT_EMPTY_PATH_ 0x1000
+#define RENAME_EXCHANGE_ 2u
+#define EBADF_ 9
 
 struct tid_st {
 	uint32_t tid, pid;
@@ -247,10 +249,9 @@ static void resolve_paths(struct ior_pairer *p, const struct ior_syscall *s,
 		return;
 	}
 	e->path = absolute(p, e->pid, dirfd, raw0, p->path[0]);
-	/* the second dirfd of renameat/linkat is not recorded: a relative new
-	 * path of those stays as the program gave it */
 	if (s->path_arg[1] != IOR_ARG_NONE)
-		e->path2 = s->aux_is_dirfd ? raw1 : absolute(p, e->pid, AT_FDCWD_, raw1, p->path[1]);
+		e->path2 = absolute(p, e->pid, s->fd_is_dirfd2 ? (int)(int32_t)t->fd : AT_FDCWD_, raw1,
+				    p->path[1]);
 }
 
 static int64_t open_flags(const struct ior_syscall *s, const struct tid_st *t)
@@ -269,11 +270,7 @@ static void do_open(struct ior_pairer *p, const struct ior_syscall *s,
 	if (e->ret < 0 || e->ret > 0x7fffffff)
 		return;
 	e->fd = (int32_t)e->ret;
-	if (!e->path[0]) { /* open_by_handle_at: ask /proc */
-		ior_fdtab_forget(p->cfg.fds, e->pid, e->fd);
-		e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);
-		return;
-	}
+	/* open_by_handle_at names no path: the fd is known to be unknown */
 	ior_fdtab_set(p->cfg.fds, e->pid, e->fd, e->path, e->flags);
 	e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);
 }
@@ -329,7 +326,7 @@ static void resolve_file(struct ior_pairer *p, const struct ior_syscall *s,
 	default:
 		break;
 	}
-	if (s->fd_arg != IOR_ARG_NONE && fd >= 0) {
+	if (s->fd_arg != IOR_ARG_NONE && !s->fd_is_dirfd2 && fd >= 0) {
 		e->fd = fd;
 		e->path = ior_fdtab_get(p->cfg.fds, e->pid, fd, &e->flags);
 	}
@@ -337,14 +334,33 @@ static void resolve_file(struct ior_pairer *p, const struct ior_syscall *s,
 		ior_fdtab_set_cwd(p->cfg.fds, e->pid, e->path);
 }
 
+/* Open descriptors follow a rename; RENAME_EXCHANGE swaps the two names
+ * (through a name no path can have). */
+static void do_rename(struct ior_pairer *p, const struct ior_syscall *s,
+		      const struct tid_st *t, const struct ior_event_pair *e)
+{
+	uint64_t end = e->enter_ns + e->duration_ns;
+	static const char swap[] = "/\x01ior-rename-exchange";
+
+	if (s->flags_arg != IOR_ARG_NONE && (t->flags & RENAME_EXCHANGE_)) {
+		ior_fdtab_rename(p->cfg.fds, e->enter_ns, end, e->path, swap);
+		ior_fdtab_rename(p->cfg.fds, e->enter_ns, end, e->path2, e->path);
+		ior_fdtab_rename(p->cfg.fds, e->enter_ns, end, swap, e->path2);
+		return;
+	}
+	ior_fdtab_rename(p->cfg.fds, e->enter_ns, end, e->path, e->path2);
+}
+
 static void after_sink(struct ior_pairer *p, const struct ior_syscall *s,
 		       const struct tid_st *t, const struct ior_event_pair *e)
 {
-	if (s->cls == IOR_SC_CLOSE && e->ret != -9 /* EBADF: was not open */)
+	if (s->cls == IOR_SC_CLOSE && e->ret != -EBADF_ /* was not open */)
 		ior_fdtab_close(p->cfg.fds, e->pid, (int)(int32_t)t->fd);
 	if (s->cls == IOR_SC_CLOSE_RANGE && e->ret == 0)
 		ior_fdtab_close_range(p->cfg.fds, e->pid, (uint32_t)t->fd, (uint32_t)t->aux,
 				      (t->flags & CLOSE_RANGE_CLOEXEC_) != 0);
+	if (s->renames && e->ret == 0)
+		do_rename(p, s, t, e);
 }
 
 static int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *e)
@@ -352,6 +368,36 @@ static int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *
 	const char *f = p->cfg.path_filter;
 
 	return !f || !f[0] || strstr(e->path, f) || strstr(e->path2, f);
+}
+
+/* An open whose enter came before ior attached (it blocked across it):
+ * no pair, but its exit carries the path, so the fd's later syscalls are
+ * attributed right. A relative path of an *at open has an unknown base:
+ * the fd is known to be unknown. */
+static void learn_unpaired_open(struct ior_pairer *p, const struct exit_base *x,
+				const char *rec, size_t len)
+{
+	const struct ior_syscall *s = ior_syscall_by_nr(x->h.nr);
+	const char *path;
+
+	if (!s || s->cls != IOR_SC_OPEN || x->ret < 0 || x->ret > 0x7fffffff || !x->npaths)
+		return;
+	path = exit_path(p, x, rec, len, 0);
+	if (path[0] != '/')
+		path = s->aux_is_dirfd ? "" : absolute(p, x->h.pid, AT_FDCWD_, path, p->path[0]);
+	ior_fdtab_set(p->cfg.fds, x->h.pid, (int)x->ret, path[0] == '/' ? path : "", IOR_FLAGS_UNKNOWN);
+}
+
+/* A pair on an fd without a path: counted with the reason. */
+static void count_unattributed(struct ior_pairer *p, const struct ior_event_pair *e, uint64_t ts)
+{
+	enum ior_fd_unknown why;
+
+	if (e->fd < 0 || e->path[0])
+		return;
+	why = e->ret == -EBADF_ ? IOR_FD_NOT_OPEN : ior_fdtab_unknown(p->cfg.fds, e->pid, ts);
+	p->st.unattributed++;
+	p->st.unattributed_why[why]++;
 }
 
 static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
@@ -377,6 +423,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 			p->st.exits_after_stop++;
 		else
 			p->st.t.unpaired_exits++;
+		learn_unpaired_open(p, &x, rec, len);
 		return;
 	}
 	t->open = 0;
@@ -416,6 +463,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	p->st.t.pairs_seen++;
 	if (path_wanted(p, &e)) {
 		p->st.t.pairs++;
+		count_unattributed(p, &e, x.h.ts);
 		p->cfg.sink(p->cfg.sink_ctx, &e);
 	}
 	after_sink(p, s, t, &e);
@@ -424,6 +472,19 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 void ior_pair_stop_enters(struct ior_pairer *p, uint64_t ts)
 {
 	p->enters_stopped = ts;
+}
+
+static void on_fork(struct ior_pairer *p, const void *rec, size_t len)
+{
+	struct ior_rec_fork f;
+
+	if (len < sizeof f) {
+		p->st.bad_records++;
+		return;
+	}
+	memcpy(&f, rec, sizeof f);
+	if (f.child_pid != f.h.pid)
+		ior_fdtab_fork(p->cfg.fds, f.h.pid, f.child_pid);
 }
 
 void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
@@ -435,6 +496,7 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 		return;
 	}
 	memcpy(&h, rec, sizeof h);
+	ior_fdtab_advance(p->cfg.fds, h.ts);
 	switch (h.kind) {
 	case IOR_REC_ENTER:
 		on_enter(p, rec, len);
@@ -444,7 +506,13 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 		break;
 	case IOR_REC_PROC_EXIT:
 		tid_delete(p, h.tid);
-		ior_fdtab_proc_exit(p->cfg.fds, h.pid);
+		ior_fdtab_proc_exit(p->cfg.fds, h.pid, h.ts);
+		break;
+	case IOR_REC_FORK:
+		on_fork(p, rec, len);
+		break;
+	case IOR_REC_EXEC:
+		ior_fdtab_exec(p->cfg.fds, h.pid);
 		break;
 	case IOR_REC_THREAD_EXIT:
 		tid_delete(p, h.tid);

@@ -19,6 +19,8 @@ struct ior_pair_stats {
 	uint64_t bad_records;      /* too short or of an unknown kind/syscall */
 	uint64_t threads;          /* tids with state now */
 	uint64_t exits_after_stop; /* exits without enter of syscalls begun after ior_pair_stop_enters */
+	uint64_t unattributed;     /* delivered pairs on an fd whose path is not known */
+	uint64_t unattributed_why[IOR_FD_NREASONS];
 };
 
 /* An enter still open: what a hung syscall looks like. */

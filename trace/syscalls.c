@@ -6,10 +6,13 @@
 #define N IOR_ARG_NONE
 /* name, nr, class, fd, flags, aux, path0, path1 */
 #define SC(name, nr, cls, fd, fl, aux, p0, p1) \
-	{ #name, nr, IOR_SC_##cls, fd, fl, aux, { p0, p1 }, 0, 0 }
+	{ #name, nr, IOR_SC_##cls, fd, fl, aux, { p0, p1 }, 0, 0, 0, 0 }
 /* *at syscalls: aux is the dirfd (argument 0), path 0 is relative to it */
 #define AT(name, nr, cls, fl, p0, p1) \
-	{ #name, nr, IOR_SC_##cls, N, fl, 0, { p0, p1 }, 0, 1 }
+	{ #name, nr, IOR_SC_##cls, N, fl, 0, { p0, p1 }, 0, 1, 0, 0 }
+/* two *at paths (olddirfd, old, newdirfd, new): fd carries newdirfd */
+#define AT2(name, nr, fl, renames) \
+	{ #name, nr, IOR_SC_OTHER, 2, fl, 0, { 1, 3 }, 0, 1, 1, renames }
 
 const struct ior_syscall ior_syscalls[] = {
 	SC(read, 0, READ, 0, N, N, N, N),
@@ -40,7 +43,7 @@ const struct ior_syscall ior_syscalls[] = {
 	SC(getdents, 78, READ, 0, N, N, N, N),
 	SC(chdir, 80, OTHER, N, N, N, 0, N),
 	SC(fchdir, 81, OTHER, 0, N, N, N, N),
-	SC(rename, 82, OTHER, N, N, N, 0, 1),
+	{ "rename", 82, IOR_SC_OTHER, N, N, N, { 0, 1 }, 0, 0, 0, 1 },
 	SC(mkdir, 83, OTHER, N, N, N, 0, N),
 	SC(rmdir, 84, OTHER, N, N, N, 0, N),
 	SC(creat, 85, OPEN, N, N, N, 0, N),
@@ -87,8 +90,8 @@ const struct ior_syscall ior_syscalls[] = {
 	AT(futimesat, 261, OTHER, N, 1, N),
 	AT(newfstatat, 262, OTHER, 3, 1, N),
 	AT(unlinkat, 263, OTHER, 2, 1, N),
-	AT(renameat, 264, OTHER, N, 1, 3),
-	AT(linkat, 265, OTHER, 4, 1, 3),
+	AT2(renameat, 264, N, 1),
+	AT2(linkat, 265, 4, 0),
 	SC(symlinkat, 266, OTHER, N, N, 1, 0, 2),
 	AT(readlinkat, 267, OTHER, N, 1, N),
 	AT(fchmodat, 268, OTHER, N, 1, N),
@@ -105,7 +108,7 @@ const struct ior_syscall ior_syscalls[] = {
 	AT(name_to_handle_at, 303, OTHER, 4, 1, N),
 	SC(open_by_handle_at, 304, OPEN, 0, 2, N, N, N),
 	SC(syncfs, 306, OTHER, 0, N, N, N, N),
-	AT(renameat2, 316, OTHER, 4, 1, 3),
+	AT2(renameat2, 316, 4, 1),
 	SC(memfd_create, 319, OPEN, N, 1, N, 0, N),
 	SC(copy_file_range, 326, TRANSFER, 0, 5, 2, N, N),
 	SC(preadv2, 327, READ, 0, 5, N, N, N),
@@ -115,7 +118,7 @@ const struct ior_syscall ior_syscalls[] = {
 	SC(io_uring_enter, 426, OTHER, 0, 3, N, N, N),
 	SC(io_uring_register, 427, OTHER, 0, N, 1, N, N),
 	SC(close_range, 436, CLOSE_RANGE, 0, 2, 1, N, N),
-	{ "openat2", 437, IOR_SC_OPEN, N, 2, 0, { 1, N }, 1, 1 },
+	{ "openat2", 437, IOR_SC_OPEN, N, 2, 0, { 1, N }, 1, 1, 0, 0 },
 	AT(faccessat2, 439, OTHER, 3, 1, N),
 	AT(fchmodat2, 452, OTHER, 3, 1, N),
 	AT(setxattrat, 463, OTHER, 2, 1, N),

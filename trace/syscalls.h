@@ -24,6 +24,8 @@ struct ior_syscall {
 	unsigned char path_arg[2];
 	unsigned char flags_is_open_how;
 	unsigned char aux_is_dirfd; /* aux is the dirfd path 0 is relative to */
+	unsigned char fd_is_dirfd2; /* fd is the dirfd path 1 is relative to, not a file acted on */
+	unsigned char renames;      /* path 0 becomes path 1 when it succeeds */
 };
 
 extern const struct ior_syscall ior_syscalls[];

@@ -33,23 +33,16 @@ static void deliver(void *ctx, const void *rec, size_t len)
 	ior_pair_feed(ctx, rec, len);
 }
 
-static int fake_fd(void *ctx, uint32_t pid, int fd, char *path, size_t len, int64_t *flags)
+/* Snapshots of pids 1 and 2 (the records use pids 1-3), pending until
+ * ts 3000, so records before and after they apply both happen. */
+static void snapshots(struct ior_fdtab *fds)
 {
-	(void)ctx;
-	if (fd % 2)
-		return -2;
-	snprintf(path, len, "/proc-said/%u/%d", pid, fd);
-	*flags = fd;
-	return 0;
-}
-
-static int fake_cwd(void *ctx, uint32_t pid, char *path, size_t len)
-{
-	(void)ctx;
-	if (pid % 2)
-		return -2;
-	snprintf(path, len, "/cwd/%u", pid);
-	return 0;
+	static const struct ior_fd_snap one[] = {
+		{ 0, 2, "/dev/pts/0" }, { 3, 0, "/snap/a" }, { 4, 02000000, "/snap/cloexec" },
+	};
+	ior_fdtab_snapshot(fds, 1, 1500, 3000, "/cwd/1", one, 3);
+	ior_fdtab_snapshot(fds, 2, 1600, 3000, "", one, 1);
+	ior_fdtab_snapshot_until(fds, 3000);
 }
 
 struct batch {
@@ -69,9 +62,8 @@ static void send(struct ior_merge *m, struct ior_pairer *p, unsigned cpu, struct
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct batch batch[2];
-	static const struct ior_fd_resolver r = { fake_fd, fake_cwd, NULL };
 	static uint64_t rec[(sizeof(struct ior_rec_exit) + 64) / 8];
-	struct ior_fdtab *fds = ior_fdtab_new(64, 8, &r);
+	struct ior_fdtab *fds = ior_fdtab_new(64, 8);
 	struct ior_pair_cfg cfg = { fds, (size && data[0] & 1) ? "a" : NULL, sink, NULL, NULL };
 	struct ior_pairer *p = fds ? ior_pair_new(&cfg) : NULL;
 	struct ior_merge *m = ior_merge_new(2, 3 * IOR_BATCH_BYTES);
@@ -83,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		out = fopen("/dev/null", "w");
 	if (!p || !m || !out)
 		goto done;
+	snapshots(fds);
 	for (size_t i = 0; i + 6 <= size;) {
 		const uint8_t *c = data + i;
 		size_t n = c[5];
@@ -90,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			.ts = ts += (uint64_t)(c[3] | c[4] << 8) - 200, /* may go backwards */
 			.pid = 1 + c[2] % 3,
 			.tid = 1 + c[2] % 5,
-			.kind = (uint16_t)(1 + (c[0] >> 1) % 5),
+			.kind = (uint16_t)(1 + (c[0] >> 1) % 7), /* enter .. exec, and one unknown */
 			.nr = ior_syscalls[c[1] % ior_nsyscalls].nr,
 		};
 		i += 6;

@@ -4,63 +4,219 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 
-/* A fake /proc: pid 10 has fd 0 = /dev/pts/1 and cwd /home/u; nothing else. */
-static int calls;
-
-static int fake_fd(void *ctx, uint32_t pid, int fd, char *path, size_t len, int64_t *flags)
+/* A snapshot of pid 10: fd 0 = /dev/pts/1, fd 5 = /data/x (cloexec), cwd /home/u,
+ * read between 100 and 200. */
+static void snap10(struct ior_fdtab *t)
 {
-	(void)ctx;
-	calls++;
-	if (pid == 10 && fd == 0) {
-		snprintf(path, len, "/dev/pts/1");
-		*flags = O_RDWR | 0100000; /* fdinfo adds O_LARGEFILE */
-		return 0;
-	}
-	return -ENOENT;
+	const struct ior_fd_snap fds[] = {
+		{ 0, O_RDWR, "/dev/pts/1" },
+		{ 5, O_RDONLY | O_CLOEXEC, "/data/x" },
+	};
+	CHECK_EQ_INT(ior_fdtab_snapshot(t, 10, 100, 200, "/home/u", fds, 2), 0);
 }
 
-static int fake_cwd(void *ctx, uint32_t pid, char *path, size_t len)
+TEST(open_close_and_snapshot)
 {
-	(void)ctx;
-	calls++;
-	if (pid != 10)
-		return -ENOENT;
-	snprintf(path, len, "/home/u");
-	return 0;
-}
-
-static const struct ior_fd_resolver fake = { fake_fd, fake_cwd, NULL };
-
-TEST(open_close_and_preexisting)
-{
-	struct ior_fdtab *t = ior_fdtab_new(16, 8, &fake);
+	struct ior_fdtab *t = ior_fdtab_new(16, 8);
 	int64_t fl;
 
-	calls = 0;
+	snap10(t);
+	ior_fdtab_advance(t, 150);
 	ior_fdtab_set(t, 10, 3, "/etc/hosts", O_RDONLY | O_CLOEXEC);
 	CHECK_EQ_STR(ior_fdtab_get(t, 10, 3, &fl), "/etc/hosts");
 	CHECK_EQ_INT(fl, O_RDONLY | O_CLOEXEC);
-	CHECK_EQ_INT(calls, 0);
-	/* pre-existing: resolved once, then cached, O_LARGEFILE dropped */
+	/* before the snapshot's end: not certain yet */
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 0, &fl), "");
+	CHECK_EQ_INT(fl, -1);
+	CHECK_EQ_INT(ior_fdtab_unknown(t, 10, 150), IOR_FD_BEFORE_SNAPSHOT);
+	CHECK_EQ_STR(ior_fdtab_cwd(t, 10), "");
+	ior_fdtab_advance(t, 200);
 	CHECK_EQ_STR(ior_fdtab_get(t, 10, 0, &fl), "/dev/pts/1");
 	CHECK_EQ_INT(fl, O_RDWR);
-	CHECK_EQ_STR(ior_fdtab_get(t, 10, 0, &fl), "/dev/pts/1");
-	CHECK_EQ_INT(calls, 1);
-	/* unresolvable: asked once, cached as unknown */
+	CHECK_EQ_STR(ior_fdtab_cwd(t, 10), "/home/u");
 	CHECK_EQ_STR(ior_fdtab_get(t, 10, 7, &fl), "");
-	CHECK_EQ_INT(fl, -1);
-	ior_fdtab_get(t, 10, 7, &fl);
-	CHECK_EQ_INT(calls, 2);
+	CHECK_EQ_INT(ior_fdtab_unknown(t, 10, 300), IOR_FD_NOT_TRACED);
+	CHECK_EQ_INT(ior_fdtab_unknown(t, 11, 300), IOR_FD_NO_BASE);
 	ior_fdtab_close(t, 10, 3);
 	CHECK_EQ_STR(ior_fdtab_get(t, 10, 3, &fl), "");
-	CHECK_EQ_INT(calls, 3);
+	ior_fdtab_free(t);
+}
+
+/* What the trace saw between attach and the snapshot's end wins: an fd
+ * closed and reused, or closed, is not brought back by the snapshot. */
+TEST(trace_beats_snapshot)
+{
+	struct ior_fdtab *t = ior_fdtab_new(16, 8);
+	int64_t fl;
+
+	snap10(t);
+	ior_fdtab_advance(t, 120);
+	ior_fdtab_close(t, 10, 0);              /* closed at 120 */
+	ior_fdtab_set(t, 10, 5, "/new", O_RDONLY); /* 5 reused at 130 */
+	ior_fdtab_advance(t, 250);
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 0, &fl), "");
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 5, &fl), "/new");
+	ior_fdtab_set(t, 10, 0, "/again", O_RDONLY); /* a closed entry can be opened again */
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 0, &fl), "/again");
+	ior_fdtab_free(t);
+}
+
+TEST(fork_copies_exec_drops_cloexec)
+{
+	struct ior_fdtab *t = ior_fdtab_new(64, 8);
+	int64_t fl;
+
+	snap10(t);
+	ior_fdtab_advance(t, 200);
+	ior_fdtab_set(t, 10, 3, "/log", O_WRONLY);
+	ior_fdtab_set_cwd(t, 10, "/w");
+	ior_fdtab_fork(t, 10, 20);
+	CHECK_EQ_STR(ior_fdtab_get(t, 20, 3, &fl), "/log");
+	CHECK_EQ_STR(ior_fdtab_get(t, 20, 0, &fl), "/dev/pts/1");
+	CHECK_EQ_STR(ior_fdtab_get(t, 20, 5, &fl), "/data/x");
+	CHECK_EQ_STR(ior_fdtab_cwd(t, 20), "/w");
+	ior_fdtab_close(t, 20, 3); /* the child's close leaves the parent's fd */
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 3, &fl), "/log");
+	ior_fdtab_dup(t, 20, 0, 9, 0);
+	ior_fdtab_exec(t, 20);
+	CHECK_EQ_STR(ior_fdtab_get(t, 20, 9, &fl), "/dev/pts/1");
+	CHECK_EQ_STR(ior_fdtab_get(t, 20, 5, &fl), ""); /* O_CLOEXEC: gone */
+	CHECK_EQ_INT(ior_fdtab_unknown(t, 20, 300), IOR_FD_NOT_TRACED);
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 5, &fl), "/data/x");
+	/* a thread is not a new table */
+	ior_fdtab_fork(t, 10, 10);
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 3, &fl), "/log");
+	/* a child of a process ior knows nothing of knows nothing */
+	ior_fdtab_fork(t, 77, 78);
+	CHECK_EQ_INT(ior_fdtab_unknown(t, 78, 300), IOR_FD_NO_BASE);
+	ior_fdtab_free(t);
+}
+
+/* A reused pid starts from its real parent, never from the dead process. */
+TEST(reused_pid_starts_from_parent)
+{
+	struct ior_fdtab *t = ior_fdtab_new(64, 8);
+	int64_t fl;
+
+	ior_fdtab_set(t, 30, 4, "/dead", O_RDONLY); /* its exit record was lost */
+	ior_fdtab_set(t, 1, 3, "/parent", O_RDONLY);
+	ior_fdtab_fork(t, 1, 30);
+	CHECK_EQ_STR(ior_fdtab_get(t, 30, 4, &fl), "");
+	CHECK_EQ_STR(ior_fdtab_get(t, 30, 3, &fl), "/parent");
+	ior_fdtab_free(t);
+}
+
+/* A thread's exec ends the leader first: that exit must not free the table. */
+TEST(exit_then_exec_keeps_the_table)
+{
+	struct ior_fdtab *t = ior_fdtab_new(64, 8);
+	struct ior_fdtab_stats s;
+	int64_t fl;
+
+	ior_fdtab_set(t, 40, 3, "/kept", O_RDONLY);
+	ior_fdtab_advance(t, 1000);
+	ior_fdtab_proc_exit(t, 40, 1000);
+	ior_fdtab_advance(t, 2000);
+	ior_fdtab_exec(t, 40);
+	ior_fdtab_advance(t, 5000000000ull);
+	CHECK_EQ_STR(ior_fdtab_get(t, 40, 3, &fl), "/kept");
+	ior_fdtab_proc_exit(t, 40, 5000000000ull);
+	ior_fdtab_advance(t, 5500000000ull);
+	CHECK_EQ_STR(ior_fdtab_get(t, 40, 3, &fl), "/kept"); /* within the grace */
+	ior_fdtab_advance(t, 6000000000ull);
+	ior_fdtab_get_stats(t, &s);
+	CHECK_EQ_INT(s.procs, 0);
+	CHECK_EQ_INT(s.fds, 0);
+	ior_fdtab_free(t);
+}
+
+TEST(rename_follows_files_and_directories)
+{
+	struct ior_fdtab *t = ior_fdtab_new(64, 8);
+	int64_t fl;
+
+	ior_fdtab_set(t, 1, 3, "/w/a/f", O_RDWR);
+	ior_fdtab_set(t, 2, 4, "/w/a/f", O_RDONLY);
+	ior_fdtab_set(t, 1, 5, "/w/ab", O_RDONLY); /* a sibling, not under /w/a */
+	ior_fdtab_set(t, 1, 6, "/w/a", O_RDONLY);
+	ior_fdtab_set_cwd(t, 2, "/w/a");
+	ior_fdtab_rename(t, 10, 20, "/w/a/f", "/w/a/g");
+	CHECK_EQ_STR(ior_fdtab_get(t, 1, 3, &fl), "/w/a/g");
+	CHECK_EQ_STR(ior_fdtab_get(t, 2, 4, &fl), "/w/a/g");
+	ior_fdtab_rename(t, 30, 40, "/w/a", "/v/b");
+	CHECK_EQ_STR(ior_fdtab_get(t, 1, 3, &fl), "/v/b/g");
+	CHECK_EQ_STR(ior_fdtab_get(t, 1, 6, &fl), "/v/b");
+	CHECK_EQ_STR(ior_fdtab_get(t, 1, 5, &fl), "/w/ab");
+	CHECK_EQ_STR(ior_fdtab_cwd(t, 2), "/v/b");
+	ior_fdtab_free(t);
+}
+
+/* A rename while the snapshot was read: which name it saw is unknown, so
+ * the entry is dropped rather than guessed; before or after, it is exact. */
+TEST(rename_during_snapshot_is_not_guessed)
+{
+	struct ior_fdtab *t = ior_fdtab_new(64, 8);
+	int64_t fl;
+
+	snap10(t);
+	ior_fdtab_rename(t, 150, 160, "/data", "/moved");
+	ior_fdtab_advance(t, 200);
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 5, &fl), "");
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 0, &fl), "/dev/pts/1");
+	ior_fdtab_rename(t, 300, 310, "/dev/pts", "/dev/x");
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 0, &fl), "/dev/x/1");
+	ior_fdtab_free(t);
+}
+
+TEST(exec_while_snapshot_pending_drops_cloexec)
+{
+	struct ior_fdtab *t = ior_fdtab_new(64, 8);
+	int64_t fl;
+
+	snap10(t);
+	ior_fdtab_advance(t, 150);
+	ior_fdtab_exec(t, 10);
+	ior_fdtab_advance(t, 200);
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 5, &fl), "");
+	CHECK_EQ_STR(ior_fdtab_get(t, 10, 0, &fl), "/dev/pts/1");
+	ior_fdtab_free(t);
+}
+
+/* 100,000 short-lived processes: each forked from one parent, exits, and
+ * is freed a second later; the table stays as small as the live set. */
+TEST(churn_stays_bounded)
+{
+	struct ior_fdtab *t = ior_fdtab_new(4096, 4096); /* 1000 a second live 1 s after exit */
+	struct ior_fdtab_stats s;
+	int64_t fl;
+
+	ior_fdtab_set(t, 1, 1, "/log", O_WRONLY);
+	ior_fdtab_set(t, 1, 2, "/err", O_WRONLY);
+	for (uint32_t i = 0; i < 100000; i++) {
+		uint64_t ts = 1000000ull * i; /* 1000 forks a second */
+		uint32_t child = 1000 + i % 30000; /* pids are reused */
+		ior_fdtab_advance(t, ts);
+		ior_fdtab_fork(t, 1, child);
+		if (strcmp(ior_fdtab_get(t, child, 1, &fl), "/log")) {
+			CHECK_EQ_STR(ior_fdtab_get(t, child, 1, &fl), "/log");
+			break;
+		}
+		ior_fdtab_set(t, child, 3, "/tmp/x", O_RDONLY);
+		ior_fdtab_proc_exit(t, child, ts + 1);
+	}
+	ior_fdtab_get_stats(t, &s);
+	CHECK_EQ_INT(s.resets, 0);
+	CHECK(s.procs <= 1002);
+	CHECK(s.fds <= 3 * 1002);
+	CHECK_EQ_STR(ior_fdtab_get(t, 1, 1, &fl), "/log");
 	ior_fdtab_free(t);
 }
 
 TEST(dup2_over_open_fd)
 {
-	struct ior_fdtab *t = ior_fdtab_new(16, 8, NULL);
+	struct ior_fdtab *t = ior_fdtab_new(16, 8);
 	int64_t fl;
 
 	ior_fdtab_set(t, 1, 3, "/a", O_WRONLY | O_CLOEXEC);
@@ -77,7 +233,7 @@ TEST(dup2_over_open_fd)
 
 TEST(setfl_and_cloexec)
 {
-	struct ior_fdtab *t = ior_fdtab_new(16, 8, NULL);
+	struct ior_fdtab *t = ior_fdtab_new(16, 8);
 	int64_t fl;
 
 	ior_fdtab_set(t, 1, 3, "/a", O_RDWR);
@@ -95,7 +251,7 @@ TEST(setfl_and_cloexec)
 
 TEST(close_range_and_proc_exit)
 {
-	struct ior_fdtab *t = ior_fdtab_new(64, 8, NULL);
+	struct ior_fdtab *t = ior_fdtab_new(64, 8);
 	struct ior_fdtab_stats s;
 	int64_t fl;
 
@@ -115,10 +271,11 @@ TEST(close_range_and_proc_exit)
 	ior_fdtab_get(t, 2, 7, &fl);
 	CHECK_EQ_INT(fl, O_RDONLY);
 	ior_fdtab_set_cwd(t, 2, "/x");
-	ior_fdtab_proc_exit(t, 2);
+	ior_fdtab_proc_exit(t, 2, 10);
+	ior_fdtab_advance(t, 10 + 1000000000ull);
 	ior_fdtab_get_stats(t, &s);
 	CHECK_EQ_INT(s.procs, 1);
-	CHECK_EQ_STR(ior_fdtab_get(t, 2, 6, &fl), ""); /* re-created, unknown */
+	CHECK_EQ_STR(ior_fdtab_get(t, 2, 6, &fl), "");
 	CHECK_EQ_STR(ior_fdtab_cwd(t, 2), "");
 	CHECK_EQ_STR(ior_fdtab_get(t, 1, 0, &fl), "/p1");
 	ior_fdtab_free(t);
@@ -126,7 +283,7 @@ TEST(close_range_and_proc_exit)
 
 TEST(lru_bound)
 {
-	struct ior_fdtab *t = ior_fdtab_new(100, 1000, NULL);
+	struct ior_fdtab *t = ior_fdtab_new(100, 1000);
 	struct ior_fdtab_stats s;
 	char path[32];
 	int64_t fl;
@@ -144,7 +301,8 @@ TEST(lru_bound)
 	CHECK_EQ_STR(ior_fdtab_get(t, 999 % 7, 999, &fl), "/f999");
 	CHECK_EQ_STR(ior_fdtab_get(t, 1, 1, &fl), "");
 	for (uint32_t pid = 0; pid < 7; pid++)
-		ior_fdtab_proc_exit(t, pid);
+		ior_fdtab_proc_exit(t, pid, 0);
+	ior_fdtab_advance(t, 1000000000ull);
 	ior_fdtab_get_stats(t, &s);
 	CHECK_EQ_INT(s.fds, 0);
 	CHECK_EQ_INT(s.procs, 0);
@@ -153,7 +311,7 @@ TEST(lru_bound)
 
 TEST(proc_bound_resets)
 {
-	struct ior_fdtab *t = ior_fdtab_new(100, 4, NULL);
+	struct ior_fdtab *t = ior_fdtab_new(100, 4);
 	struct ior_fdtab_stats s;
 	int64_t fl;
 
@@ -163,21 +321,6 @@ TEST(proc_bound_resets)
 	CHECK_EQ_INT(s.resets, 1);
 	CHECK_EQ_INT(s.procs, 1);
 	CHECK_EQ_STR(ior_fdtab_get(t, 5, 3, &fl), "/x");
-	ior_fdtab_free(t);
-}
-
-TEST(cwd_resolved_once)
-{
-	struct ior_fdtab *t = ior_fdtab_new(16, 8, &fake);
-
-	calls = 0;
-	CHECK_EQ_STR(ior_fdtab_cwd(t, 10), "/home/u");
-	CHECK_EQ_STR(ior_fdtab_cwd(t, 10), "/home/u");
-	CHECK_EQ_INT(calls, 1);
-	ior_fdtab_set_cwd(t, 10, "/tmp");
-	CHECK_EQ_STR(ior_fdtab_cwd(t, 10), "/tmp");
-	CHECK_EQ_STR(ior_fdtab_cwd(t, 11), "");
-	CHECK_EQ_INT(calls, 2);
 	ior_fdtab_free(t);
 }
 
@@ -203,13 +346,20 @@ TEST(path_join)
 
 int main(void)
 {
-	RUN(open_close_and_preexisting);
+	RUN(open_close_and_snapshot);
+	RUN(trace_beats_snapshot);
+	RUN(fork_copies_exec_drops_cloexec);
+	RUN(reused_pid_starts_from_parent);
+	RUN(exit_then_exec_keeps_the_table);
+	RUN(rename_follows_files_and_directories);
+	RUN(rename_during_snapshot_is_not_guessed);
+	RUN(exec_while_snapshot_pending_drops_cloexec);
+	RUN(churn_stays_bounded);
 	RUN(dup2_over_open_fd);
 	RUN(setfl_and_cloexec);
 	RUN(close_range_and_proc_exit);
 	RUN(lru_bound);
 	RUN(proc_bound_resets);
-	RUN(cwd_resolved_once);
 	RUN(path_join);
 	return t_done();
 }

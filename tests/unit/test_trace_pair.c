@@ -14,6 +14,7 @@
 #define NR_WRITE 1
 #define NR_RENAME 82
 #define NR_DUP2 33
+#define NR_RENAMEAT 264
 
 struct got {
 	struct ior_event_pair p[64];
@@ -75,19 +76,12 @@ static void deliver(void *ctx, const void *rec, size_t len)
 	ior_pair_feed(ctx, rec, len);
 }
 
-static int fake_cwd(void *ctx, uint32_t pid, char *path, size_t len)
-{
-	(void)ctx, (void)pid;
-	snprintf(path, len, "/work");
-	return 0;
-}
-
-static const struct ior_fd_resolver resolver = { NULL, fake_cwd, NULL };
-
 static struct rig *rig_new(const char *path_filter)
 {
 	struct rig *r = calloc(1, sizeof *r);
-	r->fds = ior_fdtab_new(1024, 64, &resolver);
+	r->fds = ior_fdtab_new(1024, 1024);
+	for (uint32_t pid = 0; pid < 16; pid++) /* what a snapshot would say */
+		ior_fdtab_set_cwd(r->fds, pid, "/work");
 	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL };
 	r->pr = ior_pair_new(&cfg);
 	r->m = ior_merge_new(2, 1 << 20);
@@ -241,6 +235,81 @@ TEST(open_read_close_resolve_file)
 	CHECK_EQ_INT(r->g.p[4].fd, -1);
 	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 1, &fl), "/work/in.txt"); /* dup2 copy survives */
 	CHECK_EQ_INT(fl, O_RDONLY); /* without O_CLOEXEC, as dup2 makes it */
+	rig_free(r);
+}
+
+/* fork copies, exec keeps what is not close-on-exec, a rename moves the
+ * open fd's path, an open in flight at attach names its fd, renameat's new
+ * path is relative to its newdirfd, and a path-less fd is counted. */
+TEST(lifecycle_records)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter eo = enter(10, 3, 3, NR_OPENAT, -1, O_WRONLY, (uint64_t)-100);
+	struct ior_rec_exit xo = exit_(20, 3, 3, NR_OPENAT, 5);
+	size_t lo = with_path(&xo, "/w/log", NULL);
+	struct ior_rec_fork fk = { { 30, 3, 3, IOR_REC_FORK, 0, sizeof fk }, 7, 7 };
+	struct ior_rec_enter w1 = enter(40, 7, 7, NR_WRITE, 5, 0, 0);
+	struct ior_rec_exit x1 = exit_(50, 7, 7, NR_WRITE, 1);
+	struct ior_rec_head ex = { 55, 7, 7, IOR_REC_EXEC, 0, sizeof ex };
+	struct ior_rec_enter w2 = enter(60, 7, 7, NR_WRITE, 5, 0, 0);
+	struct ior_rec_exit x2 = exit_(70, 7, 7, NR_WRITE, 1);
+	struct ior_rec_enter en = enter(80, 3, 3, NR_RENAME, -1, 0, 0);
+	struct ior_rec_exit xn = exit_(90, 3, 3, NR_RENAME, 0);
+	size_t ln = with_path(&xn, "/w/log", "/w/log2");
+	struct ior_rec_enter w3 = enter(100, 7, 7, NR_WRITE, 5, 0, 0);
+	struct ior_rec_exit x3 = exit_(110, 7, 7, NR_WRITE, 1);
+	struct ior_rec_enter w4 = enter(120, 7, 7, NR_WRITE, 9, 0, 0);
+	struct ior_rec_exit x4 = exit_(130, 7, 7, NR_WRITE, 1);
+	struct ior_rec_exit xf = exit_(140, 3, 3, NR_OPENAT, 6); /* its enter predates the trace */
+	size_t lf = with_path(&xf, "/w/fifo", NULL);
+	struct ior_rec_enter rf = enter(150, 3, 3, NR_READ, 6, 0, 0);
+	struct ior_rec_exit xr = exit_(160, 3, 3, NR_READ, 1);
+	struct ior_rec_enter ed = enter(170, 3, 3, NR_OPENAT, -1, O_PATH, (uint64_t)-100);
+	struct ior_rec_exit xd = exit_(180, 3, 3, NR_OPENAT, 8);
+	size_t ld = with_path(&xd, "/w", NULL);
+	struct ior_rec_enter ea = enter(190, 3, 3, NR_RENAMEAT, 8, 0, (uint64_t)-100);
+	struct ior_rec_exit xa = exit_(200, 3, 3, NR_RENAMEAT, 0);
+	size_t la = with_path(&xa, "x", "y");
+	struct ior_pair_stats s;
+
+	push(r, 0, &eo, sizeof eo);
+	push(r, 0, &xo, lo);
+	push(r, 0, &fk, sizeof fk);
+	push(r, 1, &w1, sizeof w1);
+	push(r, 1, &x1, SHORT_EXIT);
+	push(r, 1, &ex, sizeof ex);
+	push(r, 1, &w2, sizeof w2);
+	push(r, 1, &x2, SHORT_EXIT);
+	push(r, 0, &en, sizeof en);
+	push(r, 0, &xn, ln);
+	push(r, 1, &w3, sizeof w3);
+	push(r, 1, &x3, SHORT_EXIT);
+	push(r, 1, &w4, sizeof w4);
+	push(r, 1, &x4, SHORT_EXIT);
+	push(r, 0, &xf, lf);
+	push(r, 0, &rf, sizeof rf);
+	push(r, 0, &xr, SHORT_EXIT);
+	push(r, 0, &ed, sizeof ed);
+	push(r, 0, &xd, ld);
+	push(r, 0, &ea, sizeof ea);
+	push(r, 0, &xa, la);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 9);
+	CHECK_EQ_STR(r->g.path[1], "/w/log");  /* the child's write, inherited */
+	CHECK_EQ_INT(r->g.p[1].pid, 7);
+	CHECK_EQ_STR(r->g.path[2], "/w/log");  /* after exec */
+	CHECK_EQ_STR(r->g.path2[3], "/w/log2");
+	CHECK_EQ_STR(r->g.path[4], "/w/log2"); /* after the rename */
+	CHECK_EQ_STR(r->g.path[5], "");        /* fd 9: never seen */
+	CHECK_EQ_INT(r->g.p[5].fd, 9);
+	CHECK_EQ_STR(r->g.path[6], "/w/fifo");
+	CHECK_EQ_STR(r->g.path[8], "/work/x");
+	CHECK_EQ_STR(r->g.path2[8], "/w/y");   /* relative to newdirfd 8 */
+	CHECK_EQ_INT(r->g.p[8].fd, -1);
+	ior_pair_get_stats(r->pr, &s);
+	CHECK_EQ_INT(s.t.unpaired_exits, 1);
+	CHECK_EQ_INT(s.unattributed, 1);
+	CHECK_EQ_INT(s.unattributed_why[IOR_FD_NO_BASE], 1);
 	rig_free(r);
 }
 
@@ -405,6 +474,7 @@ int main(void)
 	RUN(thread_reuse_after_exit_starts_fresh);
 	RUN(open_read_close_resolve_file);
 	RUN(path_filter_counts_but_hides);
+	RUN(lifecycle_records);
 	RUN(hidden_syscalls_keep_fds_but_are_not_pairs);
 	RUN(truncated_records_are_bad_not_read);
 	RUN(exits_after_stop_are_not_unpaired);
