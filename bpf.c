@@ -37,6 +37,7 @@ static long (*bpf_probe_read_user_str)(void *dst, __u32 size,
 				       const void *src) = (void *)BPF_FUNC_probe_read_user_str;
 struct task_struct;
 static struct task_struct *(*bpf_get_current_task_btf)(void) = (void *)BPF_FUNC_get_current_task_btf;
+static __u64 (*bpf_get_current_task)(void) = (void *)BPF_FUNC_get_current_task;
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -52,6 +53,17 @@ const volatile char filter_comm[IOR_COMM_LEN] = {};
 const volatile __u32 task_pid_off = 0;
 const volatile __u32 task_tgid_off = 0;
 const volatile __u32 task_comm_off = 0;
+/* The way from the task to the file an fd names (trace/kfields.c), for the
+ * identity of what an open returned; ident_on when all were found. */
+const volatile __u32 ident_on = 0;
+const volatile __u32 task_files_off = 0;
+const volatile __u32 files_fdt_off = 0;
+const volatile __u32 fdt_max_fds_off = 0;
+const volatile __u32 fdt_fd_off = 0;
+const volatile __u32 file_inode_off = 0;
+const volatile __u32 inode_ino_off = 0;
+const volatile __u32 inode_sb_off = 0;
+const volatile __u32 sb_dev_off = 0;
 
 /* Counted here because nothing else would tell: path pointers that could
  * not be remembered between enter and exit (path_args full, or task
@@ -489,22 +501,61 @@ INLINE __u32 read_path(char *dst, __u64 ptr)
 	return n > 0 ? (__u32)(n - 1) : 0;
 }
 
+/* Reads a kernel pointer at base + off; 0 when it cannot. */
+INLINE __u64 kptr(__u64 base, __u32 off)
+{
+	__u64 v = 0;
+
+	if (!base || bpf_probe_read_kernel(&v, sizeof v, (const void *)(base + off)))
+		return 0;
+	return v;
+}
+
+/* The device and inode of the file fd names in the current task (an open
+ * just returned it): current->files->fdt->fd[fd]->f_inode. */
+INLINE int file_ident(__s64 fd, struct ior_file_ident *id)
+{
+	__u64 fdt = kptr(kptr(bpf_get_current_task(), task_files_off), files_fdt_off);
+	__u64 inode, sb;
+	__u32 max = 0;
+
+	if (!fdt || bpf_probe_read_kernel(&max, sizeof max, (const void *)(fdt + fdt_max_fds_off)) ||
+	    fd < 0 || fd >= max)
+		return -1;
+	inode = kptr(kptr(kptr(fdt, fdt_fd_off), (__u32)fd * 8), file_inode_off);
+	sb = kptr(inode, inode_sb_off);
+	if (!sb || bpf_probe_read_kernel(&id->ino, sizeof id->ino, (const void *)(inode + inode_ino_off)) ||
+	    bpf_probe_read_kernel(&id->dev, sizeof id->dev, (const void *)(sb + sb_dev_off)))
+		return -1;
+	id->pad = 0;
+	return 0;
+}
+
 /* Fills an exit record and returns its length. With p (the syscall takes
  * paths), the paths are read now that the kernel has faulted their pages
- * in, and the record is cut after the last one. */
+ * in, and the record is cut after the last one. An open that returned an
+ * fd (ident) gets the file's identity after its path. */
 INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 ret,
-		       const struct path_ptrs *p)
+		       const struct path_ptrs *p, int ident)
 {
 	__u32 len0 = 0, len1 = 0, size = IOR_REC_EXIT_BASE;
 
 	fill_head(&r->h, pid_tgid, IOR_REC_EXIT, nr, 0);
 	r->ret = ret;
 	r->npaths = 0;
-	r->pad = 0;
+	r->ident = 0;
 	if (p) {
 		len0 = read_path(r->paths, p->ptr[0]);
 		r->npaths = 1;
 		size = IOR_REC_EXIT_BASE + len0;
+		if (ident_on && ident && ret >= 0 && len0 < IOR_PATH_MAX) {
+			__u32 off = IOR_IDENT_OFF(len0) - IOR_REC_EXIT_BASE;
+			if (off <= IOR_PATH_MAX &&
+			    !file_ident(ret, (struct ior_file_ident *)(r->paths + off))) {
+				r->ident = 1;
+				size = IOR_REC_EXIT_BASE + off + sizeof(struct ior_file_ident);
+			}
+		}
 		if (p->ptr[1]) {
 			len1 = read_path(r->paths + IOR_PATH_MAX, p->ptr[1]);
 			r->npaths = 2;
@@ -536,7 +587,8 @@ INLINE int exit_wanted(struct ior_batch *b, __u32 tid, __u32 nr, int src, const 
 }
 
 /* The per-syscall tracepoint programs' exit: sent alone. */
-INLINE void exit_alone(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p)
+INLINE void exit_alone(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p,
+			int ident)
 {
 	__u32 zero = 0;
 	struct ior_rec_exit *r;
@@ -550,11 +602,11 @@ INLINE void exit_alone(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const str
 	r = bpf_map_lookup_elem(&exit_scratch, &zero);
 	if (r)
 		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r,
-				      fill_exit(r, pid_tgid, nr, ret, p));
+				      fill_exit(r, pid_tgid, nr, ret, p, ident));
 }
 
 INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p,
-			 int src, const char *task)
+			 int ident, int src, const char *task)
 {
 	struct ior_batch *b = batch_get();
 	__u32 tid = (__u32)pid_tgid;
@@ -569,7 +621,7 @@ INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const s
 		return;
 	}
 	if (exit_wanted(b, tid, nr, src, task))
-		batch_commit(b, fill_exit(batch_slot(b), pid_tgid, nr, ret, p));
+		batch_commit(b, fill_exit(batch_slot(b), pid_tgid, nr, ret, p, ident));
 	else
 		batch_release(b);
 }
@@ -588,9 +640,9 @@ INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct 
 	if (c->path_arg[0] != IOR_ARG_NONE)
 		p = a ? exit_paths(a, c, &regs_paths) : bpf_map_lookup_elem(&path_args, &tid);
 	if (src != SRC_TP)
-		exit_batched(ctx, pid_tgid, nr, ret, p, src, task);
+		exit_batched(ctx, pid_tgid, nr, ret, p, c->ret_is_fd, src, task);
 	else
-		exit_alone(ctx, pid_tgid, nr, ret, p);
+		exit_alone(ctx, pid_tgid, nr, ret, p, c->ret_is_fd);
 	if (p && !a)
 		bpf_map_delete_elem(&path_args, &tid);
 	return 0;

@@ -107,6 +107,91 @@
  *   close 3                                              1
  *   totals: openat N+1, close N+1, newfstatat 1 = 2N + 3 pairs.
  *
+ * Attribution scenarios (trace_attrib.sh): fds across fork, exec, rename,
+ * reuse of a number, a blocked open and threads. fork() is musl's fork
+ * syscall, waitpid() is wait4: neither is traced, nor are execve and
+ * exit_group. Children end with _exit(); "P" is the parent (the process
+ * that prints "ready"), "A", "B", "C" its children.
+ *
+ * forkwrite DIR: DIR/log ends up holding "aaapbb" (one shared offset).
+ *   P: openat DIR/log O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3      1
+ *   P: fork child A, waitpid A
+ *   A:   write 3, "a" -> 1                                    3
+ *   A:   close 3                                              1
+ *   P: write 3, "p" -> 1                                      1
+ *   P: dup2 3, 1 -> 1 (stdout is now DIR/log: `cmd > log`)     1
+ *   P: fork child B, waitpid B
+ *   B:   write 1, "b" -> 1                                    2
+ *   B:   close 1                                              1
+ *   P: close 1, close 3                                       2
+ *   totals: P 5 (openat 1, write 1, dup2 1, close 2), A 4, B 3 = 12,
+ *   every row on DIR/log.
+ *
+ * execfd DIR: before the release the parent resolves /proc/self/exe with
+ *   readlink; the child execs that path, so its comm stays this binary's
+ *   name (exec of "/proc/self/exe" would make it "exe": -comm misses it).
+ *   P: openat DIR/keep O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3     1
+ *   P: openat DIR/gone O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC 0644 -> 4  1
+ *   P: fork child C, waitpid C
+ *   C:   dup2 3, 9 -> 9                                       1
+ *   C:   execve(the binary, {"workload", "execchild"}): fd 4 is gone
+ *   C:   write 9, "k" -> 1 (DIR/keep)                         1
+ *   C:   write 4, "g" -> -EBADF (no path: DIR/gone closed at exec)  1
+ *   C:   close 9                                              1
+ *   P: write 4, "G" -> 1 (DIR/gone: the parent still has it)   1
+ *   P: close 4, close 3                                       2
+ *   totals: P 5 (openat 2, write 1, close 2), C 4 (dup2 1, write 2,
+ *   close 1) = 9. DIR/keep holds "k", DIR/gone "G".
+ *
+ * renameopen DIR: DIR/a and DIR/ab are made before the release.
+ *   openat DIR/a/f O_RDWR|O_CREAT 0644 -> 3                   1
+ *   openat DIR/ab/h O_WRONLY|O_CREAT 0644 -> 4                1
+ *   write 3, 1 -> 1 (DIR/a/f)                                 1
+ *   rename DIR/a/f -> DIR/a/g                                 1
+ *   write 3, 1 -> 1; pwrite64 3, 1, 0 -> 1 (DIR/a/g)          2
+ *   rename DIR/a -> DIR/b (the directory above fd 3)          1
+ *   write 3, 1 -> 1; fsync 3 (DIR/b/g)                        2
+ *   write 4, 1 -> 1 (DIR/ab/h: not under DIR/a)               1
+ *   dup3 3, 10, 0 -> 10; close 10; close 3 (DIR/b/g)          3
+ *   close 4 (DIR/ab/h)                                        1
+ *   totals: openat 2, write 4, pwrite64 1, fsync 1, rename 2, dup3 1,
+ *   close 3 = 14 pairs.
+ *
+ * fiforeuse FIFO DATA: FIFO a named pipe, DATA >= 1 byte. No SIGUSR1: it
+ *   prints "ready", then its open blocks until someone opens FIFO for
+ *   writing (the test does, once ior traces, and writes one byte).
+ *   openat FIFO O_RDONLY -> 3 (entered before ior attaches)   1
+ *   read 3, 1 -> 1 (FIFO)                                     1
+ *   close 3                                                   1
+ *   openat DATA O_RDONLY -> 3 (the number reused)             1
+ *   read 3, 1 -> 1 (DATA)                                     1
+ *   close 3                                                   1
+ *   traced: 5 pairs and one exit without an enter (the FIFO open).
+ *
+ * reuse A B N (1 <= N <= 1000): A and B >= 1 byte each; N times:
+ *   openat A O_RDONLY -> 3; read 3, 1 -> 1; close 3            3
+ *   openat B O_RDONLY -> 3; read 3, 1 -> 1; close 3            3
+ *   totals: openat 2N, read 2N, close 2N = 6N pairs.
+ *
+ * relpath2 DIR: DIR/d1 and DIR/d2 are made before the release (empty).
+ *   openat DIR/d1 O_PATH|O_DIRECTORY -> 3                     1
+ *   openat DIR/d2 O_PATH|O_DIRECTORY -> 4                     1
+ *   openat 3, "x", O_WRONLY|O_CREAT 0644 -> 5 (DIR/d1/x)       1
+ *   close 5                                                   1
+ *   renameat 3, "x", 4, "y" (DIR/d1/x => DIR/d2/y)            1
+ *   linkat 4, "y", 3, "z", 0 (DIR/d2/y => DIR/d1/z)           1
+ *   symlinkat "target", 4, "s" (target => DIR/d2/s)           1
+ *   unlinkat 3, "z", 0; unlinkat 4, "y", 0; unlinkat 4, "s", 0  3
+ *   close 4, close 3                                          2
+ *   totals: openat 3, close 3, renameat 1, linkat 1, symlinkat 1,
+ *   unlinkat 3 = 12 pairs; DIR/d1 and DIR/d2 are empty again.
+ *
+ * sharedfd FILE: FILE >= 1 byte; a helper thread B is started before the
+ *   release; the ready line holds its tid. One fd table, two threads:
+ *   main:   openat FILE O_RDONLY -> 3, then a barrier with B   1
+ *   B:      read 3, 1 -> 1; close 3                            2
+ *   totals: 3 pairs (main 1, B 2).
+ *
  * fds 0-2 must be open and no other: the first open must return 3.
  *
  * Exit status 0 on success; on any unexpected result it prints one line
@@ -122,6 +207,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -187,14 +273,20 @@ static void block_release_signal(void)
 		die("sigprocmask", strerror(errno));
 }
 
-/* Says "ready" (and extra, e.g. thread ids) and sleeps until SIGUSR1.
- * The write happens before ior attaches, so it is not traced. */
-static void wait_for_release(const char *extra)
+/* Says "ready" (and extra, e.g. thread ids); before ior attaches, so the
+ * write is not traced. */
+static void say_ready(const char *extra)
 {
 	char line[256];
 	int n = snprintf(line, sizeof line, "ready%s\n", extra ? extra : "");
 	if (n < 0 || (size_t)n >= sizeof line || write(1, line, (size_t)n) != n)
 		die("write ready line", strerror(errno));
+}
+
+/* Says "ready" and sleeps until SIGUSR1. */
+static void wait_for_release(const char *extra)
+{
+	say_ready(extra);
 	sigset_t none;
 	sigemptyset(&none);
 	while (!released)
@@ -436,12 +528,209 @@ static int opath(const char *file, const char *dir, long n)
 	return 0;
 }
 
+/* Forks a child that runs fn(arg) and _exits 0; the parent waits for it
+ * (wait4: not traced) and fails unless it exited 0. */
+static void in_child(void (*fn)(const void *), const void *arg, const char *what)
+{
+	int status;
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork", strerror(errno));
+	if (pid == 0) {
+		fn(arg);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		die("child failed", what);
+}
+
+static void forkwrite_a(const void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 3; i++)
+		expect(write(3, "a", 1), 1, "child A write 3");
+	expect(close(3), 0, "child A close 3");
+}
+
+static void forkwrite_b(const void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 2; i++)
+		expect(write(1, "b", 1), 1, "child B write 1");
+	expect(close(1), 0, "child B close 1");
+}
+
+static int forkwrite(const char *dir)
+{
+	char log[512];
+	join_path(log, sizeof log, dir, "log");
+	wait_for_release(0);
+	expect(sys_openat(log, O_WRONLY | O_CREAT | O_TRUNC, 0644), 3, "openat log");
+	in_child(forkwrite_a, 0, "forkwrite A");
+	expect(write(3, "p", 1), 1, "parent write 3");
+	expect(syscall(SYS_dup2, 3, 1), 1, "dup2 3, 1");
+	in_child(forkwrite_b, 0, "forkwrite B");
+	expect(close(1), 0, "parent close 1");
+	expect(close(3), 0, "parent close 3");
+	return 0;
+}
+
+static void execfd_child(const void *exe)
+{
+	char *argv[] = { "workload", "execchild", 0 };
+	char *envp[] = { 0 };
+	expect(syscall(SYS_dup2, 3, 9), 9, "child dup2 3, 9");
+	execve(exe, argv, envp);
+	die("execve", strerror(errno));
+}
+
+/* The image execfd's child runs: fd 9 (DIR/keep) inherited, fd 4 gone. */
+static int execchild(void)
+{
+	expect(write(9, "k", 1), 1, "execchild write 9");
+	if (write(4, "g", 1) != -1 || errno != EBADF)
+		die("execchild write 4", "the close-on-exec fd survived execve");
+	expect(close(9), 0, "execchild close 9");
+	return 0;
+}
+
+static int execfd(const char *dir)
+{
+	char keep[512], gone[512], exe[512];
+	join_path(keep, sizeof keep, dir, "keep");
+	join_path(gone, sizeof gone, dir, "gone");
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0 || (size_t)n >= sizeof exe - 1)
+		die("readlink /proc/self/exe", strerror(errno));
+	exe[n] = 0;
+	wait_for_release(0);
+	expect(sys_openat(keep, O_WRONLY | O_CREAT | O_TRUNC, 0644), 3, "openat keep");
+	expect(sys_openat(gone, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), 4, "openat gone");
+	in_child(execfd_child, exe, "execfd child");
+	expect(write(4, "G", 1), 1, "parent write 4");
+	expect(close(4), 0, "parent close 4");
+	expect(close(3), 0, "parent close 3");
+	return 0;
+}
+
+static int renameopen(const char *dir)
+{
+	char a[512], ab[512], af[600], ag[600], b[512], abh[600];
+	join_path(a, sizeof a, dir, "a");
+	join_path(ab, sizeof ab, dir, "ab");
+	join_path(b, sizeof b, dir, "b");
+	join_path(af, sizeof af, a, "f");
+	join_path(ag, sizeof ag, a, "g");
+	join_path(abh, sizeof abh, ab, "h");
+	if (mkdir(a, 0755) != 0 || mkdir(ab, 0755) != 0)
+		die("mkdir DIR/a, DIR/ab", strerror(errno));
+	wait_for_release(0);
+	expect(sys_openat(af, O_RDWR | O_CREAT, 0644), 3, "openat a/f");
+	expect(sys_openat(abh, O_WRONLY | O_CREAT, 0644), 4, "openat ab/h");
+	expect(write(3, "1", 1), 1, "write a/f");
+	expect(syscall(SYS_rename, af, ag), 0, "rename a/f a/g");
+	expect(write(3, "2", 1), 1, "write a/g");
+	expect(pwrite(3, "0", 1, 0), 1, "pwrite64 a/g");
+	expect(syscall(SYS_rename, a, b), 0, "rename a b");
+	expect(write(3, "3", 1), 1, "write b/g");
+	expect(fsync(3), 0, "fsync b/g");
+	expect(write(4, "h", 1), 1, "write ab/h");
+	expect(syscall(SYS_dup3, 3, 10, 0), 10, "dup3 3, 10");
+	expect(close(10), 0, "close 10");
+	expect(close(3), 0, "close 3");
+	expect(close(4), 0, "close 4");
+	return 0;
+}
+
+static int fiforeuse(const char *fifo, const char *data)
+{
+	char c;
+	say_ready(0);
+	expect(sys_openat(fifo, O_RDONLY, 0), 3, "openat fifo (blocks until a writer)");
+	expect(read(3, &c, 1), 1, "read fifo");
+	expect(close(3), 0, "close fifo");
+	expect(sys_openat(data, O_RDONLY, 0), 3, "openat data");
+	expect(read(3, &c, 1), 1, "read data");
+	expect(close(3), 0, "close data");
+	return 0;
+}
+
+static int reuse(const char *a, const char *b, long n)
+{
+	const char *files[2] = { a, b };
+	char c;
+	wait_for_release(0);
+	for (long i = 0; i < n; i++)
+		for (int j = 0; j < 2; j++) {
+			expect(sys_openat(files[j], O_RDONLY, 0), 3, "openat");
+			expect(read(3, &c, 1), 1, "read");
+			expect(close(3), 0, "close");
+		}
+	return 0;
+}
+
+static int relpath2(const char *dir)
+{
+	char d1[512], d2[512];
+	join_path(d1, sizeof d1, dir, "d1");
+	join_path(d2, sizeof d2, dir, "d2");
+	if (mkdir(d1, 0755) != 0 || mkdir(d2, 0755) != 0)
+		die("mkdir DIR/d1, DIR/d2", strerror(errno));
+	wait_for_release(0);
+	expect(sys_openat(d1, O_PATH | O_DIRECTORY, 0), 3, "openat d1");
+	expect(sys_openat(d2, O_PATH | O_DIRECTORY, 0), 4, "openat d2");
+	expect(syscall(SYS_openat, 3, "x", O_WRONLY | O_CREAT, 0644), 5, "openat 3, x");
+	expect(close(5), 0, "close 5");
+	expect(syscall(SYS_renameat, 3, "x", 4, "y"), 0, "renameat 3 x 4 y");
+	expect(syscall(SYS_linkat, 4, "y", 3, "z", 0), 0, "linkat 4 y 3 z");
+	expect(syscall(SYS_symlinkat, "target", 4, "s"), 0, "symlinkat target 4 s");
+	expect(syscall(SYS_unlinkat, 3, "z", 0), 0, "unlinkat 3 z");
+	expect(syscall(SYS_unlinkat, 4, "y", 0), 0, "unlinkat 4 y");
+	expect(syscall(SYS_unlinkat, 4, "s", 0), 0, "unlinkat 4 s");
+	expect(close(4), 0, "close 4");
+	expect(close(3), 0, "close 3");
+	return 0;
+}
+
+static void *sharedfd_reader(void *arg)
+{
+	char c;
+	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
+	pthread_barrier_wait(&counted);
+	pthread_barrier_wait(&start_line);
+	expect(read(3, &c, 1), 1, "thread B read 3");
+	expect(close(3), 0, "thread B close 3");
+	return 0;
+}
+
+static int sharedfd(const char *file)
+{
+	pthread_t t;
+	pid_t tid = 0;
+	char extra[32];
+	if (pthread_barrier_init(&counted, 0, 2) != 0 || pthread_barrier_init(&start_line, 0, 2) != 0)
+		die("pthread_barrier_init", 0);
+	if (pthread_create(&t, 0, sharedfd_reader, &tid) != 0)
+		die("pthread_create", 0);
+	pthread_barrier_wait(&counted);
+	snprintf(extra, sizeof extra, " %d", (int)tid);
+	wait_for_release(extra);
+	expect(sys_openat(file, O_RDONLY, 0), 3, "main openat");
+	pthread_barrier_wait(&start_line);
+	if (pthread_join(t, 0) != 0)
+		die("pthread_join", 0);
+	return 0;
+}
+
 static _Noreturn void usage(void)
 {
 	static const char text[] =
 		"usage: workload basic DIR N | preopen FILE M | dup FILE | sleepgap FILE |\n"
 		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR |\n"
-		"       opath FILE DIR N\n"
+		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
+		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -475,6 +764,22 @@ int main(int argc, char **argv)
 		rc = hostile(argv[2]);
 	else if (!strcmp(sc, "opath") && argc == 5)
 		rc = opath(argv[2], argv[3], parse_count(argv[4], 1000, "opath N"));
+	else if (!strcmp(sc, "forkwrite") && argc == 3)
+		rc = forkwrite(argv[2]);
+	else if (!strcmp(sc, "execfd") && argc == 3)
+		rc = execfd(argv[2]);
+	else if (!strcmp(sc, "execchild") && argc == 2) /* execfd's child, after execve */
+		rc = execchild();
+	else if (!strcmp(sc, "renameopen") && argc == 3)
+		rc = renameopen(argv[2]);
+	else if (!strcmp(sc, "fiforeuse") && argc == 4)
+		rc = fiforeuse(argv[2], argv[3]);
+	else if (!strcmp(sc, "reuse") && argc == 5)
+		rc = reuse(argv[2], argv[3], parse_count(argv[4], 1000, "reuse N"));
+	else if (!strcmp(sc, "relpath2") && argc == 3)
+		rc = relpath2(argv[2]);
+	else if (!strcmp(sc, "sharedfd") && argc == 3)
+		rc = sharedfd(argv[2]);
 	else
 		usage();
 	_exit(rc);

@@ -39,6 +39,7 @@
 #include "trace/event.h"
 #include "trace/fdtab.h"
 #include "trace/snapshot.h"
+#include "trace/canon.h"
 #include "trace/kfields.h"
 #include "trace/merge.h"
 #include "trace/pair.h"
@@ -55,6 +56,7 @@
 #define IN_FLIGHT_SHOWN 10
 #define FD_ENTRIES 65536
 #define PROC_ENTRIES 16384
+#define CANON_ENTRIES 16384             /* opened paths whose canonical name is cached */
 #define LIVE_INTERVAL_NS 2000000000ull /* least time between two live SVGs */
 #define LIVE_PAGE_S 2                   /* the live page reloads this often */
 #define LIVE_SVG_ROUTE "/live.svg"
@@ -98,6 +100,8 @@ struct trace {
 	uint64_t forced_flushes;
 	int use_btf;                /* attach the tp_btf programs (else the raw ones) */
 	int task_offsets;           /* task_struct's pid/tgid offsets known: forks tracked */
+	int file_idents;            /* opens carry the file's identity: fds get canonical names */
+	struct ior_canon *canon;
 	int flush_fd;               /* bpf.c's ior_flush program */
 	int flush_error;            /* errno of a failed flush, warned once */
 	uint64_t flush_busy;        /* flushes given up: the batch stayed busy */
@@ -261,7 +265,7 @@ static int fill_sys_conf(struct trace *t)
 		struct ior_sys_conf c = {
 			.traced = 1, .fd_arg = s->fd_arg, .flags_arg = s->flags_arg,
 			.aux_arg = s->aux_arg, .path_arg = { s->path_arg[0], s->path_arg[1] },
-			.flags_is_open_how = s->flags_is_open_how,
+			.flags_is_open_how = s->flags_is_open_how, .ret_is_fd = s->cls == IOR_SC_OPEN,
 		};
 		uint32_t key = s->nr;
 		int r;
@@ -294,6 +298,9 @@ static int load(struct trace *t)
 		t->use_btf = t->task_offsets = ior_kfields_set(t->obj, why, sizeof why);
 		if (!t->use_btf)
 			fprintf(stderr, "ior: warning: %s; tracing with raw tracepoints (slower)\n", why);
+		else if (!(t->file_idents = ior_kfields_set_ident(t->obj, why, sizeof why)))
+			fprintf(stderr, "ior: warning: %s; fds are named by the path their open used "
+					"(symlinks not resolved)\n", why);
 	}
 	lo.skip_tp_btf = !t->use_btf;
 	if (!r)
@@ -960,9 +967,14 @@ static int fail(struct trace *t, int r, const char *what)
 	return 1;
 }
 
+static const char *canon_path(void *ctx, const char *path, uint32_t kdev, uint64_t ino)
+{
+	return ior_canon_get(ctx, path, kdev, ino);
+}
+
 static int setup(struct trace *t)
 {
-	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t, t->sel };
+	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t, t->sel, NULL, NULL };
 	size_t arena;
 	int r;
 
@@ -986,6 +998,10 @@ static int setup(struct trace *t)
 		t->merge = ior_merge_new(t->nrings, arena);
 		t->fds = ior_fdtab_new(FD_ENTRIES, PROC_ENTRIES);
 		pc.fds = t->fds;
+		if (t->file_idents && !(t->canon = ior_canon_new(CANON_ENTRIES)))
+			return t->err[0] = 0, fail(t, -ENOMEM, "setting up the pairing");
+		pc.canon = t->canon ? canon_path : NULL;
+		pc.canon_ctx = t->canon;
 		t->pairer = t->fds ? ior_pair_new(&pc) : NULL;
 		if (!t->merge || !t->pairer)
 			return t->err[0] = 0, fail(t, -ENOMEM, "setting up the pairing");
@@ -1010,6 +1026,7 @@ static void teardown(struct trace *t)
 		ior_rec_writer_close(t->rec, NULL, t->err, sizeof t->err);
 	ior_pair_free(t->pairer);
 	ior_fdtab_free(t->fds);
+	ior_canon_free(t->canon);
 	ior_merge_free(t->merge);
 	ior_loader_close(t->obj);
 	stop_serving(t);

@@ -63,9 +63,23 @@ struct ior_rec_exit {
 	__s64 ret;
 	__u16 path_len[2];
 	__u16 npaths; /* 0, 1 or 2 */
-	__u16 pad;
+	__u16 ident;  /* 1: a struct ior_file_ident follows path 0 (IOR_IDENT_OFF) */
 	char paths[2 * IOR_PATH_MAX];
 };
+
+/* The file an open returned (ret, a new fd), as the kernel has it:
+ * user space names the fd by the path it resolves only when that path
+ * still leads to this very file. dev is the kernel's dev_t (major << 20 |
+ * minor), not stat's encoding. */
+struct ior_file_ident {
+	__u64 ino;
+	__u32 dev;
+	__u32 pad;
+};
+
+/* Offset of the identity in an exit record whose path 0 is len0 bytes:
+ * 8-aligned after the path's NUL. */
+#define IOR_IDENT_OFF(len0) (__builtin_offsetof(struct ior_rec_exit, paths) + (((len0) + 8) & ~7u))
 
 #define IOR_REC_EXIT_BASE __builtin_offsetof(struct ior_rec_exit, paths)
 #define IOR_REC_MAX sizeof(struct ior_rec_exit) /* the largest record */
@@ -99,7 +113,7 @@ struct ior_sys_conf {
 	__u8 aux_arg;
 	__u8 path_arg[2];
 	__u8 flags_is_open_how; /* flags_arg points to struct open_how */
-	__u8 pad;
+	__u8 ret_is_fd;  /* a successful call returns a new fd: its identity is recorded */
 };
 
 #endif

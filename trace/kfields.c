@@ -7,30 +7,59 @@
 #include "loader/loader.h"
 #include "trace/event.h"
 
-static const struct {
+struct kfield {
 	const char *type, *member, *global;
 	uint32_t size;
-} fields[] = {
+};
+
+static const struct kfield fields[] = {
 	{ "task_struct", "pid", "task_pid_off", 4 },   /* the thread id */
 	{ "task_struct", "tgid", "task_tgid_off", 4 }, /* the process id */
 	{ "task_struct", "comm", "task_comm_off", IOR_COMM_LEN },
 };
 
-int ior_kfields_set(struct ior_bpf_obj *obj, char *why, size_t whylen)
+/* The way from the current task to an fd's file and its inode: the
+ * identity (device, inode) of a file an open returned, so user space can
+ * verify the canonical name it gives the fd. */
+static const struct kfield ident_fields[] = {
+	{ "task_struct", "files", "task_files_off", 8 },
+	{ "files_struct", "fdt", "files_fdt_off", 8 },
+	{ "fdtable", "max_fds", "fdt_max_fds_off", 4 },
+	{ "fdtable", "fd", "fdt_fd_off", 8 },
+	{ "file", "f_inode", "file_inode_off", 8 },
+	{ "inode", "i_ino", "inode_ino_off", 8 },
+	{ "inode", "i_sb", "inode_sb_off", 8 },
+	{ "super_block", "s_dev", "sb_dev_off", 4 },
+};
+
+static int set_all(struct ior_bpf_obj *obj, const struct kfield *f, size_t n, char *why, size_t whylen)
 {
-	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+	for (size_t i = 0; i < n; i++) {
 		uint32_t off, size;
-		int r = ior_loader_kernel_member(obj, fields[i].type, fields[i].member, &off, &size,
+		int r = ior_loader_kernel_member(obj, f[i].type, f[i].member, &off, &size,
 						 why, whylen);
-		if (!r && size != fields[i].size) {
+		if (!r && size != f[i].size) {
 			snprintf(why, whylen, "kernel BTF: %s.%s is %u bytes, ior reads %u",
-				 fields[i].type, fields[i].member, size, fields[i].size);
+				 f[i].type, f[i].member, size, f[i].size);
 			return 0;
 		}
 		if (!r)
-			r = ior_loader_set_global(obj, fields[i].global, &off, sizeof off, why, whylen);
+			r = ior_loader_set_global(obj, f[i].global, &off, sizeof off, why, whylen);
 		if (r)
 			return 0;
 	}
 	return 1;
+}
+
+int ior_kfields_set(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	return set_all(obj, fields, sizeof fields / sizeof fields[0], why, whylen);
+}
+
+int ior_kfields_set_ident(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	uint32_t on = 1;
+
+	return set_all(obj, ident_fields, sizeof ident_fields / sizeof ident_fields[0], why, whylen) &&
+	       !ior_loader_set_global(obj, "ident_on", &on, sizeof on, why, whylen);
 }

@@ -36,6 +36,8 @@ struct ior_pairer {
 	uint64_t enters_stopped; /* 0: still recording */
 	struct ior_pair_stats st;
 	/* per-pair scratch: the single consumer owns them */
+	struct ior_file_ident ident; /* of the exit being paired, when has_ident */
+	int has_ident;
 	char raw[2][IOR_PATH_MAX];
 	char path[2][IOR_FD_PATH_MAX];
 };
@@ -179,7 +181,7 @@ struct exit_base {
 	struct ior_rec_head h;
 	int64_t ret;
 	uint16_t path_len[2];
-	uint16_t npaths, pad;
+	uint16_t npaths, ident;
 };
 
 /* Copies path i of an exit record into p->raw[i], bounded by the record's
@@ -263,6 +265,28 @@ static int64_t open_flags(const struct ior_syscall *s, const struct tid_st *t)
 	return s->flags_arg == IOR_ARG_NONE ? IOR_FLAGS_UNKNOWN : (int64_t)(t->flags & 0xffffffffu);
 }
 
+/* The identity an open's exit carries after path 0, bounded by the record. */
+static void read_ident(struct ior_pairer *p, const struct exit_base *x, const char *rec, size_t len)
+{
+	size_t off = IOR_IDENT_OFF((size_t)x->path_len[0]);
+
+	p->has_ident = x->ident == 1 && x->npaths >= 1 && x->path_len[0] < IOR_PATH_MAX &&
+		       off + sizeof p->ident <= len;
+	if (p->has_ident)
+		memcpy(&p->ident, rec + off, sizeof p->ident);
+}
+
+/* The name the kernel gives the opened file, when it can be verified. */
+static const char *canonical(struct ior_pairer *p, const char *path)
+{
+	const char *c;
+
+	if (!p->has_ident || !p->cfg.canon || path[0] != '/')
+		return path;
+	c = p->cfg.canon(p->cfg.canon_ctx, path, p->ident.dev, p->ident.ino);
+	return c ? c : path;
+}
+
 static void do_open(struct ior_pairer *p, const struct ior_syscall *s,
 		    const struct tid_st *t, struct ior_event_pair *e)
 {
@@ -271,7 +295,7 @@ static void do_open(struct ior_pairer *p, const struct ior_syscall *s,
 		return;
 	e->fd = (int32_t)e->ret;
 	/* open_by_handle_at names no path: the fd is known to be unknown */
-	ior_fdtab_set(p->cfg.fds, e->pid, e->fd, e->path, e->flags);
+	ior_fdtab_set(p->cfg.fds, e->pid, e->fd, canonical(p, e->path), e->flags);
 	e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);
 }
 
@@ -385,7 +409,9 @@ static void learn_unpaired_open(struct ior_pairer *p, const struct exit_base *x,
 	path = exit_path(p, x, rec, len, 0);
 	if (path[0] != '/')
 		path = s->aux_is_dirfd ? "" : absolute(p, x->h.pid, AT_FDCWD_, path, p->path[0]);
-	ior_fdtab_set(p->cfg.fds, x->h.pid, (int)x->ret, path[0] == '/' ? path : "", IOR_FLAGS_UNKNOWN);
+	read_ident(p, x, rec, len);
+	ior_fdtab_set(p->cfg.fds, x->h.pid, (int)x->ret, path[0] == '/' ? canonical(p, path) : "",
+		      IOR_FLAGS_UNKNOWN);
 }
 
 /* A pair on an fd without a path: counted with the reason. */
@@ -437,6 +463,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 		return;
 	}
 	const char *raw0 = exit_path(p, &x, rec, len, 0), *raw1 = exit_path(p, &x, rec, len, 1);
+	read_ident(p, &x, rec, len);
 	e = (struct ior_event_pair){
 		.enter_ns = t->enter_ts,
 		.duration_ns = x.h.ts > t->enter_ts ? x.h.ts - t->enter_ts : 0,

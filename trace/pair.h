@@ -41,6 +41,10 @@ struct ior_pair_cfg {
 	 * they update it but are neither delivered, counted, in flight, nor a
 	 * "previous pair" for durationToPrevNs. NULL: all visible. */
 	const unsigned char *visible;
+	/* The canonical name of an opened file's path when it still leads to
+	 * (kdev, ino), else NULL (trace/canon.h); NULL: paths as opened. */
+	const char *(*canon)(void *ctx, const char *path, uint32_t kdev, uint64_t ino);
+	void *canon_ctx;
 };
 
 struct ior_pairer;

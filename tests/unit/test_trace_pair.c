@@ -76,13 +76,22 @@ static void deliver(void *ctx, const void *rec, size_t len)
 	ior_pair_feed(ctx, rec, len);
 }
 
+/* /lib is a symlink to /usr/lib, and inode 42 on device 8:1 is libc. */
+static const char *fake_canon(void *ctx, const char *path, uint32_t kdev, uint64_t ino)
+{
+	(void)ctx;
+	if (!strcmp(path, "/lib/libc.so") && kdev == (8u << 20 | 1) && ino == 42)
+		return "/usr/lib/libc.so";
+	return NULL;
+}
+
 static struct rig *rig_new(const char *path_filter)
 {
 	struct rig *r = calloc(1, sizeof *r);
 	r->fds = ior_fdtab_new(1024, 1024);
 	for (uint32_t pid = 0; pid < 16; pid++) /* what a snapshot would say */
 		ior_fdtab_set_cwd(r->fds, pid, "/work");
-	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL };
+	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL, fake_canon, NULL };
 	r->pr = ior_pair_new(&cfg);
 	r->m = ior_merge_new(2, 1 << 20);
 	return r;
@@ -313,6 +322,46 @@ TEST(lifecycle_records)
 	rig_free(r);
 }
 
+/* The identity after path 0 names the fd canonically, only when it agrees. */
+static size_t with_ident(struct ior_rec_exit *x, const char *p0, uint32_t kdev, uint64_t ino)
+{
+	struct ior_file_ident id = { ino, kdev, 0 };
+	size_t off = IOR_IDENT_OFF(strlen(p0));
+
+	with_path(x, p0, NULL);
+	x->ident = 1;
+	memcpy((char *)x + off, &id, sizeof id);
+	return off + sizeof id;
+}
+
+TEST(opened_files_get_canonical_names)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter e1 = enter(10, 3, 3, NR_OPENAT, -1, O_RDONLY, (uint64_t)-100);
+	struct ior_rec_exit x1 = exit_(20, 3, 3, NR_OPENAT, 4);
+	size_t l1 = with_ident(&x1, "/lib/libc.so", 8u << 20 | 1, 42);
+	struct ior_rec_enter e2 = enter(30, 3, 3, NR_OPENAT, -1, O_RDONLY, (uint64_t)-100);
+	struct ior_rec_exit x2 = exit_(40, 3, 3, NR_OPENAT, 5);
+	size_t l2 = with_ident(&x2, "/lib/libc.so", 8u << 20 | 1, 43); /* replaced meanwhile */
+	struct ior_rec_enter rd = enter(50, 3, 3, NR_READ, 4, 0, 0);
+	struct ior_rec_exit xr = exit_(60, 3, 3, NR_READ, 1);
+	int64_t fl;
+
+	push(r, 0, &e1, sizeof e1);
+	push(r, 0, &x1, l1);
+	push(r, 0, &e2, sizeof e2);
+	push(r, 0, &x2, l2 - 1); /* cut: the identity is not whole */
+	push(r, 0, &rd, sizeof rd);
+	push(r, 0, &xr, SHORT_EXIT);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 3);
+	CHECK_EQ_STR(r->g.path[0], "/usr/lib/libc.so");
+	CHECK_EQ_STR(r->g.path[1], "/lib/libc.so");
+	CHECK_EQ_STR(r->g.path[2], "/usr/lib/libc.so");
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 5, &fl), "/lib/libc.so");
+	rig_free(r);
+}
+
 TEST(path_filter_counts_but_hides)
 {
 	struct rig *r = rig_new("secret");
@@ -354,7 +403,7 @@ TEST(hidden_syscalls_keep_fds_but_are_not_pairs)
 
 	visible[ior_syscall_index(ior_syscall_by_name("read"))] = 1;
 	ior_pair_free(r->pr);
-	struct ior_pair_cfg cfg = { r->fds, NULL, sink, &r->g, visible };
+	struct ior_pair_cfg cfg = { r->fds, NULL, sink, &r->g, visible, NULL, NULL };
 	r->pr = ior_pair_new(&cfg);
 	push(r, 0, &eo, sizeof eo);
 	push(r, 0, &xo, lo);
@@ -475,6 +524,7 @@ int main(void)
 	RUN(open_read_close_resolve_file);
 	RUN(path_filter_counts_but_hides);
 	RUN(lifecycle_records);
+	RUN(opened_files_get_canonical_names);
 	RUN(hidden_syscalls_keep_fds_but_are_not_pairs);
 	RUN(truncated_records_are_bad_not_read);
 	RUN(exits_after_stop_are_not_unpaired);

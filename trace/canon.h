@@ -1,0 +1,28 @@
+/* The name the kernel gives an fd (what /proc/PID/fd and strace -y show)
+ * for a file opened by another path: symlinks resolved, "." and ".."
+ * folded. Given only when the resolved path still leads to the very file
+ * the open returned (same device and inode): else the caller keeps the
+ * path as opened. Resolutions are cached by path and verified (one stat)
+ * on every use. */
+#ifndef IOR_TRACE_CANON_H
+#define IOR_TRACE_CANON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ior_canon;
+
+struct ior_canon_stats {
+	uint64_t hits, resolved, unverified, clears;
+};
+
+/* NULL on allocation failure. max: entries kept (the cache is cleared when full). */
+struct ior_canon *ior_canon_new(size_t max);
+void ior_canon_free(struct ior_canon *c);
+/* The canonical name of absolute path if it names (kdev, ino) now, else
+ * NULL. kdev is the kernel's dev_t (major << 20 | minor). The string lives
+ * until the next call. */
+const char *ior_canon_get(struct ior_canon *c, const char *path, uint32_t kdev, uint64_t ino);
+void ior_canon_get_stats(const struct ior_canon *c, struct ior_canon_stats *s);
+
+#endif
