@@ -192,6 +192,11 @@
  *   B:      read 3, 1 -> 1; close 3                            2
  *   totals: 3 pairs (main 1, B 2).
  *
+ * churn FILE N: N children, one at a time (vfork and wait4 are not traced):
+ *   each child: openat FILE O_WRONLY|O_APPEND -> 3; write 3, 1 -> 1;
+ *   close 3; _exit                                      3 per child
+ *   totals: openat N, write N, close N = 3N pairs in N processes.
+ *
  * fds 0-2 must be open and no other: the first open must return 3.
  *
  * Exit status 0 on success; on any unexpected result it prints one line
@@ -724,13 +729,36 @@ static int sharedfd(const char *file)
 	return 0;
 }
 
+/* N short-lived processes, one after the other: the fd tables of the
+ * exited ones must be freed (ior's memory stays flat). */
+static int churn(const char *file, long n)
+{
+	wait_for_release(0);
+	for (long i = 0; i < n; i++) {
+		pid_t pid = vfork(); /* the child only makes syscalls and _exits */
+		if (pid < 0)
+			die("vfork", strerror(errno));
+		if (pid == 0) {
+			int fd = (int)sys_openat(file, O_WRONLY | O_APPEND, 0);
+			if (fd < 0 || write(fd, "x", 1) != 1 || close(fd))
+				_exit(FAILED);
+			_exit(0);
+		}
+		int st;
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+			die("churn child", "failed");
+	}
+	return 0;
+}
+
 static _Noreturn void usage(void)
 {
 	static const char text[] =
 		"usage: workload basic DIR N | preopen FILE M | dup FILE | sleepgap FILE |\n"
 		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR |\n"
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
-		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE\n"
+		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
+		"       churn FILE N\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -778,6 +806,8 @@ int main(int argc, char **argv)
 		rc = reuse(argv[2], argv[3], parse_count(argv[4], 1000, "reuse N"));
 	else if (!strcmp(sc, "relpath2") && argc == 3)
 		rc = relpath2(argv[2]);
+	else if (!strcmp(sc, "churn") && argc == 4)
+		rc = churn(argv[2], parse_count(argv[3], 1000000, "churn N"));
 	else if (!strcmp(sc, "sharedfd") && argc == 3)
 		rc = sharedfd(argv[2]);
 	else
