@@ -766,6 +766,12 @@ int ior_raw_fork(__u64 *ctx)
 	fill_head(&r->h, pid_tgid, IOR_REC_FORK, 0, sizeof *r);
 	r->child_pid = cpid;
 	r->child_tid = ctid;
+	r->shares_files = 0;
+	r->pad = 0;
+	if (ident_on) { /* the files offsets are known */
+		__u64 mine = kptr(bpf_get_current_task(), task_files_off);
+		r->shares_files = mine && mine == kptr((__u64)child, task_files_off);
+	}
 	batch_commit(b, sizeof *r);
 	return 0;
 }

@@ -593,6 +593,8 @@ static int append_segment(struct builder *bd, unsigned sec, uint64_t off, uint64
 {
 	struct ior_loader_prog *p = bd->p;
 	uint64_t n = size / IOR_INSN_SZ;
+	if (!bd->o->elf.secs[sec].data) /* SHT_NOBITS: no instructions in the file */
+		return BFAIL(bd, EINVAL, "section %u holds code but has no contents", sec);
 	if (p->ninsns + n > MAX_INSNS)
 		return BFAIL(bd, E2BIG, "more than %u instructions", MAX_INSNS);
 	if (grow((void **)&p->insns, &bd->cap_insns, p->ninsns + (uint32_t)n, sizeof *p->insns))

@@ -192,6 +192,12 @@
  *   B:      read 3, 1 -> 1; close 3                            2
  *   totals: 3 pairs (main 1, B 2).
  *
+ * clonefiles FILE: a child made by clone(CLONE_FILES) shares the parent's
+ *   fd table without being a thread (clone and wait4 are not traced):
+ *   child:  openat FILE O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3; write 3, 1   2
+ *   parent (after the child exited): write 3, 1 -> 1; close 3         2
+ *   totals: 4 pairs; FILE holds "cp".
+ *
  * churn FILE N: N children, one at a time (vfork and wait4 are not traced):
  *   each child: openat FILE O_WRONLY|O_APPEND -> 3; write 3, 1 -> 1;
  *   close 3; _exit                                      3 per child
@@ -205,6 +211,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -710,6 +717,35 @@ static void *sharedfd_reader(void *arg)
 	return 0;
 }
 
+static const char *clone_file;
+
+/* The clonefiles child: its open lands in the table it shares. */
+static int clone_child(void *arg)
+{
+	(void)arg;
+	int fd = (int)expect(sys_openat(clone_file, O_WRONLY | O_CREAT | O_TRUNC, 0644), 3,
+			     "openat in the CLONE_FILES child");
+	expect(write(fd, "c", 1), 1, "write in the CLONE_FILES child");
+	return 0;
+}
+
+static int clonefiles(const char *file)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	int st;
+
+	clone_file = file;
+	wait_for_release(0);
+	pid_t pid = clone(clone_child, stack + sizeof stack, CLONE_FILES | SIGCHLD, NULL);
+	if (pid < 0)
+		die("clone", strerror(errno));
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("clonefiles child", "failed");
+	expect(write(3, "p", 1), 1, "write on the child's fd");
+	expect(close(3), 0, "close the child's fd");
+	return 0;
+}
+
 static int sharedfd(const char *file)
 {
 	pthread_t t;
@@ -758,7 +794,7 @@ static _Noreturn void usage(void)
 		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR |\n"
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
-		"       churn FILE N\n"
+		"       churn FILE N | clonefiles FILE\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -806,6 +842,8 @@ int main(int argc, char **argv)
 		rc = reuse(argv[2], argv[3], parse_count(argv[4], 1000, "reuse N"));
 	else if (!strcmp(sc, "relpath2") && argc == 3)
 		rc = relpath2(argv[2]);
+	else if (!strcmp(sc, "clonefiles") && argc == 3)
+		rc = clonefiles(argv[2]);
 	else if (!strcmp(sc, "churn") && argc == 4)
 		rc = churn(argv[2], parse_count(argv[3], 1000000, "churn N"));
 	else if (!strcmp(sc, "sharedfd") && argc == 3)

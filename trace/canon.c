@@ -11,13 +11,15 @@
 
 struct entry {
 	char *path, *canon;
-	uint64_t ino;
+	uint64_t ino, gen; /* gen: names_changed count when it was verified */
 	uint32_t kdev;
 };
 
 struct ior_canon {
 	struct entry *tab;
 	size_t mask, n, max;
+	int trust;
+	uint64_t gen;
 	struct ior_canon_stats st;
 	char buf[PATH_MAX];
 };
@@ -30,7 +32,7 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-struct ior_canon *ior_canon_new(size_t max)
+struct ior_canon *ior_canon_new(size_t max, int trust)
 {
 	struct ior_canon *c = calloc(1, sizeof *c);
 	size_t cap = 16;
@@ -44,7 +46,13 @@ struct ior_canon *ior_canon_new(size_t max)
 		return free(c), NULL;
 	c->mask = cap - 1;
 	c->max = max ? max : 1;
+	c->trust = trust;
 	return c;
+}
+
+void ior_canon_names_changed(struct ior_canon *c)
+{
+	c->gen++;
 }
 
 static void clear(struct ior_canon *c)
@@ -109,6 +117,7 @@ static const char *remember(struct ior_canon *c, const char *path, const char *c
 	e->canon = strdup(canon);
 	e->kdev = kdev;
 	e->ino = ino;
+	e->gen = c->gen;
 	return e->canon ? e->canon : canon;
 }
 
@@ -119,9 +128,16 @@ const char *ior_canon_get(struct ior_canon *c, const char *path, uint32_t kdev, 
 	if (!resolvable(path))
 		return NULL;
 	e = slot(c, path);
-	if (e->path && e->canon && e->kdev == kdev && e->ino == ino && same_file(e->canon, kdev, ino)) {
-		c->st.hits++; /* one stat instead of a walk; a renamed directory fails it */
-		return e->canon;
+	if (e->path && e->canon && e->kdev == kdev && e->ino == ino) {
+		if (c->trust && e->gen == c->gen) {
+			c->st.hits++; /* no name changed: it still leads there */
+			return e->canon;
+		}
+		if (same_file(e->canon, kdev, ino)) {
+			c->st.verified_hits++; /* one stat instead of a walk */
+			e->gen = c->gen;
+			return e->canon;
+		}
 	}
 	if (!realpath(path, c->buf) || !same_file(c->buf, kdev, ino)) {
 		c->st.unverified++;

@@ -972,9 +972,20 @@ static const char *canon_path(void *ctx, const char *path, uint32_t kdev, uint64
 	return ior_canon_get(ctx, path, kdev, ino);
 }
 
+static void names_changed(void *ctx)
+{
+	ior_canon_names_changed(ctx);
+}
+
+/* No filter in the kernel: every rename and link on the host is seen. */
+static int sees_every_process(const struct ior_opts *o)
+{
+	return o->pid < 0 && o->tid < 0 && (!o->comm || !o->comm[0]);
+}
+
 static int setup(struct trace *t)
 {
-	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t, t->sel, NULL, NULL };
+	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t, t->sel, NULL, NULL, NULL };
 	size_t arena;
 	int r;
 
@@ -998,9 +1009,10 @@ static int setup(struct trace *t)
 		t->merge = ior_merge_new(t->nrings, arena);
 		t->fds = ior_fdtab_new(FD_ENTRIES, PROC_ENTRIES);
 		pc.fds = t->fds;
-		if (t->file_idents && !(t->canon = ior_canon_new(CANON_ENTRIES)))
+		if (t->file_idents && !(t->canon = ior_canon_new(CANON_ENTRIES, sees_every_process(t->o))))
 			return t->err[0] = 0, fail(t, -ENOMEM, "setting up the pairing");
 		pc.canon = t->canon ? canon_path : NULL;
+		pc.names_changed = t->canon ? names_changed : NULL;
 		pc.canon_ctx = t->canon;
 		t->pairer = t->fds ? ior_pair_new(&pc) : NULL;
 		if (!t->merge || !t->pairer)

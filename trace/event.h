@@ -54,6 +54,8 @@ struct ior_rec_fork {
 	struct ior_rec_head h;
 	__u32 child_pid;
 	__u32 child_tid;
+	__u32 shares_files; /* 1: one fd table with the parent (CLONE_FILES) */
+	__u32 pad;
 };
 
 /* path_len[i] counts bytes without the NUL; path 0 starts at paths[0],

@@ -258,11 +258,57 @@ static void clear_all(struct ior_fdtab *t)
 		memset(&t->procs[i], 0, sizeof t->procs[i]);
 	}
 	t->nprocs = 0;
+	t->naliases = 0;
 }
 
 /* Frees process slot p and its fds (its pending snapshot is dropped). */
+uint32_t ior_fdtab_owner_slow_(const struct ior_fdtab *t, uint32_t pid)
+{
+	uint32_t p = ior_fdtab_proc_find_(t, pid);
+
+	return p != NIL && t->procs[p].owner ? t->procs[p].owner : pid;
+}
+
+/* A sharer goes: its owner may have been waiting for it to be freed. */
+void ior_fdtab_unshare_(struct ior_fdtab *t, uint32_t p)
+{
+	uint32_t o = ior_fdtab_proc_find_(t, t->procs[p].owner);
+
+	t->procs[p].owner = 0;
+	t->naliases--;
+	if (o != NIL && t->procs[o].sharers)
+		t->procs[o].sharers--;
+}
+
+/* An owner goes while shared (its exit was lost): the sharers lose it. */
+static void orphan_sharers(struct ior_fdtab *t, uint32_t pid)
+{
+	for (uint32_t i = 0; i <= t->proc_mask; i++)
+		if (t->procs[i].used && t->procs[i].owner == pid) {
+			t->procs[i].owner = 0;
+			t->procs[i].base = BASE_NONE;
+			t->naliases--;
+		}
+}
+
 void ior_fdtab_proc_free_(struct ior_fdtab *t, uint32_t p)
 {
+	uint32_t pid = t->procs[p].pid;
+
+	if (t->procs[p].owner) {
+		uint32_t owner = t->procs[p].owner, o;
+		ior_fdtab_unshare_(t, p);
+		o = ior_fdtab_proc_find_(t, owner);
+		if (o != NIL && t->procs[o].exited && !t->procs[o].sharers)
+			ior_fdtab_proc_free_(t, o); /* it waited for its last sharer */
+		p = ior_fdtab_proc_find_(t, pid);
+		if (p == NIL)
+			return;
+	}
+	if (t->procs[p].sharers) {
+		orphan_sharers(t, pid);
+		p = ior_fdtab_proc_find_(t, pid);
+	}
 	while (t->procs[p].fds != NIL)
 		ior_fdtab_fd_remove_(t, t->procs[p].fds);
 	if (t->procs[p].snap)
@@ -318,8 +364,9 @@ static uint32_t fd_get(struct ior_fdtab *t, uint32_t pid, int fd)
 	return e;
 }
 
-const char *ior_fdtab_get(struct ior_fdtab *t, uint32_t pid, int fd, int64_t *flags)
+const char *ior_fdtab_get(struct ior_fdtab *t, uint32_t caller, int fd, int64_t *flags)
 {
+	uint32_t pid = ior_fdtab_owner_(t, caller);
 	uint32_t e = fd < 0 ? NIL : ior_fdtab_fd_find_(t, pid, fd);
 
 	*flags = -1;
@@ -330,8 +377,9 @@ const char *ior_fdtab_get(struct ior_fdtab *t, uint32_t pid, int fd, int64_t *fl
 	return t->fds[e].path ? t->fds[e].path : "";
 }
 
-void ior_fdtab_set(struct ior_fdtab *t, uint32_t pid, int fd, const char *path, int64_t flags)
+void ior_fdtab_set(struct ior_fdtab *t, uint32_t caller, int fd, const char *path, int64_t flags)
 {
+	uint32_t pid = ior_fdtab_owner_(t, caller);
 	uint32_t e;
 
 	if (fd < 0)
@@ -341,8 +389,9 @@ void ior_fdtab_set(struct ior_fdtab *t, uint32_t pid, int fd, const char *path, 
 	ior_fdtab_set_str_(&t->fds[e].path, &t->fds[e].cap, path);
 }
 
-void ior_fdtab_dup(struct ior_fdtab *t, uint32_t pid, int oldfd, int newfd, int cloexec)
+void ior_fdtab_dup(struct ior_fdtab *t, uint32_t caller, int oldfd, int newfd, int cloexec)
 {
+	uint32_t pid = ior_fdtab_owner_(t, caller);
 	int64_t flags;
 	const char *p;
 
@@ -358,8 +407,9 @@ void ior_fdtab_dup(struct ior_fdtab *t, uint32_t pid, int oldfd, int newfd, int 
 	ior_fdtab_set(t, pid, newfd, t->scratch, flags);
 }
 
-void ior_fdtab_setfl(struct ior_fdtab *t, uint32_t pid, int fd, int64_t flags)
+void ior_fdtab_setfl(struct ior_fdtab *t, uint32_t caller, int fd, int64_t flags)
 {
+	uint32_t pid = ior_fdtab_owner_(t, caller);
 	const int64_t changeable = O_APPEND | O_ASYNC | O_DIRECT | O_NOATIME | O_NONBLOCK;
 	int64_t old;
 
@@ -369,8 +419,9 @@ void ior_fdtab_setfl(struct ior_fdtab *t, uint32_t pid, int fd, int64_t flags)
 		t->fds[e].flags = (old & ~changeable) | (flags & changeable);
 }
 
-void ior_fdtab_set_cloexec(struct ior_fdtab *t, uint32_t pid, int fd, int on)
+void ior_fdtab_set_cloexec(struct ior_fdtab *t, uint32_t caller, int fd, int on)
 {
+	uint32_t pid = ior_fdtab_owner_(t, caller);
 	uint32_t e = fd < 0 ? NIL : ior_fdtab_fd_find_(t, pid, fd);
 
 	if (e == NIL || t->fds[e].flags < 0)
@@ -381,8 +432,9 @@ void ior_fdtab_set_cloexec(struct ior_fdtab *t, uint32_t pid, int fd, int on)
 		t->fds[e].flags &= ~(int64_t)O_CLOEXEC;
 }
 
-void ior_fdtab_close(struct ior_fdtab *t, uint32_t pid, int fd)
+void ior_fdtab_close(struct ior_fdtab *t, uint32_t caller, int fd)
 {
+	uint32_t pid = ior_fdtab_owner_(t, caller);
 	uint32_t e = fd < 0 ? NIL : ior_fdtab_fd_find_(t, pid, fd), p;
 
 	if (e != NIL)
@@ -391,8 +443,9 @@ void ior_fdtab_close(struct ior_fdtab *t, uint32_t pid, int fd)
 		ior_fdtab_snap_forget_(t, p, (unsigned)fd, (unsigned)fd);
 }
 
-void ior_fdtab_close_range(struct ior_fdtab *t, uint32_t pid, unsigned lo, unsigned hi, int cloexec)
+void ior_fdtab_close_range(struct ior_fdtab *t, uint32_t caller, unsigned lo, unsigned hi, int cloexec)
 {
+	uint32_t pid = ior_fdtab_owner_(t, caller);
 	uint32_t p = ior_fdtab_proc_find_(t, pid), e, next;
 
 	if (p == NIL || lo > hi)

@@ -66,8 +66,9 @@ void ior_fdtab_close_range(struct ior_fdtab *t, uint32_t pid, unsigned lo, unsig
  * a second of trace time later unless it exec'd meanwhile: a thread's exec
  * ends the leader first, and that exit looks the same. */
 void ior_fdtab_proc_exit(struct ior_fdtab *t, uint32_t pid, uint64_t ts);
-/* child (a new process) starts with a copy of parent's table and cwd. */
-void ior_fdtab_fork(struct ior_fdtab *t, uint32_t parent, uint32_t child);
+/* child (a new process) starts with a copy of parent's table and cwd, or
+ * with shares_files (CLONE_FILES) uses parent's table until it execs. */
+void ior_fdtab_fork(struct ior_fdtab *t, uint32_t parent, uint32_t child, int shares_files);
 /* pid runs a new image: its close-on-exec descriptors are gone. */
 void ior_fdtab_exec(struct ior_fdtab *t, uint32_t pid);
 /* from was renamed to to (absolute paths) between enter_ns and exit_ns:

@@ -56,6 +56,8 @@ struct proc_ent {
 	uint8_t exited;
 	uint64_t exited_ns;
 	struct snap *snap; /* pending */
+	uint32_t owner;    /* not 0: uses this process's fds (CLONE_FILES) */
+	uint32_t sharers;  /* processes whose owner this is */
 };
 
 struct dying {
@@ -75,9 +77,13 @@ struct ior_fdtab {
 	struct dying *dying;         /* exited processes, oldest first (a ring) */
 	size_t dying_head, dying_n, dying_cap;
 	uint64_t now, next_due, snapshot_until;
+	uint32_t naliases;           /* processes sharing another's fds: 0 skips the lookup */
 	struct ior_fdtab_stats st;
 	char scratch[IOR_FD_PATH_MAX];
 };
+
+/* The process whose fd table pid uses: itself, or the one it shares with. */
+static inline uint32_t ior_fdtab_owner_(const struct ior_fdtab *t, uint32_t pid);
 
 /* fdtab.c */
 uint32_t ior_fdtab_proc_find_(const struct ior_fdtab *t, uint32_t pid);
@@ -87,11 +93,20 @@ uint32_t ior_fdtab_fd_find_(const struct ior_fdtab *t, uint32_t pid, int fd);
 void ior_fdtab_fd_remove_(struct ior_fdtab *t, uint32_t e);
 void ior_fdtab_evict_for_(struct ior_fdtab *t, uint32_t n);
 void ior_fdtab_set_str_(char **buf, uint32_t *cap, const char *s);
+/* Process slot p stops sharing its owner's table. */
+void ior_fdtab_unshare_(struct ior_fdtab *t, uint32_t p);
 /* fdtab_life.c */
 /* fds lo..hi were closed: the pending snapshot of process slot p must not
  * bring them back. */
 void ior_fdtab_snap_forget_(struct ior_fdtab *t, uint32_t p, unsigned lo, unsigned hi);
 void ior_fdtab_snaps_free_(struct ior_fdtab *t);
 void ior_fdtab_reap_(struct ior_fdtab *t); /* frees every exited process now */
+
+uint32_t ior_fdtab_owner_slow_(const struct ior_fdtab *t, uint32_t pid);
+
+static inline uint32_t ior_fdtab_owner_(const struct ior_fdtab *t, uint32_t pid)
+{
+	return t->naliases ? ior_fdtab_owner_slow_(t, pid) : pid;
+}
 
 #endif

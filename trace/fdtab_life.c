@@ -83,9 +83,10 @@ int ior_fdtab_snapshot(struct ior_fdtab *t, uint32_t pid, uint64_t begin_ns, uin
 	s->cwd = copy_str(&str, cwd ? cwd : "");
 	for (size_t i = 0; i < n; i++)
 		s->e[i] = (struct snap_fd){ fds[i].fd, fds[i].flags, copy_str(&str, fds[i].path) };
-	uint32_t p = ior_fdtab_proc_get_(t, pid);
-	if (t->procs[p].snap)
+	uint32_t p = ior_fdtab_proc_get_(t, ior_fdtab_owner_(t, pid));
+	if (t->procs[p].snap) /* a newer read of the same table */
 		t->procs[p].snap->dead = 1;
+	s->pid = t->procs[p].pid;
 	t->procs[p].snap = s;
 	t->procs[p].base = BASE_PENDING;
 	snap_insert(t, s);
@@ -161,8 +162,8 @@ static void dying_pop(struct ior_fdtab *t)
 
 	t->dying_head = (t->dying_head + 1) % t->dying_cap;
 	t->dying_n--;
-	if (p != NIL && t->procs[p].exited && t->procs[p].exited_ns == d.ts)
-		ior_fdtab_proc_free_(t, p);
+	if (p != NIL && t->procs[p].exited && t->procs[p].exited_ns == d.ts && !t->procs[p].sharers)
+		ior_fdtab_proc_free_(t, p); /* with sharers: freed with the last of them */
 }
 
 void ior_fdtab_reap_(struct ior_fdtab *t)
@@ -235,14 +236,28 @@ static uint32_t fresh_child(struct ior_fdtab *t, uint32_t child)
 	return c;
 }
 
-void ior_fdtab_fork(struct ior_fdtab *t, uint32_t parent, uint32_t child)
+/* child uses parent's table from now on (CLONE_FILES without a thread). */
+static void share(struct ior_fdtab *t, uint32_t parent, uint32_t child)
+{
+	uint32_t owner = ior_fdtab_owner_(t, parent), p, c;
+
+	ior_fdtab_proc_get_(t, owner);
+	c = ior_fdtab_proc_find_(t, child);
+	p = ior_fdtab_proc_find_(t, owner);
+	if (c == NIL || p == NIL)
+		return;
+	t->procs[c].owner = owner;
+	t->procs[p].sharers++;
+	t->naliases++;
+	if (t->procs[p].cwd_known && t->procs[p].cwd)
+		ior_fdtab_set_cwd(t, child, t->procs[p].cwd);
+}
+
+/* Copies parent's table into child's (a fresh slot). */
+static void copy_table(struct ior_fdtab *t, uint32_t parent, uint32_t child)
 {
 	uint32_t c, p, n = 0, e;
 
-	if (parent == child)
-		return;
-	t->st.forks++;
-	c = fresh_child(t, child);
 	p = ior_fdtab_proc_find_(t, parent);
 	if (p == NIL)
 		return;
@@ -261,7 +276,24 @@ void ior_fdtab_fork(struct ior_fdtab *t, uint32_t parent, uint32_t child)
 	if (t->procs[c].base != BASE_PENDING)
 		t->procs[c].base = inherited_base(t->procs[p].base);
 	t->procs[c].evicted = t->procs[p].evicted;
-	if (t->procs[p].cwd_known && t->procs[p].cwd)
+}
+
+void ior_fdtab_fork(struct ior_fdtab *t, uint32_t parent, uint32_t child, int shares_files)
+{
+	uint32_t p, c;
+
+	if (parent == child)
+		return;
+	t->st.forks++;
+	fresh_child(t, child);
+	if (shares_files) {
+		share(t, parent, child);
+		return;
+	}
+	copy_table(t, ior_fdtab_owner_(t, parent), child);
+	p = ior_fdtab_proc_find_(t, parent); /* the cwd is the parent's own */
+	c = ior_fdtab_proc_find_(t, child);
+	if (p != NIL && c != NIL && t->procs[p].cwd_known && t->procs[p].cwd)
 		ior_fdtab_set_cwd(t, child, t->procs[p].cwd);
 }
 
@@ -278,6 +310,14 @@ void ior_fdtab_exec(struct ior_fdtab *t, uint32_t pid)
 	if (p == NIL)
 		return;
 	t->procs[p].exited = 0; /* a thread's exec: the leader's exit was not the end */
+	if (t->procs[p].owner) { /* exec unshares the table: a private copy */
+		uint32_t owner = t->procs[p].owner;
+		ior_fdtab_unshare_(t, p);
+		copy_table(t, owner, pid);
+		p = ior_fdtab_proc_find_(t, pid);
+		if (p == NIL)
+			return;
+	}
 	if (t->procs[p].base == BASE_PENDING)
 		t->procs[p].execd = 1;
 	for (e = t->procs[p].fds; e != NIL; e = next) {
@@ -347,7 +387,7 @@ void ior_fdtab_rename(struct ior_fdtab *t, uint64_t enter_ns, uint64_t exit_ns,
 
 enum ior_fd_unknown ior_fdtab_unknown(const struct ior_fdtab *t, uint32_t pid, uint64_t ts)
 {
-	uint32_t p = ior_fdtab_proc_find_(t, pid);
+	uint32_t p = ior_fdtab_proc_find_(t, ior_fdtab_owner_(t, pid));
 	uint8_t base = p == NIL ? BASE_NONE : t->procs[p].base;
 
 	if (base == BASE_PENDING || base == BASE_PARENT_PENDING)

@@ -385,6 +385,8 @@ static void after_sink(struct ior_pairer *p, const struct ior_syscall *s,
 				      (t->flags & CLOSE_RANGE_CLOEXEC_) != 0);
 	if (s->renames && e->ret == 0)
 		do_rename(p, s, t, e);
+	if (s->path_arg[1] != IOR_ARG_NONE && e->ret == 0 && p->cfg.names_changed)
+		p->cfg.names_changed(p->cfg.canon_ctx); /* rename, link, symlink */
 }
 
 static int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *e)
@@ -511,7 +513,7 @@ static void on_fork(struct ior_pairer *p, const void *rec, size_t len)
 	}
 	memcpy(&f, rec, sizeof f);
 	if (f.child_pid != f.h.pid)
-		ior_fdtab_fork(p->cfg.fds, f.h.pid, f.child_pid);
+		ior_fdtab_fork(p->cfg.fds, f.h.pid, f.child_pid, f.shares_files == 1);
 }
 
 void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)

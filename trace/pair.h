@@ -42,8 +42,10 @@ struct ior_pair_cfg {
 	 * "previous pair" for durationToPrevNs. NULL: all visible. */
 	const unsigned char *visible;
 	/* The canonical name of an opened file's path when it still leads to
-	 * (kdev, ino), else NULL (trace/canon.h); NULL: paths as opened. */
+	 * (kdev, ino), else NULL (trace/canon.h); NULL: paths as opened.
+	 * names_changed: a rename, link or symlink succeeded. */
 	const char *(*canon)(void *ctx, const char *path, uint32_t kdev, uint64_t ino);
+	void (*names_changed)(void *ctx);
 	void *canon_ctx;
 };
 

@@ -3,7 +3,7 @@
 # of an fd number, an open blocked across the attach, *at paths relative
 # to dirfds and threads sharing a table: the workload's attribution
 # scenarios (forkwrite, execfd, renameopen, fiforeuse, reuse, relpath2,
-# sharedfd; expected rows: see tests/workload.c). Every scenario runs a
+# sharedfd, clonefiles; expected rows: see tests/workload.c). Every scenario runs a
 # copy of the workload under a name of this run only, iorat-XXXXXX after
 # $T, traced with ior -plain -comm NAME (children are other pids: -pid
 # would miss them; the exec'd child keeps the name). Names of one length:
@@ -211,6 +211,23 @@ if NO_PID=1 trace_scenario "${COMM[@]}" -- sharedfd "$F"; then
 	clean_stats sharedfd-statistics 3 0
 else
 	fail sharedfd-run "$WHY"
+fi
+
+# 8. clonefiles: a process (not a thread) sharing its parent's fd table:
+# the parent writes on and closes the fd its child opened
+F="$T/cloned"
+if NO_PID=1 trace_scenario "${COMM[@]}" -- clonefiles "$F"; then
+	P=$WL_LAST
+	check clonefiles-parent pid=$P "count==2" \
+		"count[name=write,path=$F,fd=3,flags=$W,ret=1]==1" \
+		"count[name=close,path=$F,fd=3,flags=$W,ret=0]==1"
+	check clonefiles-child pid!=$P "count==2" "pids==1" \
+		"count[name=openat,path=$F,fd=3,flags=$W,ret=3]==1" \
+		"count[name=write,path=$F,fd=3,flags=$W,ret=1]==1"
+	if [ "$(cat "$F")" = cp ]; then pass clonefiles-content; else fail clonefiles-content "file holds '$(cat "$F")'"; fi
+	clean_stats clonefiles-statistics 4 0
+else
+	fail clonefiles-run "$WHY"
 fi
 
 finish

@@ -72,7 +72,7 @@ TEST(fork_copies_exec_drops_cloexec)
 	ior_fdtab_advance(t, 200);
 	ior_fdtab_set(t, 10, 3, "/log", O_WRONLY);
 	ior_fdtab_set_cwd(t, 10, "/w");
-	ior_fdtab_fork(t, 10, 20);
+	ior_fdtab_fork(t, 10, 20, 0);
 	CHECK_EQ_STR(ior_fdtab_get(t, 20, 3, &fl), "/log");
 	CHECK_EQ_STR(ior_fdtab_get(t, 20, 0, &fl), "/dev/pts/1");
 	CHECK_EQ_STR(ior_fdtab_get(t, 20, 5, &fl), "/data/x");
@@ -86,11 +86,43 @@ TEST(fork_copies_exec_drops_cloexec)
 	CHECK_EQ_INT(ior_fdtab_unknown(t, 20, 300), IOR_FD_NOT_TRACED);
 	CHECK_EQ_STR(ior_fdtab_get(t, 10, 5, &fl), "/data/x");
 	/* a thread is not a new table */
-	ior_fdtab_fork(t, 10, 10);
+	ior_fdtab_fork(t, 10, 10, 0);
 	CHECK_EQ_STR(ior_fdtab_get(t, 10, 3, &fl), "/log");
 	/* a child of a process ior knows nothing of knows nothing */
-	ior_fdtab_fork(t, 77, 78);
+	ior_fdtab_fork(t, 77, 78, 0);
 	CHECK_EQ_INT(ior_fdtab_unknown(t, 78, 300), IOR_FD_NO_BASE);
+	ior_fdtab_free(t);
+}
+
+/* CLONE_FILES without a thread: one table for both until the child execs,
+ * and the table outlives its first owner while a sharer uses it. */
+TEST(clone_files_shares_one_table)
+{
+	struct ior_fdtab *t = ior_fdtab_new(64, 8);
+	struct ior_fdtab_stats s;
+	int64_t fl;
+
+	ior_fdtab_set(t, 1, 3, "/a", O_RDONLY);
+	ior_fdtab_fork(t, 1, 2, 1);
+	ior_fdtab_set(t, 2, 4, "/b", O_RDONLY | O_CLOEXEC); /* the child's open */
+	CHECK_EQ_STR(ior_fdtab_get(t, 1, 4, &fl), "/b");    /* seen by the parent */
+	ior_fdtab_close(t, 1, 3);
+	CHECK_EQ_STR(ior_fdtab_get(t, 2, 3, &fl), "");
+	ior_fdtab_fork(t, 2, 5, 1);                         /* a sharer's sharer */
+	ior_fdtab_proc_exit(t, 1, 0);
+	ior_fdtab_advance(t, 2000000000ull);
+	CHECK_EQ_STR(ior_fdtab_get(t, 5, 4, &fl), "/b");    /* the owner waits */
+	ior_fdtab_exec(t, 2);                               /* a private copy, cloexec gone */
+	CHECK_EQ_STR(ior_fdtab_get(t, 2, 4, &fl), "");
+	ior_fdtab_set(t, 2, 6, "/c", O_RDONLY);
+	CHECK_EQ_STR(ior_fdtab_get(t, 5, 6, &fl), "");
+	CHECK_EQ_STR(ior_fdtab_get(t, 5, 4, &fl), "/b");
+	ior_fdtab_proc_exit(t, 5, 2000000000ull);
+	ior_fdtab_proc_exit(t, 2, 2000000000ull);
+	ior_fdtab_advance(t, 4000000000ull);
+	ior_fdtab_get_stats(t, &s);
+	CHECK_EQ_INT(s.procs, 0);
+	CHECK_EQ_INT(s.fds, 0);
 	ior_fdtab_free(t);
 }
 
@@ -102,7 +134,7 @@ TEST(reused_pid_starts_from_parent)
 
 	ior_fdtab_set(t, 30, 4, "/dead", O_RDONLY); /* its exit record was lost */
 	ior_fdtab_set(t, 1, 3, "/parent", O_RDONLY);
-	ior_fdtab_fork(t, 1, 30);
+	ior_fdtab_fork(t, 1, 30, 0);
 	CHECK_EQ_STR(ior_fdtab_get(t, 30, 4, &fl), "");
 	CHECK_EQ_STR(ior_fdtab_get(t, 30, 3, &fl), "/parent");
 	ior_fdtab_free(t);
@@ -198,7 +230,7 @@ TEST(churn_stays_bounded)
 		uint64_t ts = 1000000ull * i; /* 1000 forks a second */
 		uint32_t child = 1000 + i % 30000; /* pids are reused */
 		ior_fdtab_advance(t, ts);
-		ior_fdtab_fork(t, 1, child);
+		ior_fdtab_fork(t, 1, child, 0);
 		if (strcmp(ior_fdtab_get(t, child, 1, &fl), "/log")) {
 			CHECK_EQ_STR(ior_fdtab_get(t, child, 1, &fl), "/log");
 			break;
@@ -350,6 +382,7 @@ int main(void)
 	RUN(trace_beats_snapshot);
 	RUN(fork_copies_exec_drops_cloexec);
 	RUN(reused_pid_starts_from_parent);
+	RUN(clone_files_shares_one_table);
 	RUN(exit_then_exec_keeps_the_table);
 	RUN(rename_follows_files_and_directories);
 	RUN(rename_during_snapshot_is_not_guessed);

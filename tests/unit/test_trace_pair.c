@@ -91,7 +91,7 @@ static struct rig *rig_new(const char *path_filter)
 	r->fds = ior_fdtab_new(1024, 1024);
 	for (uint32_t pid = 0; pid < 16; pid++) /* what a snapshot would say */
 		ior_fdtab_set_cwd(r->fds, pid, "/work");
-	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL, fake_canon, NULL };
+	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL, fake_canon, NULL, NULL };
 	r->pr = ior_pair_new(&cfg);
 	r->m = ior_merge_new(2, 1 << 20);
 	return r;
@@ -256,7 +256,7 @@ TEST(lifecycle_records)
 	struct ior_rec_enter eo = enter(10, 3, 3, NR_OPENAT, -1, O_WRONLY, (uint64_t)-100);
 	struct ior_rec_exit xo = exit_(20, 3, 3, NR_OPENAT, 5);
 	size_t lo = with_path(&xo, "/w/log", NULL);
-	struct ior_rec_fork fk = { { 30, 3, 3, IOR_REC_FORK, 0, sizeof fk }, 7, 7 };
+	struct ior_rec_fork fk = { { 30, 3, 3, IOR_REC_FORK, 0, sizeof fk }, 7, 7, 0, 0 };
 	struct ior_rec_enter w1 = enter(40, 7, 7, NR_WRITE, 5, 0, 0);
 	struct ior_rec_exit x1 = exit_(50, 7, 7, NR_WRITE, 1);
 	struct ior_rec_head ex = { 55, 7, 7, IOR_REC_EXEC, 0, sizeof ex };
@@ -403,7 +403,7 @@ TEST(hidden_syscalls_keep_fds_but_are_not_pairs)
 
 	visible[ior_syscall_index(ior_syscall_by_name("read"))] = 1;
 	ior_pair_free(r->pr);
-	struct ior_pair_cfg cfg = { r->fds, NULL, sink, &r->g, visible, NULL, NULL };
+	struct ior_pair_cfg cfg = { r->fds, NULL, sink, &r->g, visible, NULL, NULL, NULL };
 	r->pr = ior_pair_new(&cfg);
 	push(r, 0, &eo, sizeof eo);
 	push(r, 0, &xo, lo);
