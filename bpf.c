@@ -32,6 +32,8 @@ static long (*bpf_perf_event_output)(void *ctx, void *map, __u64 flags, void *da
 				     __u64 size) = (void *)BPF_FUNC_perf_event_output;
 static long (*bpf_probe_read_kernel)(void *dst, __u32 size,
 				     const void *src) = (void *)BPF_FUNC_probe_read_kernel;
+static long (*bpf_probe_read_kernel_str)(void *dst, __u32 size, const void *src) =
+	(void *)BPF_FUNC_probe_read_kernel_str;
 static long (*bpf_probe_read_user)(void *dst, __u32 size, const void *src) = (void *)BPF_FUNC_probe_read_user;
 static long (*bpf_probe_read_user_str)(void *dst, __u32 size,
 				       const void *src) = (void *)BPF_FUNC_probe_read_user_str;
@@ -64,6 +66,10 @@ const volatile __u32 file_inode_off = 0;
 const volatile __u32 inode_ino_off = 0;
 const volatile __u32 inode_sb_off = 0;
 const volatile __u32 sb_dev_off = 0;
+const volatile __u32 file_path_off = 0;
+const volatile __u32 path_dentry_off = 0;
+const volatile __u32 dentry_name_off = 0;
+const volatile __u32 qstr_name_off = 0;
 
 /* Counted here because nothing else would tell: path pointers that could
  * not be remembered between enter and exit (path_args full, or task
@@ -71,6 +77,9 @@ const volatile __u32 sb_dev_off = 0;
  * batches the perf ring had no room for, and records dropped because the
  * CPU's batch was in use by a program this one interrupted. */
 __u64 path_args_full = 0;
+/* Successful renames, links and symlinks by any process (filters do not
+ * apply): user space trusts a cached canonical name while it is unchanged. */
+__u64 names_changed = 0;
 __u64 batch_lost_records = 0;
 __u64 batch_busy_records = 0;
 
@@ -511,22 +520,28 @@ INLINE __u64 kptr(__u64 base, __u32 off)
 	return v;
 }
 
-/* The device and inode of the file fd names in the current task (an open
- * just returned it): current->files->fdt->fd[fd]->f_inode. */
-INLINE int file_ident(__s64 fd, struct ior_file_ident *id)
+/* The device, inode and leaf name of the file fd names in the current
+ * task (an open just returned it): current->files->fdt->fd[fd], its
+ * f_inode and f_path.dentry->d_name. leaf has IOR_LEAF_MAX bytes. */
+INLINE int file_ident(__s64 fd, struct ior_file_ident *id, char *leaf)
 {
 	__u64 fdt = kptr(kptr(bpf_get_current_task(), task_files_off), files_fdt_off);
-	__u64 inode, sb;
+	__u64 file, inode, sb, name;
 	__u32 max = 0;
+	long n;
 
 	if (!fdt || bpf_probe_read_kernel(&max, sizeof max, (const void *)(fdt + fdt_max_fds_off)) ||
 	    fd < 0 || fd >= max)
 		return -1;
-	inode = kptr(kptr(kptr(fdt, fdt_fd_off), (__u32)fd * 8), file_inode_off);
+	file = kptr(kptr(fdt, fdt_fd_off), (__u32)fd * 8);
+	inode = kptr(file, file_inode_off);
 	sb = kptr(inode, inode_sb_off);
 	if (!sb || bpf_probe_read_kernel(&id->ino, sizeof id->ino, (const void *)(inode + inode_ino_off)) ||
 	    bpf_probe_read_kernel(&id->dev, sizeof id->dev, (const void *)(sb + sb_dev_off)))
 		return -1;
+	name = kptr(kptr(file, file_path_off + path_dentry_off), dentry_name_off + qstr_name_off);
+	n = name ? bpf_probe_read_kernel_str(leaf, IOR_LEAF_MAX, (const void *)name) : 0;
+	id->leaf_len = n > 1 ? (__u16)(n - 1) : 0;
 	id->pad = 0;
 	return 0;
 }
@@ -550,10 +565,11 @@ INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 r
 		size = IOR_REC_EXIT_BASE + len0;
 		if (ident_on && ident && ret >= 0 && len0 < IOR_PATH_MAX) {
 			__u32 off = IOR_IDENT_OFF(len0) - IOR_REC_EXIT_BASE;
+			struct ior_file_ident *id = (struct ior_file_ident *)(r->paths + off);
 			if (off <= IOR_PATH_MAX &&
-			    !file_ident(ret, (struct ior_file_ident *)(r->paths + off))) {
+			    !file_ident(ret, id, r->paths + off + sizeof *id)) {
 				r->ident = 1;
-				size = IOR_REC_EXIT_BASE + off + sizeof(struct ior_file_ident);
+				size = IOR_REC_EXIT_BASE + off + sizeof *id + id->leaf_len;
 			}
 		}
 		if (p->ptr[1]) {
@@ -685,6 +701,12 @@ int ior_raw_exit(struct raw_ctx *ctx)
 	return do_exit(ctx, pid_tgid, (__u32)r.orig_ax, ctx->arg, &a, SRC_RAW, NULL);
 }
 
+/* x86_64 rename, renameat, renameat2, link, linkat, symlink, symlinkat. */
+INLINE int changes_names(__u64 nr)
+{
+	return nr == 82 || nr == 264 || nr == 316 || nr == 86 || nr == 265 || nr == 88 || nr == 266;
+}
+
 /* sys_exit(struct pt_regs *regs, long ret), typed by the kernel's BTF. */
 SEC("tp_btf/sys_exit")
 int ior_btf_exit(__u64 *ctx)
@@ -694,6 +716,8 @@ int ior_btf_exit(__u64 *ctx)
 	const struct pt_regs_x86 *r = (const void *)ctx[0];
 	struct args a;
 
+	if ((__s64)ctx[1] == 0 && changes_names(r->orig_ax))
+		__sync_fetch_and_add(&names_changed, 1);
 	if (!pid_wanted(pid_tgid) || load_args_btf(ctx, &a))
 		return 0;
 	return do_exit(ctx, pid_tgid, (__u32)r->orig_ax, (__s64)ctx[1], &a, SRC_BTF, task);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,7 +33,7 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-struct ior_canon *ior_canon_new(size_t max, int trust)
+struct ior_canon *ior_canon_new(size_t max, int counted)
 {
 	struct ior_canon *c = calloc(1, sizeof *c);
 	size_t cap = 16;
@@ -46,13 +47,13 @@ struct ior_canon *ior_canon_new(size_t max, int trust)
 		return free(c), NULL;
 	c->mask = cap - 1;
 	c->max = max ? max : 1;
-	c->trust = trust;
+	c->trust = counted;
 	return c;
 }
 
-void ior_canon_names_changed(struct ior_canon *c)
+void ior_canon_generation(struct ior_canon *c, uint64_t gen)
 {
-	c->gen++;
+	c->gen = gen;
 }
 
 static void clear(struct ior_canon *c)
@@ -121,7 +122,29 @@ static const char *remember(struct ior_canon *c, const char *path, const char *c
 	return e->canon ? e->canon : canon;
 }
 
-const char *ior_canon_get(struct ior_canon *c, const char *path, uint32_t kdev, uint64_t ino)
+/* realpath of path's directory joined with leaf, into c->buf; 0 when the
+ * result names (kdev, ino). */
+static int beside(struct ior_canon *c, const char *path, const char *leaf, uint32_t kdev, uint64_t ino)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0, m;
+	char dir[PATH_MAX];
+
+	if (!leaf[0] || strchr(leaf, '/') || !slash || n >= sizeof dir)
+		return -1;
+	memcpy(dir, path, n);
+	dir[n] = 0;
+	if (!realpath(n ? dir : "/", c->buf))
+		return -1;
+	m = strlen(c->buf);
+	if (m + 1 + strlen(leaf) >= sizeof c->buf)
+		return -1;
+	snprintf(c->buf + m, sizeof c->buf - m, "%s%s", m > 1 ? "/" : "", leaf);
+	return same_file(c->buf, kdev, ino) ? 0 : -1;
+}
+
+const char *ior_canon_get(struct ior_canon *c, const char *path, uint32_t kdev, uint64_t ino,
+			  const char *leaf)
 {
 	struct entry *e;
 
@@ -130,7 +153,7 @@ const char *ior_canon_get(struct ior_canon *c, const char *path, uint32_t kdev, 
 	e = slot(c, path);
 	if (e->path && e->canon && e->kdev == kdev && e->ino == ino) {
 		if (c->trust && e->gen == c->gen) {
-			c->st.hits++; /* no name changed: it still leads there */
+			c->st.hits++; /* no name changed on the host: it still leads there */
 			return e->canon;
 		}
 		if (same_file(e->canon, kdev, ino)) {
@@ -139,7 +162,8 @@ const char *ior_canon_get(struct ior_canon *c, const char *path, uint32_t kdev, 
 			return e->canon;
 		}
 	}
-	if (!realpath(path, c->buf) || !same_file(c->buf, kdev, ino)) {
+	if ((!realpath(path, c->buf) || !same_file(c->buf, kdev, ino)) &&
+	    beside(c, path, leaf, kdev, ino)) {
 		c->st.unverified++;
 		return NULL;
 	}

@@ -681,8 +681,12 @@ static void flush_batches(struct trace *t)
 
 /* Drains every ring into the merge, then delivers what every ring has
  * caught up with: records older than the drain's start minus the slack. */
+static uint64_t bpf_counter(struct trace *t, const char *name);
+
 static void drain(struct trace *t, uint64_t watermark)
 {
+	if (t->canon && t->use_btf) /* name changes up to now, before the records older than now */
+		ior_canon_generation(t->canon, bpf_counter(t, "names_changed"));
 	for (unsigned i = 0; i < t->nrings; i++) {
 		struct push_ctx ctx = { t, i };
 		for (;;) {
@@ -967,25 +971,14 @@ static int fail(struct trace *t, int r, const char *what)
 	return 1;
 }
 
-static const char *canon_path(void *ctx, const char *path, uint32_t kdev, uint64_t ino)
+static const char *canon_path(void *ctx, const char *path, uint32_t kdev, uint64_t ino, const char *leaf)
 {
-	return ior_canon_get(ctx, path, kdev, ino);
-}
-
-static void names_changed(void *ctx)
-{
-	ior_canon_names_changed(ctx);
-}
-
-/* No filter in the kernel: every rename and link on the host is seen. */
-static int sees_every_process(const struct ior_opts *o)
-{
-	return o->pid < 0 && o->tid < 0 && (!o->comm || !o->comm[0]);
+	return ior_canon_get(ctx, path, kdev, ino, leaf);
 }
 
 static int setup(struct trace *t)
 {
-	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t, t->sel, NULL, NULL, NULL };
+	struct ior_pair_cfg pc = { NULL, t->o->path, sink, t, t->sel, NULL, NULL };
 	size_t arena;
 	int r;
 
@@ -1009,10 +1002,9 @@ static int setup(struct trace *t)
 		t->merge = ior_merge_new(t->nrings, arena);
 		t->fds = ior_fdtab_new(FD_ENTRIES, PROC_ENTRIES);
 		pc.fds = t->fds;
-		if (t->file_idents && !(t->canon = ior_canon_new(CANON_ENTRIES, sees_every_process(t->o))))
+		if (t->file_idents && !(t->canon = ior_canon_new(CANON_ENTRIES, t->use_btf)))
 			return t->err[0] = 0, fail(t, -ENOMEM, "setting up the pairing");
 		pc.canon = t->canon ? canon_path : NULL;
-		pc.names_changed = t->canon ? names_changed : NULL;
 		pc.canon_ctx = t->canon;
 		t->pairer = t->fds ? ior_pair_new(&pc) : NULL;
 		if (!t->merge || !t->pairer)

@@ -72,12 +72,17 @@ struct ior_rec_exit {
 /* The file an open returned (ret, a new fd), as the kernel has it:
  * user space names the fd by the path it resolves only when that path
  * still leads to this very file. dev is the kernel's dev_t (major << 20 |
- * minor), not stat's encoding. */
+ * minor), not stat's encoding. The leaf name lets a symlink removed right
+ * after the open still be resolved (its target's name, found by inode). */
 struct ior_file_ident {
 	__u64 ino;
 	__u32 dev;
-	__u32 pad;
+	__u16 leaf_len; /* the file's own name (its dentry's) follows, this long */
+	__u16 pad;
 };
+
+/* The leaf name must fit in the record after path 0 and the identity. */
+#define IOR_LEAF_MAX (2 * IOR_PATH_MAX - IOR_PATH_MAX - 16 - 8)
 
 /* Offset of the identity in an exit record whose path 0 is len0 bytes:
  * 8-aligned after the path's NUL. */

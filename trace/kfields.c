@@ -30,6 +30,10 @@ static const struct kfield ident_fields[] = {
 	{ "inode", "i_ino", "inode_ino_off", 8 },
 	{ "inode", "i_sb", "inode_sb_off", 8 },
 	{ "super_block", "s_dev", "sb_dev_off", 4 },
+	{ "file", "f_path", "file_path_off", 16 },
+	{ "path", "dentry", "path_dentry_off", 8 },
+	{ "dentry", "d_name", "dentry_name_off", 16 },
+	{ "qstr", "name", "qstr_name_off", 8 },
 };
 
 static int set_all(struct ior_bpf_obj *obj, const struct kfield *f, size_t n, char *why, size_t whylen)

@@ -38,6 +38,7 @@ struct ior_pairer {
 	/* per-pair scratch: the single consumer owns them */
 	struct ior_file_ident ident; /* of the exit being paired, when has_ident */
 	int has_ident;
+	char leaf[IOR_LEAF_MAX + 1];
 	char raw[2][IOR_PATH_MAX];
 	char path[2][IOR_FD_PATH_MAX];
 };
@@ -272,8 +273,15 @@ static void read_ident(struct ior_pairer *p, const struct exit_base *x, const ch
 
 	p->has_ident = x->ident == 1 && x->npaths >= 1 && x->path_len[0] < IOR_PATH_MAX &&
 		       off + sizeof p->ident <= len;
-	if (p->has_ident)
-		memcpy(&p->ident, rec + off, sizeof p->ident);
+	p->leaf[0] = 0;
+	if (!p->has_ident)
+		return;
+	memcpy(&p->ident, rec + off, sizeof p->ident);
+	off += sizeof p->ident;
+	if (p->ident.leaf_len <= IOR_LEAF_MAX && p->ident.leaf_len <= len - off) {
+		memcpy(p->leaf, rec + off, p->ident.leaf_len);
+		p->leaf[p->ident.leaf_len] = 0;
+	}
 }
 
 /* The name the kernel gives the opened file, when it can be verified. */
@@ -283,7 +291,7 @@ static const char *canonical(struct ior_pairer *p, const char *path)
 
 	if (!p->has_ident || !p->cfg.canon || path[0] != '/')
 		return path;
-	c = p->cfg.canon(p->cfg.canon_ctx, path, p->ident.dev, p->ident.ino);
+	c = p->cfg.canon(p->cfg.canon_ctx, path, p->ident.dev, p->ident.ino, p->leaf);
 	return c ? c : path;
 }
 
@@ -385,8 +393,6 @@ static void after_sink(struct ior_pairer *p, const struct ior_syscall *s,
 				      (t->flags & CLOSE_RANGE_CLOEXEC_) != 0);
 	if (s->renames && e->ret == 0)
 		do_rename(p, s, t, e);
-	if (s->path_arg[1] != IOR_ARG_NONE && e->ret == 0 && p->cfg.names_changed)
-		p->cfg.names_changed(p->cfg.canon_ctx); /* rename, link, symlink */
 }
 
 static int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *e)

@@ -42,10 +42,9 @@ struct ior_pair_cfg {
 	 * "previous pair" for durationToPrevNs. NULL: all visible. */
 	const unsigned char *visible;
 	/* The canonical name of an opened file's path when it still leads to
-	 * (kdev, ino), else NULL (trace/canon.h); NULL: paths as opened.
-	 * names_changed: a rename, link or symlink succeeded. */
-	const char *(*canon)(void *ctx, const char *path, uint32_t kdev, uint64_t ino);
-	void (*names_changed)(void *ctx);
+	 * (kdev, ino), else NULL (trace/canon.h); leaf: the file's own name,
+	 * "" when not known. NULL: paths as opened. */
+	const char *(*canon)(void *ctx, const char *path, uint32_t kdev, uint64_t ino, const char *leaf);
 	void *canon_ctx;
 };
 

@@ -77,9 +77,9 @@ static void deliver(void *ctx, const void *rec, size_t len)
 }
 
 /* /lib is a symlink to /usr/lib, and inode 42 on device 8:1 is libc. */
-static const char *fake_canon(void *ctx, const char *path, uint32_t kdev, uint64_t ino)
+static const char *fake_canon(void *ctx, const char *path, uint32_t kdev, uint64_t ino, const char *leaf)
 {
-	(void)ctx;
+	(void)ctx, (void)leaf;
 	if (!strcmp(path, "/lib/libc.so") && kdev == (8u << 20 | 1) && ino == 42)
 		return "/usr/lib/libc.so";
 	return NULL;
@@ -91,7 +91,7 @@ static struct rig *rig_new(const char *path_filter)
 	r->fds = ior_fdtab_new(1024, 1024);
 	for (uint32_t pid = 0; pid < 16; pid++) /* what a snapshot would say */
 		ior_fdtab_set_cwd(r->fds, pid, "/work");
-	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL, fake_canon, NULL, NULL };
+	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL, fake_canon, NULL };
 	r->pr = ior_pair_new(&cfg);
 	r->m = ior_merge_new(2, 1 << 20);
 	return r;
@@ -325,7 +325,7 @@ TEST(lifecycle_records)
 /* The identity after path 0 names the fd canonically, only when it agrees. */
 static size_t with_ident(struct ior_rec_exit *x, const char *p0, uint32_t kdev, uint64_t ino)
 {
-	struct ior_file_ident id = { ino, kdev, 0 };
+	struct ior_file_ident id = { ino, kdev, 0, 0 };
 	size_t off = IOR_IDENT_OFF(strlen(p0));
 
 	with_path(x, p0, NULL);
@@ -403,7 +403,7 @@ TEST(hidden_syscalls_keep_fds_but_are_not_pairs)
 
 	visible[ior_syscall_index(ior_syscall_by_name("read"))] = 1;
 	ior_pair_free(r->pr);
-	struct ior_pair_cfg cfg = { r->fds, NULL, sink, &r->g, visible, NULL, NULL, NULL };
+	struct ior_pair_cfg cfg = { r->fds, NULL, sink, &r->g, visible, NULL, NULL };
 	r->pr = ior_pair_new(&cfg);
 	push(r, 0, &eo, sizeof eo);
 	push(r, 0, &xo, lo);
