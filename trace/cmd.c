@@ -1,7 +1,7 @@
 /* ior's trace command: load bpf.c, attach it to the selected syscall
  * tracepoints, then one consumer thread loops drain -> merge -> pair ->
  * sinks (-plain CSV, -flamegraph recording, -live flamegraph) until Ctrl-C,
- * SIGTERM, the -duration, or a closed stdout. One thread owns every stage,
+ * SIGTERM, SIGHUP, the -duration, or a closed stdout. One thread owns every stage,
  * so the hot path takes no lock; the kernel side fills per-CPU rings in
  * parallel. (cmd.c: left out of the trace room's unit-test links, it uses
  * loader/, flame/ and http/.)
@@ -124,8 +124,11 @@ static void sink(void *ctx, const struct ior_event_pair *p)
 {
 	struct trace *t = ctx;
 
-	if (t->o->plain) {
+	if (t->o->plain && !t->out_error) {
+		errno = 0; /* a failed write's errno, not an older one */
 		ior_csv_write_pair(stdout, p, t->esc);
+		if (ferror(stdout))
+			t->out_error = errno ? errno : EIO;
 		t->rows_since_flush++;
 	}
 	if (t->rec && !t->rec_error) {
@@ -711,6 +714,7 @@ static void flush_stdout(struct trace *t)
 {
 	if (!t->o->plain || t->out_error)
 		return;
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout))
 		t->out_error = errno ? errno : EIO;
 	t->rows_since_flush = 0;
@@ -750,8 +754,6 @@ static int loop(struct trace *t)
 			flush_stdout(t);
 			last_flush = now;
 		}
-		if (t->o->plain && ferror(stdout) && !t->out_error)
-			t->out_error = errno ? errno : EIO;
 		if (t->http)
 			serve_live(t, pfd + t->nrings, nhttp, now);
 	}
@@ -1077,6 +1079,7 @@ static void install_signals(void)
 	sa.sa_handler = on_signal; /* no SA_RESTART: poll returns at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* the ssh session dropped: finish, like Ctrl-C */
 	signal(SIGPIPE, SIG_IGN);  /* a closed stdout shows up as EPIPE */
 }
 
@@ -1112,7 +1115,10 @@ int ior_cmd_trace(const struct ior_opts *o)
 	if (t.http)
 		fprintf(stderr, "Live flamegraph at %s/\n", ior_http_url(t.http));
 	t.http_polled_ns = t.start_ns;
-	loop(&t);
+	if ((rc = loop(&t)) < 0) {
+		fprintf(stderr, "ior: tracing stopped: %s\n", strerror(-rc));
+		rc = 1;
+	}
 	stop_serving(&t);
 	detach(&t); /* no new records; then read what the batches and rings still hold */
 	t.stop_ns = mono_ns();
@@ -1123,8 +1129,8 @@ int ior_cmd_trace(const struct ior_opts *o)
 		drain(&t, UINT64_MAX);
 		flush_stdout(&t);
 		print_stats(&t);
-		if (t.rec)
-			rc = close_recording(&t);
+		if (t.rec && close_recording(&t))
+			rc = 1;
 	} else {
 		fprintf(stderr, "ior: traced %.2f s with the empty program\n", (t.stop_ns - t.start_ns) / 1e9);
 	}
