@@ -804,6 +804,17 @@ static void print_lost(struct trace *t)
 	fputc('\n', stderr);
 }
 
+/* Whether a thread still runs (/proc/PID/task/TID): a gone one's enter is
+ * no syscall in flight, its exit record was lost. */
+static int thread_alive(void *ctx, uint32_t pid, uint32_t tid)
+{
+	char p[64];
+
+	(void)ctx;
+	snprintf(p, sizeof p, "/proc/%u/task/%u", pid, tid);
+	return access(p, F_OK) == 0 || errno != ENOENT;
+}
+
 static void print_in_flight(const struct trace *t)
 {
 	struct ior_in_flight f[IN_FLIGHT_SHOWN];
@@ -863,6 +874,7 @@ static void print_stats(struct trace *t)
 	double secs = (t->stop_ns - t->start_ns) / 1e9;
 	uint64_t full = bpf_counter(t, "path_args_full");
 
+	ior_pair_close_gone(t->pairer, thread_alive, NULL);
 	ior_pair_get_stats(t->pairer, &s);
 	fprintf(stderr, "ior: traced %.2f s: %llu syscall pairs (%.0f/s), %llu after filters\n", secs,
 		(unsigned long long)s.t.pairs_seen, secs > 0 ? s.t.pairs_seen / secs : 0.0,
@@ -874,8 +886,9 @@ static void print_stats(struct trace *t)
 		(unsigned long long)s.t.in_flight);
 	print_in_flight(t);
 	if (s.mismatched_exits || s.enters_at_thread_exit || s.bad_records)
-		fprintf(stderr, "ior: exits of another syscall than the enter: %llu, threads exited "
-				"inside a syscall: %llu, malformed records: %llu\n",
+		fprintf(stderr, "ior: exits of another syscall than the enter: %llu, enters unpaired "
+				"at exit (the thread ended, or ended and its exit was lost): %llu, "
+				"malformed records: %llu\n",
 			(unsigned long long)s.mismatched_exits,
 			(unsigned long long)s.enters_at_thread_exit, (unsigned long long)s.bad_records);
 	if (t->malformed_samples || t->flush_busy)

@@ -566,6 +566,18 @@ static int open_and_visible(const struct ior_pairer *p, const struct tid_st *t)
 	return !p->cfg.visible || p->cfg.visible[ior_syscall_index(s)];
 }
 
+void ior_pair_close_gone(struct ior_pairer *p, int (*alive)(void *ctx, uint32_t pid, uint32_t tid),
+			 void *ctx)
+{
+	for (uint32_t i = 0; i <= p->mask; i++) {
+		struct tid_st *t = &p->tids[i];
+		if (open_and_visible(p, t) && !alive(ctx, t->pid, t->tid)) {
+			t->open = 0;
+			p->st.enters_at_thread_exit++;
+		}
+	}
+}
+
 void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s)
 {
 	*s = p->st;

@@ -64,6 +64,12 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len);
  * after the trace, counted apart from unpaired exits. */
 void ior_pair_stop_enters(struct ior_pairer *p, uint64_t ts);
 
+/* At stop: the open enters of threads alive() says are gone (their exit
+ * records were lost) are closed and counted in enters_at_thread_exit,
+ * never reported as still running. */
+void ior_pair_close_gone(struct ior_pairer *p, int (*alive)(void *ctx, uint32_t pid, uint32_t tid),
+			 void *ctx);
+
 /* Counts so far; in_flight = enters open now. */
 void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s);
 

@@ -362,6 +362,30 @@ TEST(opened_files_get_canonical_names)
 	rig_free(r);
 }
 
+static int only_tid_7_alive(void *ctx, uint32_t pid, uint32_t tid)
+{
+	(void)ctx, (void)pid;
+	return tid == 7;
+}
+
+/* An enter whose thread is gone at stop is no syscall in flight. */
+TEST(enters_of_gone_threads_are_not_in_flight)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter a = enter(10, 5, 6, NR_READ, 0, 0, 0);
+	struct ior_rec_enter b = enter(20, 7, 7, NR_READ, 0, 0, 0);
+	struct ior_pair_stats s;
+
+	push(r, 0, &a, sizeof a);
+	push(r, 0, &b, sizeof b);
+	flush(r, ~0ull);
+	ior_pair_close_gone(r->pr, only_tid_7_alive, NULL);
+	ior_pair_get_stats(r->pr, &s);
+	CHECK_EQ_INT(s.t.in_flight, 1);
+	CHECK_EQ_INT(s.enters_at_thread_exit, 1);
+	rig_free(r);
+}
+
 TEST(path_filter_counts_but_hides)
 {
 	struct rig *r = rig_new("secret");
@@ -525,6 +549,7 @@ int main(void)
 	RUN(path_filter_counts_but_hides);
 	RUN(lifecycle_records);
 	RUN(opened_files_get_canonical_names);
+	RUN(enters_of_gone_threads_are_not_in_flight);
 	RUN(hidden_syscalls_keep_fds_but_are_not_pairs);
 	RUN(truncated_records_are_bad_not_read);
 	RUN(exits_after_stop_are_not_unpaired);
