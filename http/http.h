@@ -3,8 +3,9 @@
  * Single-threaded, poll() based, non-blocking. Routes map an exact decoded
  * path to an in-memory body (or a redirect); everything else is 404, and
  * nothing ever touches the filesystem. GET and HEAD only, bounded heads
- * (see parse.h), at most IOR_HTTP_MAX_CONNS connections (more are answered
- * 503 and closed), per-connection deadlines so slow clients cannot hold the
+ * (see parse.h), at most IOR_HTTP_MAX_CONNS connections (a newcomer takes
+ * the slot of the one quiet the longest; 503 only when all are
+ * mid-request), per-connection deadlines so slow clients cannot hold the
  * server, keep-alive with pipelining answered in order.
  *
  * Not thread-safe: call everything from the thread that calls poll.

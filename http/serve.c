@@ -55,6 +55,8 @@ struct conn {
 	enum conn_state state;
 	int64_t deadline; /* CLOCK_MONOTONIC ms */
 	bool in_request;  /* bytes of a head have arrived: header deadline runs */
+	bool quiet;       /* no byte of a request since quiet_ms: a newcomer may take its slot */
+	int64_t quiet_ms;
 	bool close_after;
 	size_t in_off, in_len, lingered;
 	char in[4096];
@@ -388,6 +390,23 @@ static void conn_idle(struct ior_http *srv, struct conn *c, int64_t now)
 	c->state = C_READ;
 	c->in_request = c->in_off < c->in_len;
 	c->deadline = now + (c->in_request ? srv->header_ms : srv->idle_ms);
+	c->quiet = !c->in_request;
+	c->quiet_ms = now;
+}
+
+/* The slot of the connection quiet the longest, or -1: idle sockets must
+ * not lock a user out (64 idle connections used to mean 503 for 10 s). */
+static int quietest(const struct ior_http *srv)
+{
+	int best = -1;
+
+	for (int i = 0; i < IOR_HTTP_MAX_CONNS; i++) {
+		const struct conn *c = srv->conns[i];
+		if (c && c->state == C_READ && c->quiet &&
+		    (best < 0 || c->quiet_ms < srv->conns[best]->quiet_ms))
+			best = i;
+	}
+	return best;
 }
 
 /* Beyond the bound: a short answer, then close, without a slot. */
@@ -409,6 +428,12 @@ static void reject_busy(int fd)
 
 static int conn_add(struct ior_http *srv, int fd, int64_t now)
 {
+	if (srv->nconns >= IOR_HTTP_MAX_CONNS) {
+		int victim = quietest(srv);
+		if (victim < 0)
+			return -EBUSY; /* every slot is mid-request */
+		conn_close(srv, victim);
+	}
 	for (int i = 0; i < IOR_HTTP_MAX_CONNS; i++) {
 		if (srv->conns[i])
 			continue;
@@ -422,6 +447,8 @@ static int conn_add(struct ior_http *srv, int fd, int64_t now)
 		c->state = C_READ;
 		c->in_request = true;
 		c->deadline = now + srv->header_ms;
+		c->quiet = true;
+		c->quiet_ms = now;
 		srv->conns[i] = c;
 		srv->nconns++;
 		return 0;
@@ -798,6 +825,7 @@ static int on_readable(struct ior_http *srv, struct conn *c, int64_t now)
 	}
 	c->in_off = 0;
 	c->in_len = (size_t)n;
+	c->quiet = false;
 	if (!c->in_request) {
 		c->in_request = true;
 		c->deadline = now + srv->header_ms;

@@ -469,12 +469,16 @@ TEST(slow_clients_are_closed)
 	CHECK_EQ_INT(ior_http_conns(srv), 0);
 }
 
+/* 64 clients each in the middle of a head hold every slot: a newcomer is
+ * told 503 and closed; the held ones still work. */
 TEST(connection_bound)
 {
 	int fds[IOR_HTTP_MAX_CONNS];
-	for (int i = 0; i < IOR_HTTP_MAX_CONNS; i++)
+	for (int i = 0; i < IOR_HTTP_MAX_CONNS; i++) {
 		fds[i] = connect_client();
-	for (int i = 0; i < 50 && ior_http_conns(srv) < IOR_HTTP_MAX_CONNS; i++)
+		CHECK(send_str(fds[i], "GET /x.svg HTTP/1.1\r\n"));
+	}
+	for (int i = 0; i < 100; i++)
 		ior_http_poll(srv, 10);
 	CHECK_EQ_INT(ior_http_conns(srv), IOR_HTTP_MAX_CONNS);
 	struct reader extra = { .fd = connect_client() };
@@ -486,9 +490,8 @@ TEST(connection_bound)
 	CHECK_EQ_INT(ior_http_conns(srv), IOR_HTTP_MAX_CONNS);
 	close(extra.fd);
 	free(extra.buf);
-	/* the held connections still work, and a freed slot is reused */
 	struct reader rd = { .fd = fds[0] };
-	CHECK(send_str(fds[0], "GET /x.svg HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"));
+	CHECK(send_str(fds[0], "Host: h\r\nConnection: close\r\n\r\n"));
 	CHECK(read_resp(&rd, &r, false));
 	CHECK_EQ_INT(r.status, 200);
 	resp_free(&r);
@@ -499,9 +502,36 @@ TEST(connection_bound)
 	for (int i = 0; i < 100 && ior_http_conns(srv); i++)
 		ior_http_poll(srv, 10);
 	CHECK_EQ_INT(ior_http_conns(srv), 0);
+}
+
+/* 200 idle connections (connected, silent) cannot lock a user out: a GET
+ * on a new one is answered 200 within a second, the oldest idle ones make
+ * room. */
+TEST(idle_connections_do_not_lock_out)
+{
+	enum { IDLE = 200 };
+	int fds[IDLE];
+	for (int i = 0; i < IDLE; i++) {
+		fds[i] = connect_client();
+		ior_http_poll(srv, 0);
+	}
+	for (int i = 0; i < 20; i++)
+		ior_http_poll(srv, 5);
+	CHECK_EQ_INT(ior_http_conns(srv), IOR_HTTP_MAX_CONNS);
+	struct timespec t0, t1;
+	struct resp r;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CHECK(fetch("GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	CHECK_EQ_INT(r.status, 200);
 	resp_free(&r);
+	CHECK((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 1000);
+	CHECK(wait_closed(fds[0], 3000) >= 0); /* the quietest went first */
+	for (int i = 0; i < IDLE; i++)
+		close(fds[i]);
+	for (int i = 0; i < 100 && ior_http_conns(srv); i++)
+		ior_http_poll(srv, 10);
+	CHECK_EQ_INT(ior_http_conns(srv), 0);
 }
 
 static char *big_body(size_t n, char fill)
@@ -700,6 +730,7 @@ int main(void)
 	RUN(http10_closes_by_default);
 	RUN(slow_clients_are_closed);
 	RUN(connection_bound);
+	RUN(idle_connections_do_not_lock_out);
 	RUN(large_body_replaced_while_in_flight);
 	RUN(client_gone_mid_body_no_sigpipe);
 	RUN(reload_page_escapes);
