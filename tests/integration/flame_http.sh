@@ -7,7 +7,7 @@
 #    the JSON route and file parse and hold every pair
 #  - hostile requests: ../ (raw and percent-encoded) is 404/400 and never
 #    a file, a 64 KiB header is 431 or 400, POST is 405, idle connections
-#    do not block others, more clients than the bound get a prompt 503; the server still serves the SVG afterwards
+#    do not block others, 200 idle clients (more than the bound) do not keep a GET from its 200; the server still serves the SVG afterwards
 #  - SIGINT: exit 0, the port closed
 #  - default -http: 127.0.0.1 and a free port
 #  - a file name with " %#?&<>": the printed URL and / work
@@ -175,8 +175,8 @@ exec 7>&- 8>&- 9>&-
 code=$(http_get "$SRV_URL" "$T/after.svg")
 svg_ok http-still-serving "$T/after.svg" "$code"
 
-# more idle clients than the connection bound: a new request gets a
-# prompt answer (503 while full, never a hang), and 200 once they left
+# 200 idle clients, more than the connection bound: a new request still
+# gets its SVG within a second (the quietest idle socket makes room)
 if ! out=$(python3 - "${SRV_BASE##*:}" "$SRV_URL" <<'PY' 2>&1
 import socket, subprocess, sys, time
 port, url = int(sys.argv[1]), sys.argv[2]
@@ -185,11 +185,11 @@ def get():
     r = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5", url],
                        capture_output=True, text=True)
     return r.stdout, time.time() - t
-idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(80)]
+idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(200)]
 time.sleep(0.3)
 code, took = get()
-if code not in ("200", "503") or took > 2:
-    sys.exit("with 80 idle clients: status %s after %.1f s, want 200 or 503 within 2 s" % (code, took))
+if code != "200" or took > 1:
+    sys.exit("with 200 idle clients: status %s after %.1f s, want 200 within 1 s" % (code, took))
 for c in idle:
     c.close()
 for _ in range(20):
