@@ -52,10 +52,14 @@ static int finish_reading(const char *file, struct ior_rec_reader *r, int rc, bo
 			rc == -ENOMEM ? strerror(ENOMEM) : ior_rec_reader_error(r));
 		return -1;
 	}
-	uint64_t pairs, end;
+	uint64_t pairs, end, trailing = ior_rec_reader_trailing(r);
 	if (ior_rec_reader_truncated(r, &pairs, &end) && !quiet)
 		fprintf(stderr, "ior: %s: truncated after %llu pairs (last complete frame at byte %llu)\n",
 			file, (unsigned long long)pairs, (unsigned long long)end);
+	if (trailing && !quiet)
+		fprintf(stderr, "ior: %s: %llu trailing bytes ignored after the recording's end at byte "
+				"%llu (appended to, or damaged)\n",
+			file, (unsigned long long)trailing, (unsigned long long)end);
 	return 0;
 }
 

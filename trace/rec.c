@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -1185,6 +1186,22 @@ const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r)
 const struct ior_trace_totals *ior_rec_reader_totals(const struct ior_rec_reader *r)
 {
 	return r->has_totals ? &r->totals : NULL;
+}
+
+uint64_t ior_rec_reader_trailing(const struct ior_rec_reader *r)
+{
+	struct stat st;
+	uint64_t size;
+
+	if (!r->ended)
+		return 0;
+	if (r->mem)
+		size = r->mem_len;
+	else if (fstat(r->fd, &st) || st.st_size < 0)
+		return 0;
+	else
+		size = (uint64_t)st.st_size;
+	return size > r->last_frame_end ? size - r->last_frame_end : 0;
 }
 
 bool ior_rec_reader_truncated(const struct ior_rec_reader *r, uint64_t *pairs, uint64_t *last_frame_end)

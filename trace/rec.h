@@ -93,6 +93,9 @@ const struct ior_trace_totals *ior_rec_reader_totals(const struct ior_rec_reader
  * after the last complete frame. Either pointer may be NULL. */
 bool ior_rec_reader_truncated(const struct ior_rec_reader *r, uint64_t *pairs,
 			      uint64_t *last_frame_end);
+/* After the trailer was read: bytes the file holds after its last frame
+ * (appended, or damaged), 0 when none. Readers must say so. */
+uint64_t ior_rec_reader_trailing(const struct ior_rec_reader *r);
 const char *ior_rec_reader_error(const struct ior_rec_reader *r);
 void ior_rec_reader_close(struct ior_rec_reader *r);
 

@@ -143,6 +143,21 @@ else
 			pass cut-collapsed
 		fi
 	fi
+
+	# 3b. bytes appended after the last frame: read whole, and said
+	cp "$C" "$T/tail.ior.zst"
+	printf 'appended by something else\n' >>"$T/tail.ior.zst"
+	"$IOR" collapsed -fields=tracepoint "$T/tail.ior.zst" >"$T/tail.folded" 2>"$T/tail.err"
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		fail trailing-bytes "exit $rc: $(head -c 300 "$T/tail.err")"
+	elif [ "$(sort "$T/tail.folded" | tr '\n' ' ')" != "close 1 pread64 $M " ]; then
+		fail trailing-bytes "want every pair read, got: $(head -c 200 "$T/tail.folded")"
+	elif ! grep -qx "ior: $T/tail.ior.zst: 27 trailing bytes ignored after the recording's end at byte $size (appended to, or damaged)" "$T/tail.err"; then
+		fail trailing-bytes "want one line saying 27 trailing bytes at byte $size, stderr: $(head -c 300 "$T/tail.err")"
+	else
+		pass trailing-bytes
+	fi
 fi
 REC_ARGS=()
 

@@ -327,6 +327,37 @@ TEST(zero_filled_tail_reads_as_truncated)
 	free(all);
 }
 
+/* Bytes after the trailer: every pair reads, and the reader counts them. */
+TEST(trailing_bytes_are_counted)
+{
+	struct spair v[20];
+	rng_state = 6;
+	gen_stream(v, 20, 2);
+	uint64_t fend[4], fpairs[4];
+	size_t nf, len;
+	const char *path = tmp_path("tail.ior.zst");
+	CHECK_EQ_INT(write_stream(path, v, 20, 10, fend, fpairs, &nf), 0);
+	uint8_t *all = slurp(path, &len);
+	uint8_t *b = malloc(len + 5);
+	memcpy(b, all, len);
+	memcpy(b + len, "junk!", 5);
+	for (size_t extra = 0; extra <= 5; extra += 5) {
+		int orc, rc;
+		bool mismatch;
+		struct ior_rec_reader *r = NULL;
+		size_t got = read_all_mem(b, len + extra, v, 20, &orc, &rc, &mismatch, &r);
+		CHECK_EQ_INT(orc, 0);
+		CHECK_EQ_INT(rc, 0);
+		CHECK_EQ_INT(got, 20);
+		CHECK(!mismatch);
+		CHECK(r && !ior_rec_reader_truncated(r, NULL, NULL));
+		CHECK_EQ_INT(r ? ior_rec_reader_trailing(r) : 99, extra);
+		ior_rec_reader_close(r);
+	}
+	free(b);
+	free(all);
+}
+
 TEST(corrupt_bytes_never_yield_wrong_pairs)
 {
 	enum { N = 40 };
@@ -621,6 +652,7 @@ int main(void)
 	RUN(zstd_tool_accepts_the_file);
 	RUN(truncated_at_every_byte);
 	RUN(zero_filled_tail_reads_as_truncated);
+	RUN(trailing_bytes_are_counted);
 	RUN(corrupt_bytes_never_yield_wrong_pairs);
 	RUN(hostile_input_is_an_error);
 	RUN(read_loop_costs_at_most_6_bytes_per_pair);
