@@ -2,6 +2,7 @@
  * state per thread so a pair that repeats its thread's previous syscall,
  * file and return value costs one op byte plus two varints (gap and
  * duration) before zstd; zstd then removes most of what is left. */
+#include "csv.h"
 #include "rec.h"
 #include "syscalls.h"
 
@@ -1111,6 +1112,16 @@ static int corrupt_at(struct ior_rec_reader *r)
 		     (unsigned long long)r->last_frame_end, (unsigned long long)r->pairs);
 }
 
+/* The name comes from the file: escaped before anyone prints it. */
+static int unknown_syscall(struct ior_rec_reader *r)
+{
+	const char *raw = r->sys_names + (size_t)r->bad_sys * (MAX_SYSNAME + 1);
+	char name[4 * MAX_SYSNAME + 1];
+
+	ior_csv_escape(name, sizeof name, raw, strlen(raw), IOR_ESCAPE_AUTO);
+	return rfail(r, -EPROTO, "the recording uses syscall '%s', unknown to this ior", name);
+}
+
 int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct ior_rec_ids *ids)
 {
 	if (r->failed)
@@ -1129,8 +1140,7 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 		if (op & OP_PAIR) {
 			int rc = decode_pair(r, &c, op, p, ids);
 			if (rc == -2)
-				return rfail(r, -EPROTO, "the recording uses syscall '%s', unknown to this ior",
-					     r->sys_names + (size_t)r->bad_sys * (MAX_SYSNAME + 1));
+				return unknown_syscall(r);
 			if (rc)
 				return corrupt_at(r);
 			r->pos = (size_t)(c.p - r->frame);

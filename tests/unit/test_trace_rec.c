@@ -490,6 +490,16 @@ TEST(hostile_input_is_an_error)
 	memcpy(raw + n, "\x83\x05\x01\x00\x00\x02\x01\x01\x00\x00\x00\x00", 12);
 	CHECK_EQ_INT(read_raw(raw, n + 12, err, sizeof err), 0); /* unused: fine */
 
+	/* its name holds a terminal escape: the message shows it escaped */
+	n = raw_header(raw, 1, 2);
+	raw[n - 12] = 3;
+	memcpy(raw + n, "\x05" "\x1b]0;x", 6);
+	n += 6;
+	memcpy(raw + n, "\x83\x05\x02\x00\x00", 5);
+	CHECK(read_raw(raw, n + 5, err, sizeof err) == -EPROTO);
+	CHECK(strstr(err, "'\\x1b]0;x'"));
+	CHECK(!strchr(err, 0x1b));
+
 	/* well-formed: one pair then a clean end */
 	n = raw_header(raw, 1, 3);
 	memcpy(raw + n, "\x83\x05\x01\x00\x00\x02\x01\x01\x00\x00\x00\x00", 12);
