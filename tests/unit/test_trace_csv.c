@@ -153,17 +153,42 @@ TEST(any_flags_value_renders)
 	}
 }
 
+/* A row of any size comes out whole (open_memstream: no size limit here). */
+static char *big_row(const struct ior_event_pair *p, enum ior_escape esc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ior_csv_write_pair(f, p, esc);
+	fclose(f);
+	return buf;
+}
+
+static char *repeat(const char *unit, size_t n)
+{
+	size_t u = strlen(unit);
+	char *s = malloc(u * n + 1);
+	for (size_t i = 0; i < n; i++)
+		memcpy(s + i * u, unit, u);
+	s[u * n] = 0;
+	return s;
+}
+
 TEST(long_paths_do_not_overflow)
 {
-	char *big = malloc(5000);
-	memset(big, '\x01', 4999);
-	big[4999] = 0;
+	/* the writer takes a path's first 4096 bytes (PATH_MAX): pairs carry no
+	 * longer ones */
+	char *big = repeat("\x01", 4999), *want_path = repeat("\\x01", 4096);
 	struct ior_event_pair p = pair("unlink", "c", big, -1, IOR_FLAGS_UNKNOWN);
-	FILE *f = fopen("/dev/null", "w");
-	ior_csv_write_pair(f, &p, IOR_ESCAPE_AUTO);
-	fclose(f);
+	char *got = big_row(&p, IOR_ESCAPE_AUTO);
+	char *want = malloc(strlen(want_path) + 64);
+	sprintf(want, "10074,14126,c,158022.158023,unlink,3,%s\n", want_path);
+	CHECK(got && !strcmp(got, want)); /* every byte escaped, no overflow */
 	p.path = "ok";
 	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO), "10074,14126,c,158022.158023,unlink,3,ok\n");
+	free(got);
+	free(want);
+	free(want_path);
 	free(big);
 }
 
@@ -179,14 +204,16 @@ TEST(escape_helper)
 
 TEST(longest_quoted_fields_fit_the_row)
 {
-	char *big = malloc(5000);
-	memset(big, ',', 4999);
-	big[4999] = 0;
+	char *big = repeat(",", 4999), *cut = repeat(",", 4096);
 	struct ior_event_pair p = pair("rename", "c", big, -1, IOR_FLAGS_UNKNOWN);
 	p.path2 = big;
-	FILE *f = fopen("/dev/null", "w");
-	ior_csv_write_pair(f, &p, IOR_ESCAPE_NEVER);
-	fclose(f);
+	char *got = big_row(&p, IOR_ESCAPE_NEVER);
+	char *want = malloc(2 * 4999 + 64);
+	sprintf(want, "10074,14126,c,158022.158023,rename,3,\"%s=>%s\"\n", cut, cut);
+	CHECK(got && !strcmp(got, want)); /* both paths (4096 bytes each), quoted once */
+	free(cut);
+	free(got);
+	free(want);
 	free(big);
 }
 
