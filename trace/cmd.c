@@ -15,6 +15,7 @@
  * when pairs arrived; the page reloads it every LIVE_PAGE_S seconds. A
  * polling page rather than SSE push: no connection held per open tab, and a
  * failed reload (ior stopped) keeps the last graph on screen. */
+#include "trace/clock.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -70,12 +71,6 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- the trace ----------------------------------------------------------- */
 
@@ -497,7 +492,7 @@ static void detach(struct trace *t)
 	for (unsigned i = 0; i < t->ntp; i++) {
 		close(t->tp_fds[i]);
 		if (i == 0 && t->pairer)
-			ior_pair_stop_enters(t->pairer, mono_ns());
+			ior_pair_stop_enters(t->pairer, ior_mono_ns());
 	}
 	t->ntp = 0;
 }
@@ -527,7 +522,7 @@ static int64_t realtime_offset_ns(void)
 	struct timespec rt;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
-	return (int64_t)rt.tv_sec * 1000000000ll + rt.tv_nsec - (int64_t)mono_ns();
+	return (int64_t)rt.tv_sec * 1000000000ll + rt.tv_nsec - (int64_t)ior_mono_ns();
 }
 
 /* The aggregate, the server, its page and a first (empty) SVG. Returns 0,
@@ -556,7 +551,7 @@ static int open_live(struct trace *t)
 	free(page);
 	if (r < 0)
 		return t->err[0] = 0, fail(t, r, "setting up the live page");
-	publish_live(t, mono_ns());
+	publish_live(t, ior_mono_ns());
 	return 0;
 }
 
@@ -734,7 +729,7 @@ static int loop(struct trace *t)
 	for (unsigned i = 0; i < t->nrings; i++)
 		pfd[i] = (struct pollfd){ .fd = t->rings[i].fd, .events = POLLIN };
 	while (!stop_signal && !t->out_error && !t->rec_error) {
-		uint64_t now = mono_ns();
+		uint64_t now = ior_mono_ns();
 		if (now >= deadline)
 			break;
 		uint64_t left_ms = (deadline - now + 999999) / 1000000;
@@ -742,7 +737,7 @@ static int loop(struct trace *t)
 		poll(pfd, t->nrings + nhttp, (int)(left_ms < POLL_MS ? left_ms : POLL_MS));
 		if (t->o->bench_empty)
 			continue;
-		now = mono_ns();
+		now = ior_mono_ns();
 		flush_batches(t);
 		drain(t, now - SLACK_NS);
 		if (t->rec && !t->rec_error) {
@@ -1063,7 +1058,7 @@ static void snapshot_tick(void *ctx)
 	struct trace *t = ctx;
 
 	flush_batches(t);
-	drain(t, mono_ns() - SLACK_NS);
+	drain(t, ior_mono_ns() - SLACK_NS);
 }
 
 /* The descriptors that predate the trace, before "tracing" is said. */
@@ -1121,7 +1116,7 @@ int ior_cmd_trace(const struct ior_opts *o)
 		teardown(&t);
 		return rc;
 	}
-	t.start_ns = mono_ns();
+	t.start_ns = ior_mono_ns();
 	fprintf(stderr, "ior: tracing %u syscalls on %u CPUs (%s tracepoints), Ctrl-C to stop\n",
 		t.nattached, o->bench_empty ? (unsigned)possible_cpus() : t.nrings,
 		t.use_btf ? "BTF" : "raw");
@@ -1134,7 +1129,7 @@ int ior_cmd_trace(const struct ior_opts *o)
 	}
 	stop_serving(&t);
 	detach(&t); /* no new records; then read what the batches and rings still hold */
-	t.stop_ns = mono_ns();
+	t.stop_ns = ior_mono_ns();
 	if (!o->bench_empty) {
 		flush_batches(&t);
 		drain(&t, t.stop_ns - SLACK_NS);

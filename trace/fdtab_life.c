@@ -75,7 +75,6 @@ int ior_fdtab_snapshot(struct ior_fdtab *t, uint32_t pid, uint64_t begin_ns, uin
 
 	if (!s)
 		return -ENOMEM;
-	s->pid = pid;
 	s->begin = begin_ns;
 	s->end = end_ns;
 	s->n = n;

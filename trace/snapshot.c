@@ -1,5 +1,6 @@
 /* /proc readers for ior_snapshot_take. Each process is read between two
  * clock readings (the records' clock), its fds first, then its cwd. */
+#include "clock.h"
 #include "snapshot.h"
 
 #include <dirent.h>
@@ -21,12 +22,6 @@ struct fd_list {
 	size_t alen, acap;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int64_t fdinfo_flags(uint32_t pid, int fd)
 {
@@ -152,7 +147,7 @@ static int64_t tgid_of(int64_t tid)
 static int take_one(struct ior_fdtab *t, uint32_t pid, struct fd_list *l, struct ior_snapshot_stats *st)
 {
 	char p[64], cwd[IOR_FD_PATH_MAX];
-	uint64_t begin = mono_ns();
+	uint64_t begin = ior_mono_ns();
 	ssize_t n;
 	int r = read_fds(pid, l);
 
@@ -165,7 +160,7 @@ static int take_one(struct ior_fdtab *t, uint32_t pid, struct fd_list *l, struct
 	snprintf(p, sizeof p, "/proc/%u/cwd", pid);
 	n = readlink(p, cwd, sizeof cwd - 1);
 	cwd[n > 0 ? n : 0] = 0;
-	r = ior_fdtab_snapshot(t, pid, begin, mono_ns(), cwd, l->v, l->n);
+	r = ior_fdtab_snapshot(t, pid, begin, ior_mono_ns(), cwd, l->v, l->n);
 	st->procs++;
 	st->fds += l->n;
 	return r;
@@ -197,7 +192,7 @@ int ior_snapshot_take(struct ior_fdtab *t, const struct ior_snapshot_scope *sc,
 		      void (*tick)(void *ctx), void *ctx, struct ior_snapshot_stats *st)
 {
 	struct fd_list l = { 0 };
-	uint64_t start = mono_ns();
+	uint64_t start = ior_mono_ns();
 	int64_t one = sc->pid >= 0 ? sc->pid : sc->tid >= 0 ? tgid_of(sc->tid) : -1;
 	int r;
 
@@ -207,8 +202,8 @@ int ior_snapshot_take(struct ior_fdtab *t, const struct ior_snapshot_scope *sc,
 		r = one > 0 && one <= UINT32_MAX ? take_one(t, (uint32_t)one, &l, st) : 0;
 	else
 		r = take_all(t, sc, &l, tick, ctx, st);
-	ior_fdtab_snapshot_until(t, mono_ns());
-	st->ns = mono_ns() - start;
+	ior_fdtab_snapshot_until(t, ior_mono_ns());
+	st->ns = ior_mono_ns() - start;
 	free(l.v);
 	free(l.off);
 	free(l.arena);
