@@ -82,6 +82,18 @@ __u64 path_args_full = 0;
 __u64 names_changed = 0;
 __u64 batch_lost_records = 0;
 __u64 batch_busy_records = 0;
+/* When a CPU's ring is full its batch is held, not dropped, and pairs are
+ * summarized instead (struct ior_sum_key): held_batches counts holds,
+ * resend_refused the resends the ring refused again (each is a "lost
+ * sample" in the ring's own count, though nothing was lost),
+ * reserve_full the records a held batch had no room for (lost), and
+ * summary_full the pairs neither map had room for (lost). pending_n
+ * counts "pending" entries: while 0, no program looks there. */
+__u64 held_batches = 0;
+__u64 resend_refused = 0;
+__u64 reserve_full = 0;
+__u64 summary_full = 0;
+__u64 pending_n = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -134,6 +146,23 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ior_batch);
 } batches SEC(".maps");
+
+/* Summaries of pairs the full rings could not take, and the threads with
+ * a streak of them in progress (trace/event.h). Bounded: what does not fit
+ * is counted in summary_full. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct ior_sum_key);
+	__type(value, struct ior_sum_val);
+} summary SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, struct ior_pending);
+} pending SEC(".maps");
 
 /* Syscall tracepoint contexts: common fields, __syscall_nr, then the six
  * arguments (enter) or the return value (exit). Stable since Linux 4.x. */
@@ -333,16 +362,22 @@ INLINE void fill_head(struct ior_rec_head *h, __u64 pid_tgid, __u16 kind, __u32 
 
 /* ---- batches ---------------------------------------------------------- */
 
-INLINE void batch_send(void *ctx, struct ior_batch *b)
+/* 0 when the ring took the batch (now empty); else the batch stays. */
+INLINE long batch_send(void *ctx, struct ior_batch *b)
 {
 	__u32 len = b->len;
+	long r = 0;
 
 	if (len > IOR_BATCH_BYTES)
 		len = IOR_BATCH_BYTES;
-	if (len && bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, b->data, len))
-		__sync_fetch_and_add(&batch_lost_records, b->nrec);
+	if (len)
+		r = bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, b->data, len);
+	if (r)
+		return r;
 	b->len = 0;
 	b->nrec = 0;
+	b->held = 0;
+	return 0;
 }
 
 INLINE struct ior_batch *batch_get(void)
@@ -351,7 +386,32 @@ INLINE struct ior_batch *batch_get(void)
 	return bpf_map_lookup_elem(&batches, &zero);
 }
 
-/* Claims the CPU's batch and makes room for IOR_REC_MAX bytes at its end.
+/* A held batch is offered again this often (each refusal costs a failed
+ * perf output); ior_flush offers it after every drain too. */
+#define RESEND_NS 100000
+
+/* Sends the batch when full; a ring without room keeps it (held) and
+ * the CPU summarizes until a resend is taken: nothing in it is lost. */
+INLINE void batch_make_room(void *ctx, struct ior_batch *b)
+{
+	if (b->held) {
+		__u64 now = bpf_ktime_get_ns();
+		if (now < b->retry_ns)
+			return;
+		if (batch_send(ctx, b)) {
+			__sync_fetch_and_add(&resend_refused, 1);
+			b->retry_ns = now + RESEND_NS;
+		}
+		return;
+	}
+	if (b->len > IOR_BATCH_FILL - IOR_REC_MAX && batch_send(ctx, b)) {
+		b->held = 1;
+		b->retry_ns = bpf_ktime_get_ns() + RESEND_NS;
+		__sync_fetch_and_add(&held_batches, 1);
+	}
+}
+
+/* Claims the CPU's batch and makes room when it is full.
  * 0 when another program holds it: the one this program interrupted.
  * Only programs on this CPU touch its batch, and the only one that can
  * interrupt another is ior_flush (an IPI; syscall tracepoints run their
@@ -363,9 +423,15 @@ INLINE int batch_claim(void *ctx, struct ior_batch *b)
 		return 0;
 	*(volatile __u32 *)&b->busy = 1;
 	asm volatile("" ::: "memory");
-	if (b->len > IOR_BATCH_BYTES - IOR_REC_MAX)
-		batch_send(ctx, b);
+	batch_make_room(ctx, b);
 	return 1;
+}
+
+/* Room for one more record of any size: always unless held and the
+ * reserve is used up. */
+INLINE int batch_has_room(const struct ior_batch *b)
+{
+	return b->len <= IOR_BATCH_BYTES - IOR_REC_MAX;
 }
 
 /* A wanted record the busy batch could not take. */
@@ -375,7 +441,7 @@ INLINE void batch_busy_drop(void)
 }
 
 /* Where the claimed batch's next record goes (the bound is for the
- * verifier: batch_claim made the room). */
+ * verifier: callers checked batch_has_room). */
 INLINE void *batch_slot(struct ior_batch *b)
 {
 	__u32 off = b->len;
@@ -392,12 +458,116 @@ INLINE void batch_release(struct ior_batch *b)
 }
 
 /* Appends the record written at batch_slot (len bytes, 8-byte aligned
- * stride) and releases the batch. */
-INLINE void batch_commit(struct ior_batch *b, __u32 len)
+ * stride), keeping the batch claimed. */
+INLINE void batch_append(struct ior_batch *b, __u32 len)
 {
 	b->len += (len + 7) & ~7u;
 	b->nrec++;
+}
+
+/* Appends and releases. */
+INLINE void batch_commit(struct ior_batch *b, __u32 len)
+{
+	batch_append(b, len);
 	batch_release(b);
+}
+
+/* A record the held batch had no room for. */
+INLINE void reserve_drop(struct ior_batch *b)
+{
+	__sync_fetch_and_add(&reserve_full, 1);
+	batch_release(b);
+}
+
+/* ---- summaries -------------------------------------------------------- */
+
+INLINE struct ior_pending *pending_get(__u32 tid)
+{
+	if (!*(volatile __u64 *)&pending_n)
+		return NULL;
+	return bpf_map_lookup_elem(&pending, &tid);
+}
+
+/* Ends tid's streak: a struct ior_rec_streak goes into the claimed batch
+ * (room permitting) before the thread's next record. */
+INLINE void streak_end(struct ior_batch *b, struct ior_pending *pe, __u64 pid_tgid)
+{
+	__u32 tid = (__u32)pid_tgid;
+
+	if (batch_has_room(b)) {
+		struct ior_rec_streak *r = batch_slot(b);
+		fill_head(&r->h, pid_tgid, IOR_REC_STREAK, pe->first_nr, sizeof *r);
+		r->first_enter = pe->first_enter;
+		r->last_exit = pe->last_exit;
+		r->first_fd = pe->first_fd;
+		r->pairs = pe->pairs;
+		batch_append(b, sizeof *r);
+	} else {
+		__sync_fetch_and_add(&reserve_full, 1);
+	}
+	if (!bpf_map_delete_elem(&pending, &tid))
+		__sync_fetch_and_add(&pending_n, -1);
+}
+
+/* An enter on a CPU whose ring is full: remembered for its exit. */
+INLINE void summarize_enter(struct ior_pending *pe, __u64 pid_tgid, __u32 nr, __s64 fd,
+			    const __u64 *comm)
+{
+	__u32 tid = (__u32)pid_tgid;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!pe) {
+		struct ior_pending fresh = {};
+		fresh.first_enter = now;
+		fresh.first_nr = (__u16)nr;
+		fresh.first_fd = (__s32)fd;
+		fresh.pid = pid_tgid >> 32;
+		if (bpf_map_update_elem(&pending, &tid, &fresh, BPF_NOEXIST)) {
+			__sync_fetch_and_add(&summary_full, 1);
+			return;
+		}
+		__sync_fetch_and_add(&pending_n, 1);
+		if (!(pe = bpf_map_lookup_elem(&pending, &tid)))
+			return;
+	}
+	pe->open = 1;
+	pe->enter_ns = now;
+	pe->gap_ns = pe->last_exit && now > pe->last_exit ? now - pe->last_exit : 0;
+	pe->nr = (__u16)nr;
+	pe->fd = (__s32)fd;
+	__builtin_memcpy(pe->comm, comm, IOR_COMM_LEN);
+}
+
+/* The exit of a summarized enter: the pair goes into the summary map. */
+INLINE void summarize_exit(struct ior_pending *pe, __u64 pid_tgid, __s64 ret,
+			   const struct ior_sys_conf *c)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct ior_sum_key k = { pid_tgid >> 32, (__u32)pid_tgid, pe->nr, pe->fd };
+	struct ior_sum_val *v = bpf_map_lookup_elem(&summary, &k);
+
+	pe->open = 0;
+	if (!v) {
+		struct ior_sum_val fresh = {};
+		__builtin_memcpy(fresh.comm, pe->comm, IOR_COMM_LEN);
+		fresh.first_enter = pe->enter_ns;
+		bpf_map_update_elem(&summary, &k, &fresh, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&summary, &k);
+	}
+	if (!v) {
+		__sync_fetch_and_add(&summary_full, 1);
+		return;
+	}
+	v->pairs++;
+	if (c->ret_is_bytes && ret > 0)
+		v->bytes += ret;
+	v->duration_ns += now > pe->enter_ns ? now - pe->enter_ns : 0;
+	v->gap_ns += pe->gap_ns;
+	if (ret < 0)
+		v->errors++;
+	v->last_exit = now;
+	pe->last_exit = now;
+	pe->pairs++;
 }
 
 INLINE void save_paths(const struct args *a, const struct ior_sys_conf *c, __u32 tid)
@@ -420,13 +590,83 @@ INLINE struct path_ptrs *exit_paths(const struct args *a, const struct ior_sys_c
 	return p;
 }
 
-/* SRC_TP sends the record alone; the others append it to the CPU's batch. */
+INLINE void fill_enter(struct ior_rec_enter *r, __u64 pid_tgid, __u32 nr, const struct ior_sys_conf *c,
+		       const struct args *a, const __u64 *comm)
+{
+	fill_head(&r->h, pid_tgid, IOR_REC_ENTER, nr, sizeof *r);
+	__builtin_memcpy(r->comm, comm, IOR_COMM_LEN);
+	r->fd = c->fd_arg == IOR_ARG_NONE ? -1 : (__s64)(__s32)arg(a, c->fd_arg);
+	r->flags = 0;
+	if (c->flags_arg != IOR_ARG_NONE) {
+		r->flags = arg(a, c->flags_arg);
+		if (c->flags_is_open_how &&
+		    bpf_probe_read_user(&r->flags, sizeof r->flags, (void *)r->flags))
+			r->flags = 0;
+	}
+	r->aux = c->aux_arg == IOR_ARG_NONE ? 0 : arg(a, c->aux_arg);
+}
+
+/* The per-syscall tracepoint programs' enter: sent alone. */
+INLINE int enter_alone(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_sys_conf *c,
+		       const __u64 *comm)
+{
+	struct ior_rec_enter r;
+	struct args a;
+
+	if (!comm_wanted((const char *)comm))
+		return 0;
+	load_args_tp(ctx, &a);
+	fill_enter(&r, pid_tgid, nr, c, &a, comm);
+	if (c->path_arg[0] != IOR_ARG_NONE)
+		save_paths(&a, c, (__u32)pid_tgid);
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &r, sizeof r);
+	return 0;
+}
+
+/* Appends the enter to the CPU's batch; a full ring (held batch) folds a
+ * foldable syscall into the summaries instead. A thread ending a streak
+ * sends its struct ior_rec_streak first. */
+INLINE int enter_batched(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_sys_conf *c,
+			 const struct args *a, const __u64 *comm)
+{
+	struct ior_batch *b = batch_get();
+	struct ior_pending *pe;
+
+	if (!b)
+		return 0;
+	if (!batch_claim(ctx, b)) {
+		if (comm_wanted((const char *)comm))
+			batch_busy_drop();
+		return 0;
+	}
+	if (!comm_wanted_memo(b, comm)) {
+		batch_release(b);
+		return 0;
+	}
+	pe = pending_get((__u32)pid_tgid);
+	if (b->held && c->fold) {
+		summarize_enter(pe, pid_tgid, nr, c->fd_arg == IOR_ARG_NONE ? -1 : (__s32)arg(a, c->fd_arg),
+				comm);
+		batch_release(b);
+		return 0;
+	}
+	if (pe)
+		streak_end(b, pe, pid_tgid);
+	if (!batch_has_room(b)) {
+		reserve_drop(b);
+		return 0;
+	}
+	fill_enter(batch_slot(b), pid_tgid, nr, c, a, comm);
+	b->enter_tid = (__u32)pid_tgid;
+	b->enter_nr = nr;
+	batch_commit(b, sizeof(struct ior_rec_enter));
+	return 0;
+}
+
 INLINE int do_enter(void *ctx, __u32 nr, int src)
 {
 	const char *task = NULL;
 	__u64 pid_tgid = current_pid_tgid(src, &task);
-	struct ior_rec_enter alone, *r = &alone;
-	struct ior_batch *b = NULL;
 	struct ior_sys_conf *c;
 	struct args a;
 	__u64 comm[IOR_COMM_LEN / 8];
@@ -437,47 +677,11 @@ INLINE int do_enter(void *ctx, __u32 nr, int src)
 	if (!c || !c->traced)
 		return 0;
 	current_comm(src, task, comm);
-	if (src != SRC_TP) {
-		if (src == SRC_BTF ? load_args_btf(ctx, &a) : load_args_raw(ctx, &a))
-			return 0;
-		if (!(b = batch_get()))
-			return 0;
-		if (!batch_claim(ctx, b)) {
-			if (comm_wanted((const char *)comm))
-				batch_busy_drop();
-			return 0;
-		}
-		if (!comm_wanted_memo(b, comm)) {
-			batch_release(b);
-			return 0;
-		}
-		r = batch_slot(b);
-	} else {
-		if (!comm_wanted((const char *)comm))
-			return 0;
-		load_args_tp(ctx, &a);
-	}
-	fill_head(&r->h, pid_tgid, IOR_REC_ENTER, nr, sizeof *r);
-	__builtin_memcpy(r->comm, comm, sizeof comm);
-	r->fd = c->fd_arg == IOR_ARG_NONE ? -1 : (__s64)(__s32)arg(&a, c->fd_arg);
-	r->flags = 0;
-	if (c->flags_arg != IOR_ARG_NONE) {
-		r->flags = arg(&a, c->flags_arg);
-		if (c->flags_is_open_how &&
-		    bpf_probe_read_user(&r->flags, sizeof r->flags, (void *)r->flags))
-			r->flags = 0;
-	}
-	r->aux = c->aux_arg == IOR_ARG_NONE ? 0 : arg(&a, c->aux_arg);
-	if (src == SRC_TP && c->path_arg[0] != IOR_ARG_NONE)
-		save_paths(&a, c, (__u32)pid_tgid);
-	if (b) {
-		b->enter_tid = (__u32)pid_tgid;
-		b->enter_nr = nr;
-		batch_commit(b, sizeof *r);
-	} else {
-		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r, sizeof *r);
-	}
-	return 0;
+	if (src == SRC_TP)
+		return enter_alone(ctx, pid_tgid, nr, c, comm);
+	if (src == SRC_BTF ? load_args_btf(ctx, &a) : load_args_raw(ctx, &a))
+		return 0;
+	return enter_batched(ctx, pid_tgid, nr, c, &a, comm);
 }
 
 SEC("tracepoint/syscalls/sys_enter")
@@ -622,10 +826,11 @@ INLINE void exit_alone(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const str
 }
 
 INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p,
-			 int ident, int src, const char *task)
+			 const struct ior_sys_conf *c, int src, const char *task)
 {
 	struct ior_batch *b = batch_get();
 	__u32 tid = (__u32)pid_tgid;
+	struct ior_pending *pe;
 
 	if (!b)
 		return;
@@ -636,10 +841,21 @@ INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const s
 			batch_busy_drop();
 		return;
 	}
-	if (exit_wanted(b, tid, nr, src, task))
-		batch_commit(b, fill_exit(batch_slot(b), pid_tgid, nr, ret, p, ident));
-	else
+	pe = pending_get(tid);
+	if (pe && pe->open && pe->nr == (__u16)nr) {
+		summarize_exit(pe, pid_tgid, ret, c);
 		batch_release(b);
+		return;
+	}
+	if (!exit_wanted(b, tid, nr, src, task)) {
+		batch_release(b);
+		return;
+	}
+	if (!batch_has_room(b)) {
+		reserve_drop(b);
+		return;
+	}
+	batch_commit(b, fill_exit(batch_slot(b), pid_tgid, nr, ret, p, c->ret_is_fd));
 }
 
 /* a: the syscall's arguments (batching programs), NULL for SRC_TP. */
@@ -656,7 +872,7 @@ INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct 
 	if (c->path_arg[0] != IOR_ARG_NONE)
 		p = a ? exit_paths(a, c, &regs_paths) : bpf_map_lookup_elem(&path_args, &tid);
 	if (src != SRC_TP)
-		exit_batched(ctx, pid_tgid, nr, ret, p, c->ret_is_fd, src, task);
+		exit_batched(ctx, pid_tgid, nr, ret, p, c, src, task);
 	else
 		exit_alone(ctx, pid_tgid, nr, ret, p, c->ret_is_fd);
 	if (p && !a)
@@ -731,6 +947,7 @@ INLINE int do_task_exit(void *ctx, int raw)
 	struct ior_rec_head alone, *h = &alone;
 	__u16 kind = (pid_tgid >> 32) == (__u32)pid_tgid ? IOR_REC_PROC_EXIT : IOR_REC_THREAD_EXIT;
 	struct ior_batch *b = NULL;
+	struct ior_pending *pe;
 
 	if (!pid_wanted(pid_tgid))
 		return 0;
@@ -743,6 +960,12 @@ INLINE int do_task_exit(void *ctx, int raw)
 		}
 		if (b->enter_tid == (__u32)pid_tgid) /* the tid may be reused */
 			b->enter_tid = 0;
+		if ((pe = pending_get((__u32)pid_tgid)))
+			streak_end(b, pe, pid_tgid);
+		if (!batch_has_room(b)) {
+			reserve_drop(b);
+			return 0;
+		}
 		h = batch_slot(b);
 	}
 	fill_head(h, pid_tgid, kind, 0, sizeof *h);
@@ -762,6 +985,10 @@ INLINE void *lifecycle_slot(void *ctx, struct ior_batch **b)
 		return NULL;
 	if (!batch_claim(ctx, *b)) {
 		batch_busy_drop();
+		return NULL;
+	}
+	if (!batch_has_room(*b)) {
+		reserve_drop(*b);
 		return NULL;
 	}
 	return batch_slot(*b);
@@ -830,19 +1057,32 @@ int ior_raw_task_exit(void *ctx)
 /* Run by user space on each CPU (BPF_PROG_TEST_RUN with
  * BPF_F_TEST_RUN_ON_CPU, in an IPI there) before it reads the rings, so
  * records wait in a batch for at most one read interval. Returns 1 when
- * the batch is held by the program the IPI interrupted: try again. */
+ * the batch is held by the program the IPI interrupted (try again), 2
+ * when the ring is still full (drain it, then flush again). */
 SEC("raw_tracepoint/ior_flush")
 int ior_flush(void *ctx)
 {
 	struct ior_batch *b = batch_get();
+	int full = 0;
 
 	if (!b)
 		return 0;
-	if (!batch_claim(ctx, b))
+	if (*(volatile __u32 *)&b->busy)
 		return 1;
-	batch_send(ctx, b);
+	*(volatile __u32 *)&b->busy = 1;
+	asm volatile("" ::: "memory");
+	if (batch_send(ctx, b)) {
+		full = 2;
+		if (!b->held) {
+			b->held = 1;
+			__sync_fetch_and_add(&held_batches, 1);
+		} else {
+			__sync_fetch_and_add(&resend_refused, 1);
+		}
+		b->retry_ns = bpf_ktime_get_ns() + RESEND_NS;
+	}
 	batch_release(b);
-	return 0;
+	return full;
 }
 
 /* make bench: the attach-mechanism floor every BPF tracer pays. */

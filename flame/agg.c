@@ -43,6 +43,7 @@ struct ior_flame_agg {
 	uint8_t *comm_ok, *path_ok;
 	uint32_t map_cap, gen;
 	uint64_t pairs, total, first_ns, last_ns;
+	bool spanned; /* first_ns and last_ns are set */
 	/* bounds (0: none) and the "(other)" bucket beyond them */
 	uint32_t max_keys;
 	size_t max_string_bytes;
@@ -255,18 +256,21 @@ static inline uint64_t weight(enum ior_flame_metric m, const struct ior_event_pa
 	case IOR_METRIC_BYTES:
 		return p->bytes;
 	default:
-		return 1;
+		return ior_pair_count(p);
 	}
 }
 
 static void account(struct ior_flame_agg *a, const struct ior_event_pair *p, uint64_t w)
 {
-	uint64_t exit = p->enter_ns + p->duration_ns;
-	if (!a->pairs || p->enter_ns < a->first_ns)
+	/* a summary's duration is a sum: its span is enter_ns..end_ns */
+	uint64_t exit = p->summary ? p->end_ns : p->enter_ns + p->duration_ns;
+	bool spans = !p->summary || p->pairs;
+	if (spans && (!a->spanned || p->enter_ns < a->first_ns))
 		a->first_ns = p->enter_ns;
-	if (!a->pairs || exit > a->last_ns)
+	if (spans && (!a->spanned || exit > a->last_ns))
 		a->last_ns = exit;
-	a->pairs++;
+	a->spanned |= spans;
+	a->pairs += ior_pair_count(p);
 	a->total = sat_add(a->total, w);
 }
 
@@ -310,6 +314,8 @@ int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 		return -ENOMEM;
 	uint64_t w = weight(a->spec.metric, p);
 	account(a, p, w);
+	if (p->summary && !w)
+		return 0; /* a correction of another metric: no frame */
 	if (absent) {
 		add_other(a, w);
 		return 0;
@@ -407,6 +413,8 @@ int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *
 			return -ENOMEM;
 		uint64_t w = weight(a->spec.metric, &p);
 		account(a, &p, w);
+		if (p.summary && !w)
+			continue;
 		if (add_key(a, &k, w))
 			return -ENOMEM;
 	}
@@ -435,8 +443,8 @@ uint64_t ior_flame_agg_total(const struct ior_flame_agg *a)
 
 void ior_flame_agg_span(const struct ior_flame_agg *a, uint64_t *first_ns, uint64_t *last_ns)
 {
-	*first_ns = a->pairs ? a->first_ns : 0;
-	*last_ns = a->pairs ? a->last_ns : 0;
+	*first_ns = a->spanned ? a->first_ns : 0;
+	*last_ns = a->spanned ? a->last_ns : 0;
 }
 
 /* ---- the frame tree ----------------------------------------------------- */

@@ -146,6 +146,8 @@ int ior_loader_bpf_output_open(int cpu, uint32_t wakeup_bytes, char *err, size_t
 int ior_sys_map_update_elem(int fd, const void *key, const void *value, uint64_t flags);
 int ior_sys_map_lookup_elem(int fd, const void *key, void *value);
 int ior_sys_map_delete_elem(int fd, const void *key);
+/* The key after key (NULL: the first); -ENOENT after the last. */
+int ior_sys_map_get_next_key(int fd, const void *key, void *next);
 
 /* Runs a raw tracepoint program once on cpu (BPF_PROG_TEST_RUN with
  * BPF_F_TEST_RUN_ON_CPU, Linux 5.10+: in an IPI when cpu is not the

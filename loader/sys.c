@@ -100,6 +100,12 @@ int ior_sys_map_delete_elem(int fd, const void *key)
 	return map_elem(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
 }
 
+/* next_key shares the attribute's value slot. */
+int ior_sys_map_get_next_key(int fd, const void *key, void *next)
+{
+	return map_elem(BPF_MAP_GET_NEXT_KEY, fd, key, next, 0);
+}
+
 int ior_sys_prog_run_on_cpu(int prog_fd, int cpu, uint32_t *retval)
 {
 	uint64_t ctx = 0; /* raw tracepoint programs take an array of u64 */

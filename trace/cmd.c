@@ -47,6 +47,7 @@
 #include "trace/rec.h"
 #include "trace/ring.h"
 #include "trace/select.h"
+#include "trace/summary.h"
 #include "trace/syscalls.h"
 
 #define POLL_MS 75                  /* timed poll: latency bound at low rates */
@@ -63,6 +64,7 @@
 #define LIVE_SVG_ROUTE "/live.svg"
 #define HTTP_TICK_NS 100000000ull       /* server deadlines checked this often */
 #define FLUSH_TRIES 1000                /* ior_flush retries while a CPU's batch is busy */
+#define SUMMARY_NS 1000000000ull        /* the summary map is read this often */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -101,6 +103,12 @@ struct trace {
 	int flush_error;            /* errno of a failed flush, warned once */
 	uint64_t flush_busy;        /* flushes given up: the batch stayed busy */
 	uint64_t malformed_samples; /* samples whose records do not add up */
+	unsigned char *ring_full;   /* per ring: its CPU's batch is held (ring full) */
+	struct ior_sumtab *sums;    /* what the summary map held at the last read */
+	uint64_t sums_read_ns;
+	uint64_t sums_untracked;    /* summary keys past what user space could remember */
+	uint64_t csv_summarized;    /* -plain: pairs summarized, not printed as rows, since the last note */
+	uint64_t summary_in_flight; /* summarized enters without exit at stop */
 	int out_error;             /* errno of a failed stdout write */
 	int rec_error;
 	uint64_t rows_since_flush;
@@ -119,7 +127,9 @@ static void sink(void *ctx, const struct ior_event_pair *p)
 {
 	struct trace *t = ctx;
 
-	if (t->o->plain && !t->out_error) {
+	if (t->o->plain && p->summary) {
+		t->csv_summarized += p->pairs; /* no fabricated row: said on stderr */
+	} else if (t->o->plain && !t->out_error) {
 		errno = 0; /* a failed write's errno, not an older one */
 		ior_csv_write_pair(stdout, p, t->esc);
 		if (ferror(stdout))
@@ -264,6 +274,11 @@ static int fill_sys_conf(struct trace *t)
 			.traced = 1, .fd_arg = s->fd_arg, .flags_arg = s->flags_arg,
 			.aux_arg = s->aux_arg, .path_arg = { s->path_arg[0], s->path_arg[1] },
 			.flags_is_open_how = s->flags_is_open_how, .ret_is_fd = s->cls == IOR_SC_OPEN,
+			/* what changes the fd table is never summarized: later
+			 * pairs are named by it */
+			.fold = t->sel[i] && !keeps_fds(s),
+			.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE ||
+					s->cls == IOR_SC_TRANSFER,
 		};
 		uint32_t key = s->nr;
 		int r;
@@ -379,7 +394,8 @@ static int open_rings(struct trace *t)
 	}
 	t->rings = calloc((size_t)ncpu, sizeof *t->rings);
 	t->ring_cpu = calloc((size_t)ncpu, sizeof *t->ring_cpu);
-	if (!t->rings || !t->ring_cpu)
+	t->ring_full = calloc((size_t)ncpu, 1);
+	if (!t->rings || !t->ring_cpu || !t->ring_full)
 		return snprintf(t->err, sizeof t->err, "out of memory for %ld rings", ncpu), -ENOMEM;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		struct ior_ring *r = &t->rings[t->nrings];
@@ -663,7 +679,7 @@ static void flush_batches(struct trace *t)
 	for (unsigned i = 0; i < t->nrings && t->flush_fd >= 0; i++) {
 		uint32_t busy = 1;
 		int r = 0;
-		for (int n = 0; n < FLUSH_TRIES && busy && !r; n++)
+		for (int n = 0; n < FLUSH_TRIES && busy == 1 && !r; n++)
 			r = ior_sys_prog_run_on_cpu(t->flush_fd, t->ring_cpu[i], &busy);
 		if (r == -ENXIO) /* went offline: nothing runs there */
 			continue;
@@ -672,19 +688,52 @@ static void flush_batches(struct trace *t)
 			fprintf(stderr, "ior: warning: flushing the BPF batch of CPU %d: %s; records "
 					"wait until the batch fills\n", t->ring_cpu[i], strerror(-r));
 		}
-		if (!r && busy)
+		if (!r && busy == 1)
 			t->flush_busy++;
+		if (t->ring_full)
+			t->ring_full[i] = !r && busy == 2;
 	}
+}
+
+/* Offers the held batches again now that their rings were read. */
+static int reflush_full(struct trace *t)
+{
+	int again = 0;
+
+	for (unsigned i = 0; i < t->nrings && t->ring_full && t->flush_fd >= 0; i++) {
+		uint32_t busy = 1;
+		int r = 0;
+		if (!t->ring_full[i])
+			continue;
+		for (int n = 0; n < FLUSH_TRIES && busy == 1 && !r; n++)
+			r = ior_sys_prog_run_on_cpu(t->flush_fd, t->ring_cpu[i], &busy);
+		t->ring_full[i] = !r && busy == 2;
+		again = 1;
+	}
+	return again;
 }
 
 /* Drains every ring into the merge, then delivers what every ring has
  * caught up with: records older than the drain's start minus the slack. */
 static uint64_t bpf_counter(struct trace *t, const char *name);
 
+static void drain_rings(struct trace *t, uint64_t watermark);
+
+/* A CPU whose ring was full holds a batch of records older than the
+ * watermark: it is sent once its ring was read, and read before the
+ * watermark passes it. */
 static void drain(struct trace *t, uint64_t watermark)
 {
 	if (t->canon && t->use_btf) /* name changes up to now, before the records older than now */
 		ior_canon_generation(t->canon, bpf_counter(t, "names_changed"));
+	drain_rings(t, watermark);
+	for (int n = 0; n < 4 && reflush_full(t); n++)
+		drain_rings(t, watermark);
+	ior_merge_flush(t->merge, watermark, deliver, t);
+}
+
+static void drain_rings(struct trace *t, uint64_t watermark)
+{
 	for (unsigned i = 0; i < t->nrings; i++) {
 		struct push_ctx ctx = { t, i };
 		for (;;) {
@@ -702,7 +751,65 @@ static void drain(struct trace *t, uint64_t watermark)
 			}
 		}
 	}
-	ior_merge_flush(t->merge, watermark, deliver, t);
+}
+
+/* ---- summaries ----------------------------------------------------------- */
+
+/* Delivers what the kernel summarized since the last read, as summary
+ * rows named by the fd table now. Read only once a ring was ever full. */
+static void read_summaries(struct trace *t, uint64_t now)
+{
+	int fd = ior_loader_map_fd(t->obj, "summary");
+	struct ior_sum_key k, next;
+	const struct ior_sum_key *prev = NULL;
+
+	t->sums_read_ns = now;
+	if (fd < 0 || !bpf_counter(t, "held_batches"))
+		return;
+	if (!t->sums && !(t->sums = ior_sumtab_new()))
+		return;
+	while (!ior_sys_map_get_next_key(fd, prev, &next)) {
+		struct ior_sum_val v, d;
+		int r;
+		k = next;
+		prev = &k;
+		if (ior_sys_map_lookup_elem(fd, &k, &v))
+			continue;
+		r = ior_sumtab_delta(t->sums, &k, &v, &d);
+		if (r > 0)
+			ior_pair_summary(t->pairer, &k, &d, now);
+		else if (r < 0)
+			t->sums_untracked++;
+	}
+}
+
+/* At stop: streaks no later record of their thread ended (it made no
+ * syscall since), ended here as the kernel would have; summarized
+ * enters still open are counted. */
+static uint64_t end_open_streaks(struct trace *t)
+{
+	int fd = ior_loader_map_fd(t->obj, "pending");
+	uint32_t tid, next;
+	const uint32_t *prev = NULL;
+	uint64_t open = 0;
+
+	while (fd >= 0 && !ior_sys_map_get_next_key(fd, prev, &next)) {
+		struct ior_pending pe;
+		struct ior_rec_streak r = { 0 };
+		tid = next;
+		prev = &tid;
+		if (ior_sys_map_lookup_elem(fd, &tid, &pe))
+			continue;
+		open += pe.open;
+		r.h = (struct ior_rec_head){ .ts = t->stop_ns, .pid = pe.pid, .tid = tid,
+					     .kind = IOR_REC_STREAK, .nr = pe.first_nr, .len = sizeof r };
+		r.first_enter = pe.first_enter;
+		r.last_exit = pe.last_exit;
+		r.first_fd = pe.first_fd;
+		r.pairs = pe.pairs;
+		ior_pair_feed(t->pairer, &r, sizeof r);
+	}
+	return open;
 }
 
 static void flush_stdout(struct trace *t)
@@ -740,6 +847,14 @@ static int loop(struct trace *t)
 		now = ior_mono_ns();
 		flush_batches(t);
 		drain(t, now - SLACK_NS);
+		if (now - t->sums_read_ns >= SUMMARY_NS)
+			read_summaries(t, now);
+		if (t->csv_summarized) {
+			fprintf(stderr, "ior: %llu pairs summarized, not printed (rings full: detail "
+					"dropped, totals kept in the statistics and recording)\n",
+				(unsigned long long)t->csv_summarized);
+			t->csv_summarized = 0;
+		}
 		if (t->rec && !t->rec_error) {
 			int r = ior_rec_tick(t->rec, now);
 			if (r < 0)
@@ -774,28 +889,42 @@ static uint64_t bpf_counter(struct trace *t, const char *name)
 static uint64_t lost_records(struct trace *t, uint64_t *busy)
 {
 	*busy = bpf_counter(t, "batch_busy_records");
-	return bpf_counter(t, "batch_lost_records") + *busy;
+	return bpf_counter(t, "batch_lost_records") + *busy + bpf_counter(t, "reserve_full") +
+	       bpf_counter(t, "summary_full") + t->sums_untracked;
 }
 
-static void print_lost(struct trace *t)
+/* Perf samples the rings reported lost beyond the kernel's own refused
+ * sends (which kept their batch): nothing should be there. */
+static uint64_t samples_lost_unexplained(struct trace *t)
 {
-	uint64_t busy, lost = lost_records(t, &busy);
+	uint64_t samples = 0, refused = bpf_counter(t, "held_batches") + bpf_counter(t, "resend_refused");
+
+	for (unsigned i = 0; i < t->nrings; i++)
+		samples += t->rings[i].lost;
+	return samples > refused ? samples - refused : 0;
+}
+
+static void print_lost(struct trace *t, const struct ior_pair_stats *s)
+{
+	uint64_t busy, lost = lost_records(t, &busy), reserve = bpf_counter(t, "reserve_full");
+	uint64_t full = bpf_counter(t, "summary_full"), odd = samples_lost_unexplained(t);
 
 	fprintf(stderr, "ior: lost: %llu records in the perf buffers", (unsigned long long)lost);
-	if (lost > busy) {
-		fputs(" (lost samples: ", stderr);
-		for (unsigned i = 0, first = 1; i < t->nrings; i++) {
-			if (!t->rings[i].lost)
-				continue;
-			fprintf(stderr, "%sCPU %d: %llu", first ? "" : ", ", t->ring_cpu[i],
-				(unsigned long long)t->rings[i].lost);
-			first = 0;
-		}
-		fputs("; try a larger -mapSize or fewer -tps)", stderr);
-	}
+	if (reserve || full || t->sums_untracked)
+		fprintf(stderr, " (%llu found a full ring's reserve full, %llu pairs found the summary "
+				"maps full, %llu summaries could not be tracked; try a larger -mapSize)",
+			(unsigned long long)reserve, (unsigned long long)full,
+			(unsigned long long)t->sums_untracked);
 	if (busy)
 		fprintf(stderr, ", %llu of them dropped because their CPU's batch was busy "
 				"(a program interrupted another on the same CPU)", (unsigned long long)busy);
+	if (odd)
+		fprintf(stderr, "; the rings also reported %llu perf samples lost", (unsigned long long)odd);
+	fprintf(stderr, "; summarized: %llu pairs (detail dropped, totals kept)",
+		(unsigned long long)s->t.summarized);
+	if (t->summary_in_flight)
+		fprintf(stderr, ", %llu summarized enters in flight at stop",
+			(unsigned long long)t->summary_in_flight);
 	fputc('\n', stderr);
 }
 
@@ -874,7 +1003,7 @@ static void print_stats(struct trace *t)
 	fprintf(stderr, "ior: traced %.2f s: %llu syscall pairs (%.0f/s), %llu after filters\n", secs,
 		(unsigned long long)s.t.pairs_seen, secs > 0 ? s.t.pairs_seen / secs : 0.0,
 		(unsigned long long)s.t.pairs);
-	print_lost(t);
+	print_lost(t, &s);
 	fprintf(stderr, "ior: exits without an enter: %llu, enters overwritten: %llu, "
 			"enters in flight at stop: %llu\n",
 		(unsigned long long)s.t.unpaired_exits, (unsigned long long)s.t.overwritten_enters,
@@ -1048,6 +1177,8 @@ static void teardown(struct trace *t)
 	t->live = NULL;
 	free(t->rings);
 	free(t->ring_cpu);
+	free(t->ring_full);
+	ior_sumtab_free(t->sums);
 	free(t->tp_fds);
 }
 
@@ -1135,6 +1266,8 @@ int ior_cmd_trace(const struct ior_opts *o)
 		drain(&t, t.stop_ns - SLACK_NS);
 		push_batch_leftovers(&t);
 		drain(&t, UINT64_MAX);
+		t.summary_in_flight = end_open_streaks(&t);
+		read_summaries(&t, t.stop_ns);
 		flush_stdout(&t);
 		print_stats(&t);
 		if (t.rec && close_recording(&t))

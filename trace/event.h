@@ -21,7 +21,11 @@
 #define IOR_COMM_LEN 16
 #define IOR_NR_MAX 512         /* syscall numbers below this are tracked */
 #define IOR_ARG_NONE 0xff      /* struct ior_sys_conf: argument not used */
-#define IOR_BATCH_BYTES 8192   /* records sent in one perf sample, at most */
+#define IOR_BATCH_BYTES 12288  /* records sent in one perf sample, at most */
+/* A batch is sent once it holds this much. The rest is the reserve a CPU
+ * whose ring is full keeps appending to while its batch waits (held):
+ * exits of enters already batched, and syscalls never summarized. */
+#define IOR_BATCH_FILL 8192
 
 enum ior_rec_kind {
 	IOR_REC_ENTER = 1,
@@ -30,6 +34,7 @@ enum ior_rec_kind {
 	IOR_REC_THREAD_EXIT = 4, /* a thread exited: tid may be reused */
 	IOR_REC_FORK = 5, /* struct ior_rec_fork: the head's thread made a task */
 	IOR_REC_EXEC = 6, /* the head's process runs a new image (cloexec fds closed) */
+	IOR_REC_STREAK = 7, /* struct ior_rec_streak: the thread's pairs were summarized */
 };
 
 struct ior_rec_head {
@@ -47,6 +52,20 @@ struct ior_rec_enter {
 	__u64 flags; /* flags argument (openat2: open_how.flags), 0 when none */
 	__u64 aux;   /* second interesting argument (dirfd, fcntl cmd, ...) */
 	char comm[IOR_COMM_LEN];
+};
+
+/* Ends a streak: pairs of the head's thread the kernel folded into the
+ * summary map (struct ior_sum_key) because its CPU's ring was full. Sent
+ * before the thread's next record, it tells user space what only it can
+ * complete: the first pair's gap (first_enter minus the thread's last
+ * delivered exit) and where the next gap starts. h.nr is the first pair's
+ * syscall. */
+struct ior_rec_streak {
+	struct ior_rec_head h;
+	__u64 first_enter;
+	__u64 last_exit; /* exit of the streak's last pair */
+	__s32 first_fd;  /* the first pair's summary key: (pid, tid, h.nr, first_fd) */
+	__u32 pairs;     /* pairs summarized in the streak */
 };
 
 /* A new process (child_pid == child_tid) or thread (child_pid == h.pid). */
@@ -99,6 +118,8 @@ struct ior_batch {
 	__u32 busy; /* a program (or ior_flush) is appending */
 	__u32 len;  /* bytes used in data */
 	__u32 nrec; /* records in data */
+	__u32 held; /* the ring refused it: kept, resent at retry_ns or by ior_flush */
+	__u64 retry_ns;
 	/* The -comm filter, made cheap (every helper call costs here): the
 	 * last enter this CPU recorded (its exit is recorded without looking
 	 * at the comm), and the last comm judged with its verdict (all zero
@@ -121,6 +142,43 @@ struct ior_sys_conf {
 	__u8 path_arg[2];
 	__u8 flags_is_open_how; /* flags_arg points to struct open_how */
 	__u8 ret_is_fd;  /* a successful call returns a new fd: its identity is recorded */
+	__u8 fold;       /* may be summarized while the CPU's ring is full (no fd table change) */
+	__u8 ret_is_bytes; /* a positive return value counts bytes */
+	__u8 pad[6];
+};
+
+/* The summary map (bpf.c "summary"): pairs whose events could not be
+ * delivered, folded per thread, syscall and fd. Only the thread itself
+ * updates its keys (its syscalls are sequential): no atomics. */
+struct ior_sum_key {
+	__u32 pid, tid;
+	__u32 nr;
+	__s32 fd; /* -1: the syscall takes no fd */
+};
+
+struct ior_sum_val {
+	__u64 pairs;
+	__u64 bytes;
+	__u64 duration_ns; /* sum of exit - enter */
+	__u64 gap_ns;      /* sum of durationToPrevNs, except each streak's first (struct ior_rec_streak) */
+	__u64 errors;      /* pairs that returned < 0 */
+	__u64 first_enter; /* of the key's first pair */
+	__u64 last_exit;   /* of its latest */
+	char comm[IOR_COMM_LEN];
+};
+
+/* A thread's streak in progress (bpf.c "pending", by tid). */
+struct ior_pending {
+	__u64 enter_ns;    /* of the open summarized enter */
+	__u64 gap_ns;      /* its gap, added when it exits */
+	__u64 first_enter;
+	__u64 last_exit;   /* 0 until a summarized pair exited */
+	__s32 fd, first_fd;
+	__u32 pairs;
+	__u16 nr, first_nr;
+	__u32 open;        /* a summarized enter waits for its exit */
+	__u32 pid;
+	char comm[IOR_COMM_LEN];
 };
 
 #endif

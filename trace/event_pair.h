@@ -20,7 +20,23 @@ struct ior_event_pair {
 	const char *comm;     /* NUL-terminated, at most 15 bytes */
 	const char *path;     /* "" when the syscall has no file */
 	const char *path2;    /* second path (rename, link, symlink), else "" */
+	/* A summary row (summary = 1) is not one event: it stands for `pairs`
+	 * pairs whose events the kernel could not deliver (its ring was full)
+	 * and folded per thread, syscall and fd. duration_ns, gap_ns and bytes
+	 * are their sums, enter_ns the first enter and end_ns the latest exit
+	 * of the key's summarized pairs (not only these), path the fd's when
+	 * they were collected, ret 0 and flags unknown. pairs = 0: a
+	 * correction of gap_ns only (a streak's first gap, known later). */
+	uint8_t summary;
+	uint64_t pairs;
+	uint64_t end_ns;
 };
+
+/* What a pair or summary row weighs when counting pairs. */
+static inline uint64_t ior_pair_count(const struct ior_event_pair *p)
+{
+	return p->summary ? p->pairs : 1;
+}
 
 /* What a trace counted; a recording's trailer carries it too. */
 struct ior_trace_totals {
@@ -30,6 +46,7 @@ struct ior_trace_totals {
 	uint64_t unpaired_exits;     /* exits whose enter was never seen */
 	uint64_t overwritten_enters; /* enters replaced by a newer enter of the same tid */
 	uint64_t in_flight;          /* enters still open when tracing stopped */
+	uint64_t summarized;         /* of pairs: those delivered as summaries (detail dropped) */
 };
 
 /* Consumers receive pairs through a callback; pointers inside the pair are

@@ -504,6 +504,89 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	after_sink(p, s, t, &e);
 }
 
+/* Delivers a summary row (or a gap correction, at ts) for key, named as
+ * the fd table has it now. */
+static void summary_row(struct ior_pairer *p, const struct ior_sum_key *k,
+			const struct ior_sum_val *v, const char *comm, uint64_t ts)
+{
+	const struct ior_syscall *s = ior_syscall_by_nr(k->nr);
+	struct ior_event_pair e;
+
+	if (!s || k->nr > UINT16_MAX) {
+		p->st.bad_records++;
+		return;
+	}
+	e = (struct ior_event_pair){
+		.enter_ns = v->pairs ? v->first_enter : ts,
+		.end_ns = v->pairs ? v->last_exit : ts,
+		.duration_ns = v->duration_ns,
+		.gap_ns = v->gap_ns,
+		.bytes = v->bytes,
+		.flags = IOR_FLAGS_UNKNOWN,
+		.pid = k->pid,
+		.tid = k->tid,
+		.fd = k->fd,
+		.sys = (uint16_t)ior_syscall_index(s),
+		.comm = comm,
+		.path = "",
+		.path2 = "",
+		.summary = 1,
+		.pairs = v->pairs,
+	};
+	if (p->cfg.visible && !p->cfg.visible[e.sys])
+		return;
+	if (k->fd >= 0 && s->fd_arg != IOR_ARG_NONE && !s->fd_is_dirfd2)
+		e.path = ior_fdtab_get(p->cfg.fds, e.pid, k->fd, &e.flags);
+	p->st.t.pairs_seen += v->pairs;
+	if (!path_wanted(p, &e))
+		return;
+	p->st.t.pairs += v->pairs;
+	p->st.t.summarized += v->pairs;
+	p->cfg.sink(p->cfg.sink_ctx, &e);
+}
+
+void ior_pair_summary(struct ior_pairer *p, const struct ior_sum_key *k, const struct ior_sum_val *v,
+		      uint64_t ts)
+{
+	char comm[IOR_COMM_LEN];
+
+	memcpy(comm, v->comm, sizeof comm);
+	comm[sizeof comm - 1] = 0;
+	summary_row(p, k, v, comm, ts);
+}
+
+/* A streak of the thread's pairs went into the summaries. Its first pair's
+ * gap starts at the thread's last delivered exit, known only here; the
+ * next pair's gap starts at the streak's last exit. */
+static void on_streak(struct ior_pairer *p, const void *rec, size_t len)
+{
+	struct ior_rec_streak r;
+	struct tid_st *t;
+
+	if (len < sizeof r) {
+		p->st.bad_records++;
+		return;
+	}
+	memcpy(&r, rec, sizeof r);
+	t = tid_get(p, r.h.tid);
+	if (!t) {
+		p->st.bad_records++;
+		return;
+	}
+	/* an enter still open lost its exit to a full reserve: the kernel
+	 * counted that record in reserve_full */
+	t->open = 0;
+	if (t->has_prev && r.first_enter > t->last_exit) {
+		struct ior_sum_key k = { r.h.pid, r.h.tid, r.h.nr, r.first_fd };
+		struct ior_sum_val v = { .gap_ns = r.first_enter - t->last_exit };
+		summary_row(p, &k, &v, t->comm, r.first_enter);
+	}
+	if (r.last_exit) {
+		t->has_prev = 1;
+		t->last_exit = r.last_exit;
+	}
+}
+
 void ior_pair_stop_enters(struct ior_pairer *p, uint64_t ts)
 {
 	p->enters_stopped = ts;
@@ -551,6 +634,9 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 		break;
 	case IOR_REC_THREAD_EXIT:
 		tid_delete(p, h.tid);
+		break;
+	case IOR_REC_STREAK:
+		on_streak(p, rec, len);
 		break;
 	default:
 		p->st.bad_records++;

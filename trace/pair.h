@@ -6,6 +6,7 @@
 #ifndef IOR_TRACE_PAIR_H
 #define IOR_TRACE_PAIR_H
 
+#include "event.h"
 #include "event_pair.h"
 #include "fdtab.h"
 
@@ -58,6 +59,11 @@ void ior_pair_free(struct ior_pairer *p);
  * padding). Records must come in timestamp order; a record of a thread
  * arriving before its predecessor is paired as best it can and counted. */
 void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len);
+
+/* Pairs the kernel summarized (trace/event.h): v holds what was added to
+ * key since the last call, delivered as one summary row at ts. */
+void ior_pair_summary(struct ior_pairer *p, const struct ior_sum_key *k, const struct ior_sum_val *v,
+		      uint64_t ts);
 
 /* Tells that enters stopped being recorded at ts (the enter program was
  * detached first): an exit without enter after it is a syscall that began

@@ -21,8 +21,9 @@ static const char magic[8] = { 'I', 'O', 'R', 'R', 'E', 'C', '\r', '\n' };
 
 enum {
 	OP_STR = 0x01,   /* varint len, bytes: defines the next string id */
-	OP_END = 0x02,   /* trailer: six varints (struct ior_trace_totals) */
+	OP_END = 0x02,   /* trailer: seven varints (struct ior_trace_totals; six in version 1) */
 	OP_RESET = 0x03, /* forget all strings and thread state */
+	OP_SUMMARY = 0x04, /* a summary row (version 2): see encode_summary */
 	OP_PAIR = 0x80,  /* low bits: PAIR_* */
 };
 
@@ -172,6 +173,7 @@ struct ior_rec_writer {
 	uint8_t *raw, *out;
 	size_t raw_len, out_cap;
 	uint64_t pairs, bytes_written, last_flush_ns;
+	uint64_t summarized; /* pairs in summary rows */
 	struct wstrings str;
 	struct codec codec;
 };
@@ -614,16 +616,50 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 	return 0;
 }
 
+/* Summary rows stand apart from the pair stream: they neither use nor
+ * change the per-thread state, so a reader can skip them. Fields: tid,
+ * pid, sys, fd (zigzag), comm id, path id, first enter, last exit minus
+ * first enter, pairs, bytes, duration sum, gap sum. */
+static int encode_summary(struct ior_rec_writer *w, const struct ior_event_pair *p)
+{
+	uint32_t comm, path;
+	maybe_reset_strings(w);
+	int rc = intern(w, p->comm ? p->comm : "", &comm);
+	if (!rc)
+		rc = intern(w, p->path ? p->path : "", &path);
+	if (rc)
+		return rc;
+	uint8_t *o = w->raw + w->raw_len;
+	*o++ = OP_SUMMARY;
+	o = put_varint(o, p->tid);
+	o = put_varint(o, p->pid);
+	o = put_varint(o, p->sys);
+	o = put_varint(o, zigzag(p->fd));
+	o = put_varint(o, comm);
+	o = put_varint(o, path);
+	o = put_varint(o, p->enter_ns);
+	o = put_varint(o, p->end_ns > p->enter_ns ? p->end_ns - p->enter_ns : 0);
+	o = put_varint(o, p->pairs);
+	o = put_varint(o, p->bytes);
+	o = put_varint(o, p->duration_ns);
+	o = put_varint(o, p->gap_ns);
+	w->raw_len = (size_t)(o - w->raw);
+	return 0;
+}
+
 int ior_rec_write(struct ior_rec_writer *w, const struct ior_event_pair *p)
 {
 	if (w->error)
 		return w->error;
 	if (p->sys >= ior_nsyscalls)
 		return -EINVAL;
-	int rc = encode_pair(w, p);
+	int rc = p->summary ? encode_summary(w, p) : encode_pair(w, p);
 	if (rc)
 		return w->error = rc;
-	w->pairs++;
+	if (p->summary)
+		w->summarized += p->pairs;
+	else
+		w->pairs++;
 	if (w->raw_len >= FRAME_FLUSH)
 		return flush_frame(w);
 	return 0;
@@ -652,7 +688,9 @@ uint64_t ior_rec_writer_bytes(const struct ior_rec_writer *w)
 int ior_rec_writer_close(struct ior_rec_writer *w, const struct ior_trace_totals *totals,
 			 char *err, size_t errlen)
 {
-	struct ior_trace_totals t = { .pairs = w->pairs, .pairs_seen = w->pairs };
+	struct ior_trace_totals t = { .pairs = w->pairs + w->summarized,
+				      .pairs_seen = w->pairs + w->summarized,
+				      .summarized = w->summarized };
 	if (totals)
 		t = *totals;
 	int rc = w->error;
@@ -667,6 +705,7 @@ int ior_rec_writer_close(struct ior_rec_writer *w, const struct ior_trace_totals
 		o = put_varint(o, t.unpaired_exits);
 		o = put_varint(o, t.overwritten_enters);
 		o = put_varint(o, t.in_flight);
+		o = put_varint(o, t.summarized);
 		w->raw_len = (size_t)(o - w->raw);
 		rc = flush_frame(w);
 	}
@@ -698,7 +737,7 @@ struct ior_rec_reader {
 	uint8_t *frame;          /* decoded bytes of the current complete frame */
 	size_t frame_len, frame_cap, pos;
 	bool eof, ended, truncated, failed;
-	uint64_t pairs, last_frame_end;
+	uint64_t pairs, last_frame_end; /* pairs: PAIR and SUMMARY records read */
 
 	char *arena;             /* strings of the current generation */
 	uint32_t *off;
@@ -918,8 +957,8 @@ static int parse_header(struct ior_rec_reader *r)
 	c.p += sizeof magic;
 	if (get_varint(&c, &version))
 		return rfail(r, -EBADMSG, "corrupt header");
-	if (version != IOR_RECORDING_VERSION)
-		return rfail(r, -EPROTO, "recording format version %llu, this ior reads version %d",
+	if (version < 1 || version > IOR_RECORDING_VERSION)
+		return rfail(r, -EPROTO, "recording format version %llu, this ior reads versions 1 to %d",
 			     (unsigned long long)version, IOR_RECORDING_VERSION);
 	const uint8_t *s[3];
 	size_t n[3];
@@ -1084,6 +1123,8 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 		return -2;
 	}
 	p->sys = r->sys_map[s->sys];
+	p->summary = 0;
+	p->pairs = 0;
 	ids->comm = s->comm;
 	ids->path = s->path;
 	ids->path2 = s->path2;
@@ -1094,12 +1135,49 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	return 0;
 }
 
+/* encode_summary's fields; 0, -1 corrupt, -2 unknown syscall. */
+static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_event_pair *p,
+			  struct ior_rec_ids *ids)
+{
+	uint64_t sys, fd, span;
+	uint32_t comm, path;
+	if (get_u32(c, &p->tid) || get_u32(c, &p->pid) || get_varint(c, &sys) || sys >= r->nsys ||
+	    get_varint(c, &fd) || get_id(r, c, &comm) || get_id(r, c, &path) ||
+	    get_varint(c, &p->enter_ns) || get_varint(c, &span) || get_varint(c, &p->pairs) ||
+	    get_varint(c, &p->bytes) ||
+	    get_varint(c, &p->duration_ns) || get_varint(c, &p->gap_ns))
+		return -1;
+	int64_t f = unzigzag(fd);
+	if (f < INT32_MIN || f > INT32_MAX)
+		return -1;
+	if (r->sys_map[sys] == UINT16_MAX) {
+		r->bad_sys = (uint32_t)sys;
+		return -2;
+	}
+	p->sys = r->sys_map[sys];
+	p->fd = (int32_t)f;
+	p->ret = 0;
+	p->flags = IOR_FLAGS_UNKNOWN;
+	p->summary = 1;
+	p->end_ns = p->enter_ns + span;
+	p->comm = r->arena + r->off[comm];
+	p->path = r->arena + r->off[path];
+	p->path2 = r->arena;
+	ids->comm = comm;
+	ids->path = path;
+	ids->path2 = 0;
+	ids->gen = r->gen;
+	return 0;
+}
+
 static int parse_end(struct ior_rec_reader *r, struct cur *c)
 {
 	struct ior_trace_totals *t = &r->totals;
 	if (get_varint(c, &t->pairs) || get_varint(c, &t->pairs_seen) || get_varint(c, &t->lost) ||
 	    get_varint(c, &t->unpaired_exits) || get_varint(c, &t->overwritten_enters) ||
 	    get_varint(c, &t->in_flight))
+		return -1;
+	if (r->info.version >= 2 && get_varint(c, &t->summarized))
 		return -1;
 	r->has_totals = true;
 	r->ended = true;
@@ -1163,6 +1241,17 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 			if (parse_end(r, &c) || c.p != c.end)
 				return corrupt_at(r);
 			break;
+		case OP_SUMMARY:
+			if (r->info.version < 2)
+				return corrupt_at(r);
+			rc = decode_summary(r, &c, p, ids);
+			if (rc == -2)
+				return unknown_syscall(r);
+			if (rc)
+				return corrupt_at(r);
+			r->pos = (size_t)(c.p - r->frame);
+			r->pairs++;
+			return 1;
 		default:
 			return corrupt_at(r);
 		}

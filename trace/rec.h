@@ -23,7 +23,7 @@
 
 #include "event_pair.h"
 
-#define IOR_RECORDING_VERSION 1
+#define IOR_RECORDING_VERSION 2 /* 2: summary rows; reads 1 too */
 #define IOR_RECORDING_SUFFIX ".ior.zst"
 
 /* What a recording says about itself (its header). */
@@ -89,7 +89,7 @@ const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r);
 /* NULL until the trailer has been read (so: NULL for truncated files). */
 const struct ior_trace_totals *ior_rec_reader_totals(const struct ior_rec_reader *r);
 /* After ior_rec_read returned 0: true when the file ended without a
- * trailer; *pairs = pairs delivered, *last_frame_end = file offset just
+ * trailer; *pairs = pairs and summary rows delivered, *last_frame_end = file offset just
  * after the last complete frame. Either pointer may be NULL. */
 bool ior_rec_reader_truncated(const struct ior_rec_reader *r, uint64_t *pairs,
 			      uint64_t *last_frame_end);

@@ -72,6 +72,21 @@ static void random_string(char *dst, size_t cap, int long_ok)
 	dst[n] = 0;
 }
 
+/* A summary row keeps comm, path, pid, tid, fd, sys and enter_ns. */
+static void make_summary(struct ior_event_pair *p)
+{
+	p->summary = 1;
+	p->pairs = rnd() % 4 == 0 ? 0 : rnd() % 100000;
+	uint64_t span = rnd() % 1000000000;
+	p->end_ns = p->enter_ns > UINT64_MAX - span ? UINT64_MAX : p->enter_ns + span;
+	p->bytes = rnd() % 2 ? rnd() >> 8 : 0;
+	p->duration_ns = rnd() >> 4;
+	p->gap_ns = rnd() >> 4;
+	p->ret = 0;
+	p->flags = IOR_FLAGS_UNKNOWN;
+	p->path2 = "";
+}
+
 static void gen_stream(struct spair *v, size_t n, unsigned ntids)
 {
 	uint64_t clock = 1000000 + rnd() % 1000;
@@ -105,6 +120,9 @@ static void gen_stream(struct spair *v, size_t n, unsigned ntids)
 		s->p.comm = s->comm;
 		s->p.path = s->path;
 		s->p.path2 = s->path2;
+		s->p.summary = 0;
+		if (rnd() % 10 == 0)
+			make_summary(&s->p);
 	}
 }
 
@@ -115,7 +133,8 @@ static bool same_pair(const struct ior_event_pair *a, const struct ior_event_pai
 	       a->gap_ns == b->gap_ns && a->ret == b->ret && a->bytes == b->bytes &&
 	       a->flags == b->flags && a->pid == b->pid && a->tid == b->tid && a->fd == b->fd &&
 	       a->sys == b->sys && !strcmp(a->comm, b->comm) && !strncmp(a->path, b->path, n) &&
-	       !strcmp(a->path2, b->path2);
+	       !strcmp(a->path2, b->path2) && a->summary == b->summary &&
+	       (!a->summary || (a->pairs == b->pairs && a->end_ns == b->end_ns));
 }
 
 static const struct ior_rec_info test_info = {
@@ -153,7 +172,7 @@ static int write_stream(const char *path, const struct spair *v, size_t n, size_
 			}
 		}
 	}
-	struct ior_trace_totals t = { n, n + 7, 3, 2, 1, 4 };
+	struct ior_trace_totals t = { n, n + 7, 3, 2, 1, 4, 5 };
 	rc = ior_rec_writer_close(w, &t, err, sizeof err);
 	if (rc)
 		printf("close: %s\n", err);
@@ -200,7 +219,8 @@ TEST(round_trip_random_streams)
 		CHECK(!ior_rec_reader_truncated(r, NULL, NULL));
 		const struct ior_trace_totals *t = ior_rec_reader_totals(r);
 		CHECK(t && t->pairs == n && t->pairs_seen == n + 7 && t->lost == 3 &&
-		      t->unpaired_exits == 2 && t->overwritten_enters == 1 && t->in_flight == 4);
+		      t->unpaired_exits == 2 && t->overwritten_enters == 1 && t->in_flight == 4 &&
+		      t->summarized == 5);
 		ior_rec_reader_close(r);
 		if (t_cur_failed)
 			break;
@@ -434,9 +454,38 @@ TEST(hostile_input_is_an_error)
 	char err[256];
 	size_t n;
 
-	n = raw_header(raw, 2, 3);
+	n = raw_header(raw, 3, 3);
 	CHECK(read_raw(raw, n, err, sizeof err) < 0);
-	CHECK(strstr(err, "version 2"));
+	CHECK(strstr(err, "version 3"));
+	n = raw_header(raw, 0, 3);
+	CHECK(read_raw(raw, n, err, sizeof err) < 0);
+
+	/* summary rows: version 2 only, every field checked */
+	static const struct {
+		int version;
+		const char *rec;
+		size_t len;
+		int ok;
+	} sums[] = {
+		/* tid 5 pid 5 sys 1 fd 3 comm 0 path 0 t 9 span 1 pairs 2 bytes 0 dur 4 gap 0 */
+		{ 2, "\x04\x05\x05\x01\x06\x00\x00\x09\x01\x02\x00\x04\x00", 13, 1 },
+		{ 1, "\x04\x05\x05\x01\x06\x00\x00\x09\x01\x02\x00\x04\x00", 13, 0 },
+		{ 2, "\x04\x05\x05\x09\x06\x00\x00\x09\x01\x02\x00\x04\x00", 13, 0 }, /* sys */
+		{ 2, "\x04\x05\x05\x01\x06\x07\x00\x09\x01\x02\x00\x04\x00", 13, 0 }, /* comm id */
+		{ 2, "\x04\x05\x05\x01\xff\xff\xff\xff\x3f\x00\x00\x09\x01\x02\x00\x04\x00", 17, 0 }, /* fd */
+		{ 2, "\x04\x05\x05\x01\x06\x00\x00\x09\x01\x02\x00\x04", 12, 0 }, /* cut */
+	};
+	for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
+		n = raw_header(raw, sums[i].version, 3);
+		memcpy(raw + n, sums[i].rec, sums[i].len);
+		int rc = read_raw(raw, n + sums[i].len, err, sizeof err);
+		if (sums[i].ok)
+			CHECK_EQ_INT(rc, 0);
+		else
+			CHECK(rc < 0);
+		if (t_cur_failed)
+			printf("      summary case %zu: %s\n", i, err);
+	}
 
 	n = raw_header(raw, 1, 3);
 	raw[0] = 'X';
