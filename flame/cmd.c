@@ -151,13 +151,26 @@ int ior_cmd_replay(const struct ior_opts *o)
 		return 1;
 	ior_csv_write_header(stdout);
 	struct ior_event_pair p;
+	uint64_t summarized = 0, rows = 0;
 	int rc;
-	while ((rc = ior_rec_read(r, &p)) == 1)
-		if (ior_flame_spec_match(&filter, &p))
-			ior_csv_write_pair(stdout, &p, esc);
+	while ((rc = ior_rec_read(r, &p)) == 1) {
+		if (!ior_flame_spec_match(&filter, &p))
+			continue;
+		if (p.summary) { /* no event to print: never a fabricated row */
+			summarized += p.pairs;
+			rows++;
+			continue;
+		}
+		ior_csv_write_pair(stdout, &p, esc);
+	}
 	int failed = fflush(stdout) || ferror(stdout);
 	if (failed)
 		fprintf(stderr, "ior: writing CSV to stdout failed: %s\n", strerror(errno));
+	if (rows)
+		fprintf(stderr, "ior: %llu more pairs are in the recording as %llu summary rows, not printed "
+				"(their rings were full: detail dropped, totals kept; ior collapsed and -ior "
+				"flamegraphs count them)\n",
+			(unsigned long long)summarized, (unsigned long long)rows);
 	failed |= finish_reading(o->ior_file, r, rc, false);
 	ior_rec_reader_close(r);
 	return failed ? 1 : 0;

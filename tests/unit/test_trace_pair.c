@@ -540,6 +540,116 @@ void cb(void *ctx, const void *rec, size_t len)
 		c->seen[(*c->n)++] = h.ts;
 }
 
+
+static struct ior_rec_streak streak(uint64_t ts, uint32_t tid, uint16_t first_nr, int32_t first_fd,
+				   uint64_t first_enter, uint64_t last_exit, uint32_t pairs)
+{
+	struct ior_rec_streak s = { { ts, tid, tid, IOR_REC_STREAK, first_nr, sizeof s },
+				    first_enter, last_exit, first_fd, pairs };
+	return s;
+}
+
+static void feed_pair(struct rig *r, uint64_t in, uint64_t out, uint16_t nr, int64_t fd, int64_t ret)
+{
+	struct ior_rec_enter e = enter(in, 7, 7, nr, fd, 0, 0);
+	struct ior_rec_exit x = exit_(out, 7, 7, nr, ret);
+	ior_pair_feed(r->pr, &e, sizeof e);
+	ior_pair_feed(r->pr, &x, SHORT_EXIT);
+}
+
+/* Thread 7: open, a read delivered, three reads summarized by the kernel
+ * (enters 300, 400, 500; exits 320, 430, 560), then a read delivered.
+ * Gaps and durations of events, correction and summary add up to the
+ * thread's span, 100..610. */
+TEST(streak_completes_gaps_and_summaries_are_rows)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter e = enter(100, 7, 7, NR_OPENAT, -100, O_RDONLY, (uint64_t)-100);
+	struct ior_rec_exit x = exit_(110, 7, 7, NR_OPENAT, 3);
+	size_t xl = with_path(&x, "f", NULL);
+	ior_pair_feed(r->pr, &e, sizeof e);
+	ior_pair_feed(r->pr, &x, xl);
+	feed_pair(r, 200, 250, NR_READ, 3, 10);
+	struct ior_rec_streak s = streak(600, 7, NR_READ, 3, 300, 560, 3);
+	ior_pair_feed(r->pr, &s, sizeof s);
+	feed_pair(r, 600, 610, NR_READ, 3, 10);
+	struct ior_sum_key k = { 7, 7, NR_READ, 3 };
+	struct ior_sum_val v = { .pairs = 3, .bytes = 30, .duration_ns = 110, .gap_ns = 150,
+				 .first_enter = 300, .last_exit = 560, .comm = "prog" };
+	ior_pair_summary(r->pr, &k, &v, 700);
+
+	CHECK_EQ_INT(r->g.n, 5);
+	struct ior_event_pair *c = &r->g.p[2], *sum = &r->g.p[4];
+	CHECK(c->summary && c->pairs == 0 && c->gap_ns == 300 - 250 && c->duration_ns == 0);
+	CHECK_EQ_STR(r->g.path[2], "/work/f");
+	CHECK(r->g.p[3].gap_ns == 600 - 560 && !r->g.p[3].summary);
+	CHECK(sum->summary && sum->pairs == 3 && sum->bytes == 30 && sum->duration_ns == 110 &&
+	      sum->gap_ns == 150 && sum->enter_ns == 300 && sum->end_ns == 560 && sum->fd == 3);
+	CHECK_EQ_STR(r->g.path[4], "/work/f");
+	CHECK_EQ_STR(r->g.comm[4], "prog");
+	CHECK_EQ_INT(ior_pair_count(sum), 3);
+	uint64_t gaps = 0, durs = 0;
+	for (int i = 0; i < r->g.n; i++)
+		gaps += r->g.p[i].gap_ns, durs += r->g.p[i].duration_ns;
+	CHECK_EQ_INT(gaps + durs, 610 - 100);
+	struct ior_pair_stats st;
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.t.pairs, 6);
+	CHECK_EQ_INT(st.t.summarized, 3);
+	CHECK_EQ_INT(st.t.overwritten_enters + st.t.unpaired_exits + st.t.in_flight, 0);
+	rig_free(r);
+}
+
+/* A streak first on its thread has no gap to complete; one after an enter
+ * whose exit the full reserve lost closes that enter (the kernel counted
+ * the record); a short streak record is bad. */
+TEST(streak_edges)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_streak s = streak(50, 7, NR_READ, 3, 10, 40, 2);
+	ior_pair_feed(r->pr, &s, sizeof s);
+	CHECK_EQ_INT(r->g.n, 0);
+	feed_pair(r, 60, 70, NR_READ, 3, 1);
+	CHECK_EQ_INT(r->g.n, 1);
+	CHECK_EQ_INT(r->g.p[0].gap_ns, 60 - 40);
+	struct ior_rec_enter e = enter(80, 7, 7, NR_READ, 3, 0, 0);
+	ior_pair_feed(r->pr, &e, sizeof e);
+	s = streak(200, 7, NR_WRITE, 4, 100, 150, 1);
+	ior_pair_feed(r->pr, &s, sizeof s);
+	CHECK_EQ_INT(r->g.n, 2);
+	CHECK(r->g.p[1].summary && r->g.p[1].pairs == 0 && r->g.p[1].gap_ns == 100 - 70 &&
+	      r->g.p[1].sys == ior_syscall_index(ior_syscall_by_nr(NR_WRITE)));
+	ior_pair_feed(r->pr, &s, sizeof s - 1);
+	struct ior_pair_stats st;
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.t.in_flight, 0);
+	CHECK_EQ_INT(st.bad_records, 1);
+	rig_free(r);
+}
+
+/* The path filter applies to summary rows by the fd's path; unknown
+ * syscall numbers are bad records, not rows. */
+TEST(summary_rows_filtered_by_path)
+{
+	struct rig *r = rig_new("wanted");
+	ior_fdtab_set(r->fds, 7, 3, "/work/wanted", O_RDONLY);
+	ior_fdtab_set(r->fds, 7, 4, "/work/other", O_RDONLY);
+	struct ior_sum_val v = { .pairs = 5, .bytes = 50, .comm = "prog" };
+	struct ior_sum_key a = { 7, 7, NR_READ, 3 }, b = { 7, 7, NR_READ, 4 }, bad = { 7, 7, 499, 3 };
+	ior_pair_summary(r->pr, &a, &v, 1);
+	ior_pair_summary(r->pr, &b, &v, 1);
+	ior_pair_summary(r->pr, &bad, &v, 1);
+	CHECK_EQ_INT(r->g.n, 1);
+	CHECK_EQ_STR(r->g.path[0], "/work/wanted");
+	struct ior_pair_stats st;
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.t.pairs_seen, 10);
+	CHECK_EQ_INT(st.t.pairs, 5);
+	CHECK_EQ_INT(st.t.summarized, 5);
+	CHECK_EQ_INT(st.bad_records, 1);
+	rig_free(r);
+}
+
 int main(void)
 {
 	RUN(enter_and_exit_on_different_cpus_exit_first);
@@ -555,5 +665,8 @@ int main(void)
 	RUN(exits_after_stop_are_not_unpaired);
 	RUN(late_record_counted);
 	RUN(merge_sorts_within_a_cpu_and_forces_when_full);
+	RUN(streak_completes_gaps_and_summaries_are_rows);
+	RUN(streak_edges);
+	RUN(summary_rows_filtered_by_path);
 	return t_done();
 }
