@@ -51,14 +51,20 @@ run_sat() { # LABEL THREADS IOR_ARGS...
 	dir="$T/$label"
 	mkdir -p "$dir"
 	cd "$dir" || return 1
-	if ! start_ior -flamegraph -name sat -comm iorbench "$@"; then
-		fail "$label-run" "$WHY"
+	"$GEN" read -n $((N / threads)) -threads "$threads" -wait -dir /dev/shm >gen.out 2>&1 </dev/null &
+	local gen=$!
+	if ! wait_until 10 file_has gen.out '^iorbench: ready'; then
+		fail "$label-run" "iorbench not ready: $(head -c 300 gen.out)"
+		kill -KILL "$gen"
 		cd "$T" || exit 1
 		return 1
 	fi
-	"$GEN" read -n $((N / threads)) -threads "$threads" -wait -dir /dev/shm >gen.out 2>&1 </dev/null &
-	local gen=$!
-	wait_until 10 file_has gen.out '^iorbench: ready' || { fail "$label-run" "iorbench not ready: $(head -c 300 gen.out)"; stop_ior; cd "$T"; return 1; }
+	if ! start_ior -flamegraph -name sat -pid "$gen" "$@"; then
+		fail "$label-run" "$WHY"
+		kill -KILL "$gen"
+		cd "$T" || exit 1
+		return 1
+	fi
 	kill -USR1 "$gen"
 	wait "$gen" || { fail "$label-run" "iorbench failed: $(head -c 300 gen.out)"; stop_ior; cd "$T"; return 1; }
 	sleep "$SETTLE"
