@@ -523,7 +523,7 @@ extra() { EXTRA+=("$1 $2"); }
 # to iorbench read (-n N | -t S -rate R); samples ior's VmHWM every 0.5 s
 # while the loop runs. Sets SUST_*[TAG].
 sustained_session() { # TAG THREADS GEN_ARGS...
-	local tag=$1 T=$2 dir=$W/sust-$1 sampler hwm_early hwm_last lost pairs
+	local tag=$1 T=$2 dir=$W/sust-$1 sampler hwm_early hwm_last lost pairs summ
 	shift 2
 	ior_start "sust-$tag" "$dir" /dev/null -flamegraph -name "sust-$tag" -comm "$COMM" || return 1
 	GEN_SEQ=$((GEN_SEQ + 1))
@@ -545,15 +545,17 @@ sustained_session() { # TAG THREADS GEN_ARGS...
 	stop_proc "$IOR_PID" 300 || problem "sust-$tag: ior did not stop within 300 s"
 	gen_result || return 1
 	lost=$(ior_stat "$IOR_ERR" lost) pairs=$(ior_stat "$IOR_ERR" "syscall pairs")
+	summ=$(ior_stat "$IOR_ERR" summarized)
 	# the sample a quarter into the run: warm (rings touched, buffers grown)
 	hwm_early=$(grep -E '^[0-9]+$' "$dir.hwm" | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 4) + 1] }')
 	SUST_RATE[$tag]=$(awk -v s="$GEN_SYSCALLS" -v e="$GEN_ELAPSED" 'BEGIN { printf "%.0f", s * 1e9 / e }')
 	SUST_LOST[$tag]=${lost:-?}
+	SUST_SUMM[$tag]=${summ:-?}
 	SUST_PAIRS_REC[$tag]=${pairs:-?}
 	SUST_HWM_EARLY[$tag]=${hwm_early:-?}
 	SUST_HWM_LAST[$tag]=${hwm_last:-?}
 	SUST_FILE[$tag]=$(ls "$dir"/*.ior.zst 2>/dev/null | head -n 1)
-	log "sust-$tag: $GEN_SYSCALLS syscalls at ${SUST_RATE[$tag]}/s, ior pairs ${pairs:-?} lost ${lost:-?}, VmHWM ${hwm_early:-?} -> ${hwm_last:-?} KiB"
+	log "sust-$tag: $GEN_SYSCALLS syscalls at ${SUST_RATE[$tag]}/s, ior pairs ${pairs:-?} lost ${lost:-?} summarized ${summ:-?}, VmHWM ${hwm_early:-?} -> ${hwm_last:-?} KiB"
 }
 
 # Loss with one thread flat out: bisect a paced 1-thread read loop between
@@ -601,7 +603,7 @@ time_ior() { # TAG CMD...
 	TIME_RSS=$(sort -n -k2 "$W/$tag.times" | tail -n 1 | awk '{ print $2 }')
 }
 
-declare -A SUST_RATE SUST_LOST SUST_PAIRS_REC SUST_HWM_EARLY SUST_HWM_LAST SUST_FILE
+declare -A SUST_RATE SUST_LOST SUST_SUMM SUST_PAIRS_REC SUST_HWM_EARLY SUST_HWM_LAST SUST_FILE
 bench_ior_extra() {
 	local T best=0 best_t="" loss_t="" paced=no file pairs size
 	# smoke: no extra session; the aggregation numbers come from the
@@ -628,8 +630,9 @@ bench_ior_extra() {
 		extra sustained_paced "$paced"
 		extra loss_at_threads "${loss_t:-none}"
 	fi
-	for T in 1 2; do
+	for T in 1 2 4; do
 		[ -n "${SUST_LOST[t$T]:-}" ] && extra "lost_read_${T}t" "${SUST_LOST[t$T]}"
+		[ -n "${SUST_SUMM[t$T]:-}" ] && extra "summarized_read_${T}t" "${SUST_SUMM[t$T]}"
 	done
 	file=${SUST_FILE[t1]:-}
 	[ "$SMOKE" = 1 ] && file=${FLAME_FILE:-}
@@ -812,7 +815,8 @@ print_targets() {
 	done
 	# the table's 1- and 2-thread read runs; the 10 M-pair flat-out
 	# sessions are shown next to it (they measure the sustained rate)
-	lost1=$(ex lost_read_1t) lost2=$(ex lost_read_2t)
+	lost1=$(ex lost_read_1t) lost2=$(ex lost_read_2t) lost4=$(ex lost_read_4t)
+	local s1=$(ex summarized_read_1t) s2=$(ex summarized_read_2t) s4=$(ex summarized_read_4t)
 	local fr=$(sum_field ior-flame read 7) fr2=$(sum_field ior-flame read2 7)
 	local pr=$(sum_field ior-plain read 7) pr2=$(sum_field ior-plain read2 7)
 	if [ -n "$fr$pr" ]; then
@@ -820,7 +824,7 @@ print_targets() {
 		for v in "$fr" "$fr2" "$pr" "$pr2"; do
 			[ -z "$v" ] || [ "$v" = - ] || [ "$v" = 0 ] || r=missed
 		done
-		target no_loss "$r" "lost records in the table's runs (default -mapSize): read ior -flamegraph ${fr:-not run}, -plain ${pr:-not run}; read2 (2 threads) -flamegraph ${fr2:-not run}, -plain ${pr2:-not run}. Flat-out 10 M-pair read loop: 1 thread ${lost1:-not run}, 2 threads ${lost2:-not run}"
+		target no_loss "$r" "lost records in the table's runs (default -mapSize): read ior -flamegraph ${fr:-not run}, -plain ${pr:-not run}; read2 (2 threads) -flamegraph ${fr2:-not run}, -plain ${pr2:-not run}. Flat-out 10 M-pair read loop: 1 thread ${lost1:-not run}, 2 threads ${lost2:-not run}, 4 threads ${lost4:-not run} (summarized, totals kept: ${s1:-not run}, ${s2:-not run}, ${s4:-not run})"
 	fi
 	bpp=$(ex bytes_per_pair)
 	[ -n "$bpp" ] && target bytes_per_pair "$(awk -v b="$bpp" 'BEGIN { print b <= 6 ? "met" : "missed" }')" \
