@@ -2,8 +2,9 @@
  * sample splitting -> merge -> pairing (with the fd table) -> CSV. Input:
  * chunks of
  *   [sel][syscall][thread][ts lo][ts hi][n] + n payload bytes
- * sel picks the CPU (bit 0), record kind, and (bit 7) a head length that
- * lies; the payload fills the record after its head (fd, flags, aux, comm /
+ * sel picks the CPU (bit 0), record kind (streaks included), (bit 6) a
+ * summary read from the map made of the same bytes, and (bit 7) a head
+ * length that lies; the payload fills the record after its head (fd, flags, aux, comm /
  * ret, path lengths, paths), so lengths and paths are whatever the fuzzer
  * makes of them. Records are batched per CPU as bpf.c does and each batch
  * goes through ior_batch_each as trace/cmd.c's push does. */
@@ -89,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			.ts = ts += (uint64_t)(c[3] | c[4] << 8) - 200, /* may go backwards */
 			.pid = 1 + c[2] % 3,
 			.tid = 1 + c[2] % 5,
-			.kind = (uint16_t)(1 + (c[0] >> 1) % 7), /* enter .. exec, and one unknown */
+			.kind = (uint16_t)(1 + (c[0] >> 1) % 8), /* enter .. streak, and one unknown */
 			.nr = ior_syscalls[c[1] % ior_nsyscalls].nr,
 		};
 		i += 6;
@@ -107,6 +108,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (c[0] & 0x80) /* a lying length */
 			h.len = (uint32_t)(c[3] | c[4] << 8);
 		memcpy(rec, &h, sizeof h);
+		if (c[0] & 0x40) {
+			struct ior_sum_key k;
+			struct ior_sum_val v;
+			memcpy(&k, (char *)rec + 8, sizeof k);
+			memcpy(&v, (char *)rec + 8 + sizeof k, sizeof v);
+			k.nr = h.nr ^ (k.nr & 1); /* mostly known syscalls */
+			ior_pair_summary(p, &k, &v, ts);
+		}
 		struct batch *b = &batch[c[0] & 1];
 		if (IOR_BATCH_BYTES - b->used < IOR_REC_MAX)
 			send(m, p, c[0] & 1, b);
