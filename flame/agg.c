@@ -215,20 +215,20 @@ void ior_flame_agg_set_limits(struct ior_flame_agg *a, uint32_t max_keys, size_t
 	a->max_string_bytes = max_string_bytes;
 }
 
-static void add_other(struct ior_flame_agg *a, uint64_t w)
+static void add_other(struct ior_flame_agg *a, uint64_t w, uint64_t pairs)
 {
-	a->other_pairs++;
+	a->other_pairs += pairs;
 	a->other_value = sat_add(a->other_value, w);
 }
 
-static int add_key(struct ior_flame_agg *a, struct key *k, uint64_t w)
+static int add_key(struct ior_flame_agg *a, struct key *k, uint64_t w, uint64_t pairs)
 {
 	k->used = 1;
 	if (!a->last || !key_eq(&a->table[a->last - 1].k, k)) {
 		uint32_t i = find_slot(a->table, a->tcap, k);
 		if (!a->table[i].k.used) {
 			if (a->max_keys && a->nentries >= a->max_keys) {
-				add_other(a, w);
+				add_other(a, w, pairs);
 				return 0;
 			}
 			if ((a->nentries + 1) * 2 > a->tcap) {
@@ -317,10 +317,10 @@ int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 	if (p->summary && !w)
 		return 0; /* a correction of another metric: no frame */
 	if (absent) {
-		add_other(a, w);
+		add_other(a, w, ior_pair_count(p));
 		return 0;
 	}
-	return add_key(a, &k, w);
+	return add_key(a, &k, w, ior_pair_count(p));
 }
 
 /* ---- fast path on reader string ids ------------------------------------- */
@@ -415,7 +415,7 @@ int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *
 		account(a, &p, w);
 		if (p.summary && !w)
 			continue;
-		if (add_key(a, &k, w))
+		if (add_key(a, &k, w, ior_pair_count(&p)))
 			return -ENOMEM;
 	}
 	return rc;

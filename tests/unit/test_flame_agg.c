@@ -378,6 +378,68 @@ TEST(string_limit_other_bucket)
 	ior_flame_agg_free(a);
 }
 
+/* Summary rows weigh what they stand for, through the slow path and the
+ * recording's fast path alike: pairs for count, sums for the others; a
+ * gap correction (pairs 0) adds to durationToPrev only and makes no frame
+ * elsewhere; the span runs to a summary's end_ns. */
+TEST(summary_rows_weigh_their_pairs)
+{
+	struct ior_event_pair ev = pairs[1], sum = pairs[1], fix = pairs[1];
+	sum.summary = 1, sum.pairs = 40, sum.bytes = 4000, sum.duration_ns = 7000, sum.gap_ns = 900;
+	sum.enter_ns = 3000, sum.end_ns = 99000, sum.ret = 0;
+	fix.summary = 1, fix.pairs = 0, fix.bytes = 0, fix.duration_ns = 0, fix.gap_ns = 50;
+	fix.path = "/other";
+	const struct ior_event_pair *rows[] = { &ev, &sum, &fix };
+	static const struct {
+		const char *metric, *want;
+	} cases[] = {
+		{ "count", "cat;/;etc;hosts;read 41\n" },
+		{ "bytes", "cat;/;etc;hosts;read 4100\n" },
+		{ "duration", "cat;/;etc;hosts;read 9000\n" },
+		{ "durationToPrev", "cat;/;etc;hosts;read 1400\ncat;/;other;read 50\n" },
+	};
+	char err[256];
+	struct ior_rec_writer *w;
+	char path[300];
+	snprintf(path, sizeof path, "%s/sum.ior.zst", tmpdir);
+	struct ior_rec_info info = { .host = "h", .kernel = "k", .cmdline = "", .start_realtime_ns = 1,
+				     .start_monotonic_ns = 1 };
+	CHECK_EQ_INT(ior_rec_writer_open(&w, path, &info, err, sizeof err), 0);
+	for (size_t i = 0; i < 3; i++)
+		CHECK_EQ_INT(ior_rec_write(w, rows[i]), 0);
+	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		struct ior_flame_spec spec;
+		struct ior_flame_agg *a, *b;
+		struct ior_rec_reader *r;
+		struct ior_flame_tree *t = NULL, *u = NULL;
+		CHECK_EQ_INT(ior_flame_spec_parse(&spec, "comm,path,tracepoint", cases[c].metric, err, sizeof err), 0);
+		CHECK_EQ_INT(ior_flame_agg_new(&a, &spec), 0);
+		CHECK_EQ_INT(ior_flame_agg_new(&b, &spec), 0);
+		for (size_t i = 0; i < 3; i++)
+			CHECK_EQ_INT(ior_flame_agg_add(a, rows[i]), 0);
+		CHECK_EQ_INT(ior_rec_reader_open(&r, path, err, sizeof err), 0);
+		CHECK_EQ_INT(ior_flame_agg_add_recording(b, r), 0);
+		ior_rec_reader_close(r);
+		CHECK_EQ_INT(ior_flame_agg_pairs(a), 41);
+		CHECK_EQ_INT(ior_flame_agg_pairs(b), 41);
+		uint64_t first, last;
+		ior_flame_agg_span(a, &first, &last);
+		CHECK(first == 2500 && last == 99000);
+		CHECK_EQ_INT(ior_flame_tree_build(a, &t), 0);
+		CHECK_EQ_INT(ior_flame_tree_build(b, &u), 0);
+		char *x = t ? folded(t) : NULL, *y = u ? folded(u) : NULL;
+		CHECK_EQ_STR(x, cases[c].want);
+		CHECK_EQ_STR(y, cases[c].want);
+		free(x);
+		free(y);
+		ior_flame_tree_free(t);
+		ior_flame_tree_free(u);
+		ior_flame_agg_free(a);
+		ior_flame_agg_free(b);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -397,6 +459,7 @@ int main(void)
 	RUN(distinct_paths_across_resets);
 	RUN(key_limit_other_bucket);
 	RUN(string_limit_other_bucket);
+	RUN(summary_rows_weigh_their_pairs);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd))
