@@ -392,5 +392,20 @@ else
 	fi
 fi
 
+# The read loop against 64 KiB rings: whatever came as events or as
+# summaries, the recording counts every pread64 and its byte; nothing lost.
+if ! traced_ok saturate; then
+	fail saturate-run "$WHY"
+else
+	summ=$(stat_of "$OUT/saturate.err" summarized) lost=$(stat_of "$OUT/saturate.err" lost)
+	count=$(awk '$1 == "pread64" { print $2 }' "$OUT/saturate-count.out")
+	bytes=$(awk '$1 == "pread64" { print $2 }' "$OUT/saturate-bytes.out")
+	if [ "$count" = 200000 ] && [ "$bytes" = 200000 ] && [ "$lost" = 0 ]; then
+		pass "saturate (200000 pread64 and bytes exact, lost 0, $summ of them summarized)"
+	else
+		fail saturate "pread64 count ${count:-missing} and bytes ${bytes:-missing} (want 200000 each), lost ${lost:-missing}, summarized ${summ:-missing}: $(grep -E '^ior: (lost|traced)' "$OUT/saturate.err" | tr '\n' ' ')"
+	fi
+fi
+
 [ "$failed" = 0 ] || show_log_tail
 exit $((failed > 0))
