@@ -590,12 +590,18 @@ INLINE struct path_ptrs *exit_paths(const struct args *a, const struct ior_sys_c
 	return p;
 }
 
-INLINE void fill_enter(struct ior_rec_enter *r, __u64 pid_tgid, __u32 nr, const struct ior_sys_conf *c,
-		       const struct args *a, const __u64 *comm)
+/* Returns the record's length: flags and aux only when the syscall has one. */
+INLINE __u32 fill_enter(struct ior_rec_enter *r, __u64 pid_tgid, __u32 nr, const struct ior_sys_conf *c,
+			const struct args *a, const __u64 *comm)
 {
-	fill_head(&r->h, pid_tgid, IOR_REC_ENTER, nr, sizeof *r);
+	__u32 len = c->flags_arg == IOR_ARG_NONE && c->aux_arg == IOR_ARG_NONE ? IOR_REC_ENTER_BASE :
+										      sizeof *r;
+
+	fill_head(&r->h, pid_tgid, IOR_REC_ENTER, nr, len);
 	__builtin_memcpy(r->comm, comm, IOR_COMM_LEN);
 	r->fd = c->fd_arg == IOR_ARG_NONE ? -1 : (__s64)(__s32)arg(a, c->fd_arg);
+	if (len == IOR_REC_ENTER_BASE)
+		return len;
 	r->flags = 0;
 	if (c->flags_arg != IOR_ARG_NONE) {
 		r->flags = arg(a, c->flags_arg);
@@ -604,6 +610,7 @@ INLINE void fill_enter(struct ior_rec_enter *r, __u64 pid_tgid, __u32 nr, const 
 			r->flags = 0;
 	}
 	r->aux = c->aux_arg == IOR_ARG_NONE ? 0 : arg(a, c->aux_arg);
+	return len;
 }
 
 /* The per-syscall tracepoint programs' enter: sent alone. */
@@ -616,10 +623,10 @@ INLINE int enter_alone(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_sys
 	if (!comm_wanted((const char *)comm))
 		return 0;
 	load_args_tp(ctx, &a);
-	fill_enter(&r, pid_tgid, nr, c, &a, comm);
+	__u32 len = fill_enter(&r, pid_tgid, nr, c, &a, comm);
 	if (c->path_arg[0] != IOR_ARG_NONE)
 		save_paths(&a, c, (__u32)pid_tgid);
-	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &r, sizeof r);
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &r, len == sizeof r ? sizeof r : IOR_REC_ENTER_BASE);
 	return 0;
 }
 
@@ -656,10 +663,10 @@ INLINE int enter_batched(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_s
 		reserve_drop(b);
 		return 0;
 	}
-	fill_enter(batch_slot(b), pid_tgid, nr, c, a, comm);
+	__u32 len = fill_enter(batch_slot(b), pid_tgid, nr, c, a, comm);
 	b->enter_tid = (__u32)pid_tgid;
 	b->enter_nr = nr;
-	batch_commit(b, sizeof(struct ior_rec_enter));
+	batch_commit(b, len);
 	return 0;
 }
 
@@ -757,7 +764,7 @@ INLINE int file_ident(__s64 fd, struct ior_file_ident *id, char *leaf)
 INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 ret,
 		       const struct path_ptrs *p, int ident)
 {
-	__u32 len0 = 0, len1 = 0, size = IOR_REC_EXIT_BASE;
+	__u32 len0 = 0, len1 = 0, size = IOR_REC_EXIT_SHORT;
 
 	fill_head(&r->h, pid_tgid, IOR_REC_EXIT, nr, 0);
 	r->ret = ret;

@@ -46,13 +46,17 @@ struct ior_rec_head {
 	__u32 len;  /* bytes in this record, head included */
 };
 
+/* flags and aux are sent only by syscalls that have them (h.len says):
+ * fewer bytes per pair, more pairs per MiB of ring. */
 struct ior_rec_enter {
 	struct ior_rec_head h;
 	__s64 fd;    /* value of the fd argument, -1 when the syscall has none */
+	char comm[IOR_COMM_LEN];
 	__u64 flags; /* flags argument (openat2: open_how.flags), 0 when none */
 	__u64 aux;   /* second interesting argument (dirfd, fcntl cmd, ...) */
-	char comm[IOR_COMM_LEN];
 };
+
+#define IOR_REC_ENTER_BASE __builtin_offsetof(struct ior_rec_enter, flags)
 
 /* Ends a streak: pairs of the head's thread the kernel folded into the
  * summary map (struct ior_sum_key) because its CPU's ring was full. Sent
@@ -108,6 +112,8 @@ struct ior_file_ident {
 #define IOR_IDENT_OFF(len0) (__builtin_offsetof(struct ior_rec_exit, paths) + (((len0) + 8) & ~7u))
 
 #define IOR_REC_EXIT_BASE __builtin_offsetof(struct ior_rec_exit, paths)
+/* An exit of a syscall without paths ends after ret. */
+#define IOR_REC_EXIT_SHORT __builtin_offsetof(struct ior_rec_exit, path_len)
 #define IOR_REC_MAX sizeof(struct ior_rec_exit) /* the largest record */
 
 /* A CPU's batch, the value of bpf.c's per-CPU array "batches": records are

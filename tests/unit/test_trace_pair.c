@@ -37,7 +37,7 @@ static void sink(void *ctx, const struct ior_event_pair *pair)
 static struct ior_rec_enter enter(uint64_t ts, uint32_t pid, uint32_t tid, uint16_t nr,
 				  int64_t fd, uint64_t flags, uint64_t aux)
 {
-	struct ior_rec_enter e = { { ts, pid, tid, IOR_REC_ENTER, nr, 0 }, fd, flags, aux, "prog" };
+	struct ior_rec_enter e = { { ts, pid, tid, IOR_REC_ENTER, nr, 0 }, fd, "prog", flags, aux };
 	return e;
 }
 
@@ -456,7 +456,7 @@ TEST(truncated_records_are_bad_not_read)
 
 	with_path(&x, "/etc/passwd", NULL);
 	x.path_len[0] = 60000; /* lies: the record ends after 4 bytes of path */
-	ior_pair_feed(r->pr, &e, sizeof e - 1);
+	ior_pair_feed(r->pr, &e, IOR_REC_ENTER_BASE - 1);
 	ior_pair_feed(r->pr, &e, sizeof e);
 	ior_pair_feed(r->pr, &x, IOR_REC_EXIT_BASE + 4);
 	ior_pair_get_stats(r->pr, &s);
@@ -553,7 +553,7 @@ static void feed_pair(struct rig *r, uint64_t in, uint64_t out, uint16_t nr, int
 {
 	struct ior_rec_enter e = enter(in, 7, 7, nr, fd, 0, 0);
 	struct ior_rec_exit x = exit_(out, 7, 7, nr, ret);
-	ior_pair_feed(r->pr, &e, sizeof e);
+	ior_pair_feed(r->pr, &e, IOR_REC_ENTER_BASE); /* as bpf.c sends a read's */
 	ior_pair_feed(r->pr, &x, SHORT_EXIT);
 }
 
