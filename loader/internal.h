@@ -213,4 +213,12 @@ int ior_sys_btf_load(const void *btf, uint32_t size, char *log, uint32_t log_siz
 int ior_sys_prog_load(const struct ior_sys_prog_def *d);
 int ior_sys_raw_tracepoint_open(const char *name, int prog_fd);
 
+/* The map of that kind for section sec (and offset off, for map
+ * definitions); -1 when none. */
+int ior_loader_find_map(const struct ior_bpf_obj *o, enum map_kind kind, unsigned sec, uint64_t off);
+
+/* loader/reloc.c: builds every collected program's instructions, map
+ * relocations, .text calls and func/line info. */
+int ior_loader_relocate_progs(struct ior_bpf_obj *o, char *err, size_t errlen);
+
 #endif
