@@ -142,6 +142,10 @@ int ior_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, in
  * The caller mmaps and closes it. Returns the fd or -errno with err filled. */
 int ior_loader_bpf_output_open(int cpu, uint32_t wakeup_bytes, char *err, size_t errlen);
 
+/* Whether bpf(2) works here (creates and closes a tiny map): 0, or
+ * -errno with what to do in err. */
+int ior_loader_probe_bpf(char *err, size_t errlen);
+
 /* bpf(2) map element commands; return 0 or -errno. */
 int ior_sys_map_update_elem(int fd, const void *key, const void *value, uint64_t flags);
 int ior_sys_map_lookup_elem(int fd, const void *key, void *value);

@@ -217,3 +217,16 @@ int ior_loader_bpf_output_open(int cpu, uint32_t wakeup_bytes, char *err, size_t
 				       strerror(-fd), ior_loader_hint(-fd));
 	return fd;
 }
+
+int ior_loader_probe_bpf(char *err, size_t errlen)
+{
+	struct ior_sys_map_def d = { .name = "ior_check", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
+				     .value_size = 4, .max_entries = 1, .btf_fd = -1 };
+	int fd = ior_sys_map_create(&d);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return ior_loader_fail(err, errlen, -fd, "creating a map: %s%s", strerror(-fd), ior_loader_hint(-fd));
+}

@@ -371,7 +371,7 @@ tracefs_dir() {
 ior_syscalls() {
 	local tfs s
 	tfs=$(tracefs_dir)
-	grep -oE '^[[:space:]]*(SC|AT)\([a-z0-9_]+,|^[[:space:]]*\{ "[a-z0-9_]+"' trace/syscalls.c |
+	grep -oE '^[[:space:]]*(SCX?|AT2?)\([a-z0-9_]+,|^[[:space:]]*\{ "[a-z0-9_]+"' trace/syscalls.c |
 		sed -E 's/.*\(([a-z0-9_]+),/\1/; s/.*"([a-z0-9_]+)"/\1/' |
 		while read -r s; do
 			[ -d "$tfs/events/syscalls/sys_enter_$s" ] && echo "$s"
@@ -384,7 +384,7 @@ probes() { # enter|exit
 
 # "@want[NR] = 1;" for every syscall number in ior's table.
 want_numbers() {
-	grep -oE '^[[:space:]]*(SC|AT)\([a-z0-9_]+, *[0-9]+|^[[:space:]]*\{ "[a-z0-9_]+", *[0-9]+' trace/syscalls.c |
+	grep -oE '^[[:space:]]*(SCX?|AT2?)\([a-z0-9_]+, *[0-9]+|^[[:space:]]*\{ "[a-z0-9_]+", *[0-9]+' trace/syscalls.c |
 		grep -oE '[0-9]+$' | sed 's/.*/@want[&] = 1;/' | paste -sd' ' -
 }
 

@@ -255,9 +255,7 @@ static int set_globals(struct trace *t)
  * stay hidden (struct ior_pair_cfg.visible). */
 static int keeps_fds(const struct ior_syscall *s)
 {
-	return s->cls == IOR_SC_OPEN || s->cls == IOR_SC_CLOSE || s->cls == IOR_SC_CLOSE_RANGE ||
-	       s->cls == IOR_SC_DUP || s->cls == IOR_SC_FCNTL || s->renames ||
-	       !strcmp(s->name, "chdir") || !strcmp(s->name, "fchdir");
+	return ior_syscall_keeps_fds(s);
 }
 
 static int fill_sys_conf(struct trace *t)

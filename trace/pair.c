@@ -228,11 +228,6 @@ static const char *absolute(struct ior_pairer *p, uint32_t pid, int dirfd,
 	return out;
 }
 
-static int is_named(const struct ior_syscall *s, const char *a, const char *b)
-{
-	return !strcmp(s->name, a) || (b && !strcmp(s->name, b));
-}
-
 /* Paths of a syscall that takes them (stat, unlink, rename, open, ...). */
 static void resolve_paths(struct ior_pairer *p, const struct ior_syscall *s,
 			  const struct tid_st *t, struct ior_event_pair *e,
@@ -240,12 +235,12 @@ static void resolve_paths(struct ior_pairer *p, const struct ior_syscall *s,
 {
 	int dirfd = s->aux_is_dirfd ? (int)(int32_t)t->aux : AT_FDCWD_;
 
-	if (is_named(s, "memfd_create", NULL)) {
+	if (s->memfd) {
 		snprintf(p->path[0], sizeof p->path[0], "/memfd:%s", raw0);
 		e->path = p->path[0];
 		return;
 	}
-	if (is_named(s, "symlink", "symlinkat")) { /* target is content, not a path */
+	if (s->link_target) { /* the target is content, not a path */
 		e->path = raw0;
 		e->path2 = absolute(p, e->pid, s->aux_is_dirfd || s->aux_arg == IOR_ARG_NONE ?
 					     AT_FDCWD_ : (int)(int32_t)t->aux, raw1, p->path[1]);
@@ -265,9 +260,9 @@ static void resolve_paths(struct ior_pairer *p, const struct ior_syscall *s,
 
 static int64_t open_flags(const struct ior_syscall *s, const struct tid_st *t)
 {
-	if (is_named(s, "creat", NULL))
-		return O_CREAT | O_WRONLY | O_TRUNC;
-	if (is_named(s, "memfd_create", NULL))
+	if (s->open_flags)
+		return s->open_flags;
+	if (s->memfd)
 		return O_RDWR | ((t->flags & MFD_CLOEXEC_) ? O_CLOEXEC : 0);
 	return s->flags_arg == IOR_ARG_NONE ? IOR_FLAGS_UNKNOWN : (int64_t)(t->flags & 0xffffffffu);
 }
@@ -354,7 +349,8 @@ static void resolve_file(struct ior_pairer *p, const struct ior_syscall *s,
 		do_open(p, s, t, e);
 		return;
 	case IOR_SC_DUP:
-		do_dup(p, e, fd, is_named(s, "dup3", NULL) && (t->flags & O_CLOEXEC));
+		/* dup3 has a flags argument, dup and dup2 do not */
+		do_dup(p, e, fd, s->flags_arg != IOR_ARG_NONE && (t->flags & O_CLOEXEC));
 		return;
 	case IOR_SC_FCNTL:
 		do_fcntl(p, t, e);
@@ -368,7 +364,7 @@ static void resolve_file(struct ior_pairer *p, const struct ior_syscall *s,
 		e->fd = fd;
 		e->path = ior_fdtab_get(p->cfg.fds, e->pid, fd, &e->flags);
 	}
-	if (e->ret == 0 && is_named(s, "chdir", "fchdir") && e->path[0] == '/')
+	if (e->ret == 0 && s->sets_cwd && e->path[0] == '/')
 		ior_fdtab_set_cwd(p->cfg.fds, e->pid, e->path);
 }
 

@@ -1,18 +1,23 @@
 #include "syscalls.h"
 #include "event.h"
 
+#include <fcntl.h>
 #include <string.h>
 
 #define N IOR_ARG_NONE
 /* name, nr, class, fd, flags, aux, path0, path1 */
 #define SC(name, nr, cls, fd, fl, aux, p0, p1) \
-	{ #name, nr, IOR_SC_##cls, fd, fl, aux, { p0, p1 }, 0, 0, 0, 0 }
+	{ #name, nr, IOR_SC_##cls, fd, fl, aux, { p0, p1 }, 0, 0, 0, 0, 0, 0, 0, 0 }
 /* *at syscalls: aux is the dirfd (argument 0), path 0 is relative to it */
 #define AT(name, nr, cls, fl, p0, p1) \
-	{ #name, nr, IOR_SC_##cls, N, fl, 0, { p0, p1 }, 0, 1, 0, 0 }
+	{ #name, nr, IOR_SC_##cls, N, fl, 0, { p0, p1 }, 0, 1, 0, 0, 0, 0, 0, 0 }
 /* two *at paths (olddirfd, old, newdirfd, new): fd carries newdirfd */
 #define AT2(name, nr, fl, renames) \
-	{ #name, nr, IOR_SC_OTHER, 2, fl, 0, { 1, 3 }, 0, 1, 1, renames }
+	{ #name, nr, IOR_SC_OTHER, 2, fl, 0, { 1, 3 }, 0, 1, 1, renames, 0, 0, 0, 0 }
+/* SC plus: sets the cwd, path 0 is a link's content, path 0 is a memfd's
+ * name, the open flags it implies */
+#define SCX(name, nr, cls, fd, fl, aux, p0, p1, cwd, link, memfd, oflags) \
+	{ #name, nr, IOR_SC_##cls, fd, fl, aux, { p0, p1 }, 0, 0, 0, 0, cwd, link, memfd, oflags }
 
 const struct ior_syscall ior_syscalls[] = {
 	SC(read, 0, READ, 0, N, N, N, N),
@@ -41,15 +46,15 @@ const struct ior_syscall ior_syscalls[] = {
 	SC(truncate, 76, OTHER, N, N, N, 0, N),
 	SC(ftruncate, 77, OTHER, 0, N, N, N, N),
 	SC(getdents, 78, READ, 0, N, N, N, N),
-	SC(chdir, 80, OTHER, N, N, N, 0, N),
-	SC(fchdir, 81, OTHER, 0, N, N, N, N),
-	{ "rename", 82, IOR_SC_OTHER, N, N, N, { 0, 1 }, 0, 0, 0, 1 },
+	SCX(chdir, 80, OTHER, N, N, N, 0, N, 1, 0, 0, 0),
+	SCX(fchdir, 81, OTHER, 0, N, N, N, N, 1, 0, 0, 0),
+	{ "rename", 82, IOR_SC_OTHER, N, N, N, { 0, 1 }, 0, 0, 0, 1, 0, 0, 0, 0 },
 	SC(mkdir, 83, OTHER, N, N, N, 0, N),
 	SC(rmdir, 84, OTHER, N, N, N, 0, N),
-	SC(creat, 85, OPEN, N, N, N, 0, N),
+	SCX(creat, 85, OPEN, N, N, N, 0, N, 0, 0, 0, O_CREAT | O_WRONLY | O_TRUNC),
 	SC(link, 86, OTHER, N, N, N, 0, 1),
 	SC(unlink, 87, OTHER, N, N, N, 0, N),
-	SC(symlink, 88, OTHER, N, N, N, 0, 1),
+	SCX(symlink, 88, OTHER, N, N, N, 0, 1, 0, 1, 0, 0),
 	SC(readlink, 89, OTHER, N, N, N, 0, N),
 	SC(chmod, 90, OTHER, N, N, N, 0, N),
 	SC(fchmod, 91, OTHER, 0, N, N, N, N),
@@ -92,7 +97,7 @@ const struct ior_syscall ior_syscalls[] = {
 	AT(unlinkat, 263, OTHER, 2, 1, N),
 	AT2(renameat, 264, N, 1),
 	AT2(linkat, 265, 4, 0),
-	SC(symlinkat, 266, OTHER, N, N, 1, 0, 2),
+	SCX(symlinkat, 266, OTHER, N, N, 1, 0, 2, 0, 1, 0, 0),
 	AT(readlinkat, 267, OTHER, N, 1, N),
 	AT(fchmodat, 268, OTHER, N, 1, N),
 	AT(faccessat, 269, OTHER, 2, 1, N),
@@ -109,7 +114,7 @@ const struct ior_syscall ior_syscalls[] = {
 	SC(open_by_handle_at, 304, OPEN, 0, 2, N, N, N),
 	SC(syncfs, 306, OTHER, 0, N, N, N, N),
 	AT2(renameat2, 316, 4, 1),
-	SC(memfd_create, 319, OPEN, N, 1, N, 0, N),
+	SCX(memfd_create, 319, OPEN, N, 1, N, 0, N, 0, 0, 1, 0),
 	SC(copy_file_range, 326, TRANSFER, 0, 5, 2, N, N),
 	SC(preadv2, 327, READ, 0, 5, N, N, N),
 	SC(pwritev2, 328, WRITE, 0, 5, N, N, N),
@@ -118,7 +123,7 @@ const struct ior_syscall ior_syscalls[] = {
 	SC(io_uring_enter, 426, OTHER, 0, 3, N, N, N),
 	SC(io_uring_register, 427, OTHER, 0, N, 1, N, N),
 	SC(close_range, 436, CLOSE_RANGE, 0, 2, 1, N, N),
-	{ "openat2", 437, IOR_SC_OPEN, N, 2, 0, { 1, N }, 1, 1, 0, 0 },
+	{ "openat2", 437, IOR_SC_OPEN, N, 2, 0, { 1, N }, 1, 1, 0, 0, 0, 0, 0, 0 },
 	AT(faccessat2, 439, OTHER, 3, 1, N),
 	AT(fchmodat2, 452, OTHER, 3, 1, N),
 	AT(setxattrat, 463, OTHER, 2, 1, N),
@@ -157,4 +162,10 @@ const struct ior_syscall *ior_syscall_by_name(const char *name)
 unsigned ior_syscall_index(const struct ior_syscall *s)
 {
 	return (unsigned)(s - ior_syscalls);
+}
+
+int ior_syscall_keeps_fds(const struct ior_syscall *s)
+{
+	return s->cls == IOR_SC_OPEN || s->cls == IOR_SC_CLOSE || s->cls == IOR_SC_CLOSE_RANGE ||
+	       s->cls == IOR_SC_DUP || s->cls == IOR_SC_FCNTL || s->renames || s->sets_cwd;
 }

@@ -26,6 +26,10 @@ struct ior_syscall {
 	unsigned char aux_is_dirfd; /* aux is the dirfd path 0 is relative to */
 	unsigned char fd_is_dirfd2; /* fd is the dirfd path 1 is relative to, not a file acted on */
 	unsigned char renames;      /* path 0 becomes path 1 when it succeeds */
+	unsigned char sets_cwd;     /* on success the process's cwd is its file */
+	unsigned char link_target;  /* path 0 is a symlink's content, not a file */
+	unsigned char memfd;        /* path 0 names an anonymous file: "/memfd:NAME" */
+	int open_flags;             /* an open without a flags argument: the flags it implies */
 };
 
 extern const struct ior_syscall ior_syscalls[];
@@ -37,5 +41,8 @@ const struct ior_syscall *ior_syscall_by_nr(unsigned nr);
 const struct ior_syscall *ior_syscall_by_name(const char *name);
 /* Index of s in ior_syscalls[]: a small stable id for recordings. */
 unsigned ior_syscall_index(const struct ior_syscall *s);
+/* Whether s changes the fd table (or the cwd): traced even when -tps
+ * leaves it out, and never summarized. */
+int ior_syscall_keeps_fds(const struct ior_syscall *s);
 
 #endif

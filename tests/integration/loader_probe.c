@@ -329,12 +329,14 @@ static int mode_features(const char *path)
 	struct ior_bpf_obj *o = open_obj(path);
 	uint32_t a = 5;
 	uint64_t b = 1000;
-	if (ior_loader_set_global(o, "cfg_a", &a, sizeof a, err, sizeof err) ||
-	    ior_loader_set_global(o, "cfg_b", &b, sizeof b, err, sizeof err))
-		die("set_global");
-	load(o);
 	int go;
 	pid_t child = spawn_getpid_child(&go);
+	uint32_t tgid = (uint32_t)child; /* whoever else calls getpid meanwhile does not count */
+	if (ior_loader_set_global(o, "cfg_a", &a, sizeof a, err, sizeof err) ||
+	    ior_loader_set_global(o, "cfg_b", &b, sizeof b, err, sizeof err) ||
+	    ior_loader_set_global(o, "cfg_tgid", &tgid, sizeof tgid, err, sizeof err))
+		die("set_global");
+	load(o);
 	int fd = attach(o, "on_getpid", "syscalls", "sys_enter_getpid");
 	run_child(child, go);
 	close(fd);

@@ -68,7 +68,8 @@ def load_table(path):
         line = line.strip()
         if not line or line.startswith(("/*", "*", "//")):
             continue
-        m = re.match(r"^SC\((\w+), *\d+, *(\w+), *(\w+), *\w+, *(\w+), *(\w+), *(\w+)\),$", line)
+        # SCX: SC plus sets_cwd, link_target, memfd, open flags
+        m = re.match(r"^SCX?\((\w+), *\d+, *(\w+), *(\w+), *\w+, *(\w+), *(\w+), *(\w+)(?:, *[^)]*)?\),$", line)
         if m:
             n, cls, fd, aux, p0, p1 = m.groups()
             table[n] = Sc(n, cls, arg(fd), arg(aux), arg(p0), arg(p1), False, False)
@@ -83,9 +84,9 @@ def load_table(path):
             n = m.group(1)
             table[n] = Sc(n, "OTHER", 2, 0, 1, 3, True, True)
             continue
-        # { "name", nr, IOR_SC_CLS, fd, fl, aux, { p0, p1 }, open_how, aux_is_dirfd[, fd_is_dirfd2, renames] }
+        # { "name", nr, IOR_SC_CLS, fd, fl, aux, { p0, p1 }, open_how, aux_is_dirfd[, fd_is_dirfd2, renames, ...] }
         m = re.match(r'^\{ *"(\w+)", *\d+, *IOR_SC_(\w+), *(\w+), *\w+, *(\w+), *\{ *(\w+), *(\w+) *\},'
-                     r' *\w+, *(\w+)(?:, *(\w+))?(?:, *\w+)? *\},$', line)
+                     r' *\w+, *(\w+)(?:, *(\w+))?(?:, *\w+)* *\},$', line)
         if m:
             n, cls, fd, aux, p0, p1, atd, fd2 = m.groups()
             table[n] = Sc(n, cls, arg(fd), arg(aux), arg(p0), arg(p1), atd == "1", fd2 == "1")

@@ -210,7 +210,7 @@ fi
 # ior's syscalls: the entries of trace/syscalls.c (macro or literal rows);
 # their number is checked against what ior -check counts.
 ior_names() {
-	sed -nE -e 's/^[[:space:]]*(SC|AT2?)\(([a-z0-9_]+),.*/\2/p' \
+	sed -nE -e 's/^[[:space:]]*(SCX?|AT2?)\(([a-z0-9_]+),.*/\2/p' \
 		-e 's/^[[:space:]]*\{ "([a-z0-9_]+)", [0-9]+,.*/\1/p' trace/syscalls.c | sort -u
 }
 want_missing=$(comm -23 <(ior_names) <(sed -n 's/^sys_enter_//p' "$OUT/tracepoints" 2>/dev/null | sort -u) |

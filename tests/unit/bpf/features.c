@@ -20,6 +20,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 cfg_a = 7;
 const volatile __u64 cfg_b = 9;
+const volatile __u32 cfg_tgid = 0; /* 0: any process; else only this one's getpid */
 __u64 counter = 3;             /* .data */
 __u64 hits;                    /* .bss */
 static __u64 static_hits;      /* .bss, referenced through the section symbol */
@@ -63,9 +64,12 @@ SEC("tracepoint/syscalls/sys_enter_getpid")
 int on_getpid(void *ctx)
 {
 	__u32 k = 1;
-	__u64 v = helper(bpf_get_current_pid_tgid());
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), v;
 
 	(void)ctx;
+	if (cfg_tgid && pid_tgid >> 32 != cfg_tgid) /* another process's getpid */
+		return 0;
+	v = helper(pid_tgid);
 	bpf_map_update_elem(&sized, &k, &v, BPF_ANY);
 	hits++;
 	counter += 2;

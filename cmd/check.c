@@ -1,6 +1,6 @@
 /* ior -check: can this machine trace? One line per requirement, then the
  * verdict. Exit 0 when tracing can work, 1 with the first reason when not.
- * (cmd.c: left out of the loader's unit-test links, it uses trace/.) */
+ * Mode wiring: it sees the loader and trace. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 
 #include <linux/bpf.h>
 
-#include "loader/internal.h"
+#include "loader/loader.h"
 #include "opts.h"
 #include "trace/kfields.h"
 #include "trace/syscalls.h"
@@ -53,16 +53,11 @@ static void check_kernel(void)
 
 static void check_bpf(struct check *c)
 {
-	struct ior_sys_map_def d = { .name = "ior_check", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
-				     .value_size = 4, .max_entries = 1, .btf_fd = -1 };
-	int fd = ior_sys_map_create(&d);
 	char why[256];
-	if (fd >= 0) {
-		close(fd);
+	if (!ior_loader_probe_bpf(why, sizeof why)) {
 		line("bpf(2):", "ok");
 		return;
 	}
-	snprintf(why, sizeof why, "creating a map: %s%s", strerror(-fd), ior_loader_hint(-fd));
 	failed(c, "bpf(2):", why);
 }
 
@@ -189,8 +184,7 @@ static int try_attach(struct ior_bpf_obj *o, char *err, size_t errlen)
 			fds[n] = -1;
 			continue;
 		}
-		r = prog < 0 ? ior_loader_fail(err, errlen, ENOENT, "prog '%s': not in the object",
-					       at[n].prog)
+		r = prog < 0 ? (snprintf(err, errlen, "prog '%s': not in the object", at[n].prog), -ENOENT)
 			     : ior_loader_attach_raw_tracepoint(prog, at[n].tp, err, errlen);
 		if (r < 0)
 			break;
