@@ -103,27 +103,46 @@ static int reserve(struct ior_merge *m, unsigned src, size_t bytes, size_t nrec)
 	return 0;
 }
 
-struct sample_ctx {
-	struct ior_merge *m;
-	unsigned src;
-};
-
-static int push_one(void *ctx, const void *rec, size_t len)
+/* Indexes the record at arena offset off, sorted into its source. */
+static inline void index_rec(struct ior_merge *m, struct src *s, uint64_t ts, size_t off, uint32_t len)
 {
-	struct sample_ctx *c = ctx;
-	ior_merge_push(c->m, c->src, rec, len); /* room reserved; a runt cannot come */
-	return 0;
+	uint32_t i;
+
+	if (m->flushed && ts <= m->passed)
+		m->late++;
+	for (i = s->n; i > s->head && s->e[i - 1].ts > ts; i--)
+		s->e[i] = s->e[i - 1];
+	s->e[i] = (struct ent){ ts, (uint32_t)off, len };
+	s->n++;
 }
 
+/* The sample is copied whole (one memcpy, not one per record) and its
+ * records keep their 8-byte strides, so they stay 8-aligned in the arena;
+ * then the copy is walked as ior_batch_each walks a sample. */
 int ior_merge_push_sample(struct ior_merge *m, unsigned src, const void *sample, size_t len)
 {
-	struct sample_ctx c = { m, src };
+	struct ior_rec_head h;
+	size_t off = 0, base = m->used;
+	char *a;
+	int bad = 0;
 
 	if (src >= m->nsrc)
 		return -EINVAL;
 	if (reserve(m, src, len, ior_batch_max_records(len)))
 		return -ENOSPC;
-	return ior_batch_each(sample, len, push_one, &c).malformed ? -EBADMSG : 0;
+	a = m->arena + base;
+	memcpy(a, sample, len);
+	while (off + sizeof h <= len) { /* off passes len by the last padding at most */
+		memcpy(&h, a + off, sizeof h);
+		if (h.len < sizeof h || h.len > len - off) {
+			bad = 1;
+			break;
+		}
+		index_rec(m, &m->src[src], h.ts, base + off, h.len);
+		off += ((size_t)h.len + 7) & ~(size_t)7;
+	}
+	m->used = base + off; /* reserve left room for the last record's padding */
+	return bad ? -EBADMSG : 0;
 }
 
 int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t len)
@@ -131,7 +150,6 @@ int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t le
 	size_t need = (len + 7) & ~(size_t)7;
 	struct ior_rec_head h;
 	struct src *s;
-	uint32_t i;
 
 	if (src >= m->nsrc || len < sizeof h || len > UINT32_MAX)
 		return -EINVAL;
@@ -142,12 +160,7 @@ int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t le
 		return -ENOSPC;
 	memcpy(&h, rec, sizeof h);
 	copy_rec(m->arena + m->used, rec, len);
-	if (m->flushed && h.ts <= m->passed)
-		m->late++;
-	for (i = s->n; i > s->head && s->e[i - 1].ts > h.ts; i--)
-		s->e[i] = s->e[i - 1];
-	s->e[i] = (struct ent){ h.ts, (uint32_t)m->used, (uint32_t)len };
-	s->n++;
+	index_rec(m, s, h.ts, m->used, (uint32_t)len);
 	m->used += need;
 	return 0;
 }
