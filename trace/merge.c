@@ -206,14 +206,41 @@ static void compact(struct ior_merge *m)
 	m->used = used;
 }
 
+/* How far source i's records can be delivered in a row, each one being
+ * what oldest() would pick: not after w, not after an earlier source's
+ * head (oldest() lets the last of equal heads win), before a later one's.
+ * 0 when no record can follow. */
+static uint64_t run_limit(const struct ior_merge *m, unsigned i, uint64_t w)
+{
+	uint64_t lim = w;
+
+	for (unsigned j = 0; j < m->nsrc; j++) {
+		const struct src *s = &m->src[j];
+		if (j == i || s->head >= s->n)
+			continue;
+		uint64_t ts = s->e[s->head].ts;
+		if (j > i && ts-- == 0)
+			return 0;
+		lim = ts < lim ? ts : lim;
+	}
+	return lim;
+}
+
+/* Runs of one source go without a scan of the others per record: a
+ * thread's records mostly follow each other on one CPU. (A run at ts 0 is
+ * right too: oldest() takes the first of several zero heads, and an
+ * earlier source's head cannot be 0 when this one was picked.) */
 void ior_merge_flush(struct ior_merge *m, uint64_t watermark, ior_merge_cb cb, void *ctx)
 {
 	int i;
 
 	while ((i = oldest(m, watermark)) >= 0) {
 		struct src *s = &m->src[i];
-		const struct ent *e = &s->e[s->head++];
-		cb(ctx, m->arena + e->off, e->len);
+		uint64_t lim = run_limit(m, (unsigned)i, watermark);
+		do {
+			const struct ent *e = &s->e[s->head++];
+			cb(ctx, m->arena + e->off, e->len);
+		} while (s->head < s->n && s->e[s->head].ts <= lim);
 	}
 	if (!m->flushed || watermark > m->passed)
 		m->passed = watermark;
