@@ -231,21 +231,39 @@ static size_t wstr_len(const struct wstrings *t, uint32_t id)
 	return end - t->off[id] - 1;
 }
 
-/* memcmp(a, b, n) == 0 a word at a time: musl compares bytes, and this
- * runs for every string of every pair. */
+static uint64_t load8(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* memcmp(a, b, n) == 0 a word at a time, the tail as one overlapping word
+ * (or two halves): musl compares bytes, and this runs for every string of
+ * every pair. Reads only a[0, n) and b[0, n). */
 static bool same_bytes(const char *a, const char *b, size_t n)
 {
-	uint64_t x, y;
-	for (; n >= 8; n -= 8, a += 8, b += 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
+	uint32_t x, y;
+	uint16_t u, v;
+
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (load8(a + i) != load8(b + i))
+				return false;
+		return load8(a + n - 8) == load8(b + n - 8);
+	}
+	if (n >= 4) {
+		memcpy(&x, a, 4), memcpy(&y, b, 4);
 		if (x != y)
 			return false;
+		memcpy(&x, a + n - 4, 4), memcpy(&y, b + n - 4, 4);
+		return x == y;
 	}
-	for (; n; n--)
-		if (*a++ != *b++)
-			return false;
-	return true;
+	if (n >= 2) {
+		memcpy(&u, a, 2), memcpy(&v, b, 2);
+		return u == v && a[n - 1] == b[n - 1];
+	}
+	return !n || *a == *b;
 }
 
 static int wstrings_rehash(struct wstrings *t)
@@ -314,11 +332,37 @@ static void put_bytes(struct ior_rec_writer *w, const void *s, size_t n)
 	w->raw_len = (size_t)(p - w->raw) + n;
 }
 
-/* The id of s, emitting its definition first when it is new. */
-static int intern(struct ior_rec_writer *w, const char *s, uint32_t *id)
+/* strnlen(s, max) a word at a time, inlined: every pair measures its comm
+ * and paths, and musl's strnlen is a call to memchr (a fifth of the
+ * encoder). Like libc's own, it reads aligned 8-byte words, which never
+ * cross a page, so it may read bytes after the NUL within the NUL's word:
+ * hence no_sanitize_address (ASan would count those bytes as an
+ * overflow). */
+__attribute__((no_sanitize_address)) static size_t str_len(const char *s, size_t max)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t n = 0;
+
+	for (; ((uintptr_t)(s + n) & 7) && n < max; n++)
+		if (!s[n])
+			return n;
+	for (; n < max; n += 8) {
+		uint64_t v;
+		memcpy(&v, s + n, 8);
+		uint64_t z = (v - ones) & ~v & highs; /* its lowest set bit marks the first NUL */
+		if (z) {
+			n += (size_t)__builtin_ctzll(z) >> 3;
+			break;
+		}
+	}
+	return n < max ? n : max;
+}
+
+/* The id of s (n bytes, n <= MAX_STR_LEN), emitting its definition first
+ * when it is new. */
+static int intern(struct ior_rec_writer *w, const char *s, size_t n, uint32_t *id)
 {
 	struct wstrings *t = &w->str;
-	size_t n = strnlen(s, MAX_STR_LEN);
 	if (!n) {
 		*id = 0;
 		return 0;
@@ -336,17 +380,18 @@ static int intern(struct ior_rec_writer *w, const char *s, uint32_t *id)
 	return wstrings_add(t, s, n, i, id);
 }
 
-/* Cheap path first: most pairs repeat their thread's previous strings. */
+/* Cheap path first: most pairs repeat their thread's previous strings.
+ * Strings longer than MAX_STR_LEN are stored cut to it. */
 static int intern_cached(struct ior_rec_writer *w, const char *s, uint32_t prev, uint32_t *id)
 {
 	if (!s)
 		s = "";
-	size_t n = strnlen(s, MAX_STR_LEN + 1);
+	size_t n = str_len(s, MAX_STR_LEN + 1);
 	if (n <= MAX_STR_LEN && n == wstr_len(&w->str, prev) && same_bytes(wstr(&w->str, prev), s, n)) {
 		*id = prev;
 		return 0;
 	}
-	return intern(w, s, id);
+	return intern(w, s, n <= MAX_STR_LEN ? n : MAX_STR_LEN, id);
 }
 
 static int write_all(int fd, const uint8_t *p, size_t n)
