@@ -596,6 +596,56 @@ TEST(read_loop_costs_at_most_6_bytes_per_pair)
 	CHECK(per <= 6.0);
 }
 
+/* Frames that fill 1 MiB within their second take zstd's fast mode, the
+ * next tick's frame too, then level 3 again: every pair reads back, and
+ * the read loop stays within 6 bytes a pair. */
+TEST(fast_frames_round_trip)
+{
+	enum { N = 700000 };
+	const char *path = tmp_path("fast.ior.zst");
+	struct ior_rec_writer *w;
+	char err[256];
+	struct ior_event_pair p = {
+		.pid = 4242, .tid = 4243, .fd = 3, .sys = 0, .ret = 4096, .bytes = 4096,
+		.flags = 0x80000, .comm = "iorbench", .path = "/dev/shm/iorbench-1-0.data", .path2 = "",
+	};
+	uint64_t t = 5000000000ull, now = 0, gaps = 0;
+
+	CHECK_EQ_INT(ior_rec_writer_open(&w, path, &test_info, err, sizeof err), 0);
+	rng_state = 7;
+	for (int i = 0; i < N; i++) {
+		p.gap_ns = i ? 500 + rnd() % 128 : 0;
+		p.enter_ns = t + p.gap_ns;
+		p.duration_ns = 500 + rnd() % 64;
+		t = p.enter_ns + p.duration_ns;
+		gaps += p.gap_ns;
+		CHECK_EQ_INT(ior_rec_write(w, &p), 0);
+		if (i % 300000 == 299999 || (i > 600000 && i % 1000 == 0)) /* then slow */
+			ior_rec_tick(w, now += 1000000001ull);
+	}
+	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
+	struct ior_rec_reader *r;
+	CHECK_EQ_INT(ior_rec_reader_open(&r, path, err, sizeof err), 0);
+	struct ior_event_pair q;
+	uint64_t n = 0, got = 0, last = 0;
+	int rc;
+	while (r && (rc = ior_rec_read(r, &q)) == 1) {
+		n++;
+		got += q.gap_ns;
+		last = q.enter_ns + q.duration_ns;
+		if (strcmp(q.path, p.path) || q.bytes != 4096)
+			break;
+	}
+	CHECK_EQ_INT(n, N);
+	CHECK(got == gaps && last == t);
+	if (r)
+		ior_rec_reader_close(r);
+	struct stat st;
+	CHECK_EQ_INT(stat(path, &st), 0);
+	printf("      fast frames: %.2f bytes/pair\n", (double)st.st_size / N);
+	CHECK((double)st.st_size / N <= 6.0);
+}
+
 TEST(header_defaults)
 {
 	struct ior_rec_writer *w;
@@ -720,6 +770,7 @@ int main(void)
 	RUN(corrupt_bytes_never_yield_wrong_pairs);
 	RUN(hostile_input_is_an_error);
 	RUN(read_loop_costs_at_most_6_bytes_per_pair);
+	RUN(fast_frames_round_trip);
 	RUN(header_defaults);
 	RUN(default_name);
 	RUN(write_errors_are_sticky);
