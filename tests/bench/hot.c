@@ -29,7 +29,9 @@
 
 #define NR_PREAD64 17
 #define SAMPLE_CUT (IOR_BATCH_BYTES - IOR_REC_MAX) /* bpf.c sends past this */
-#define SAMPLES_PER_DRAIN 64                        /* per CPU */
+#ifndef SAMPLES_PER_DRAIN /* per CPU: 64 are ~490 KiB */
+#define SAMPLES_PER_DRAIN 64
+#endif
 #define PID 4242
 
 struct sample {
