@@ -88,22 +88,30 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
 				  "50515253545556575859606162636465666768697071727374"
 				  "75767778798081828384858687888990919293949596979899";
 
-/* Two digits per division, from the last one: six numbers a row. */
+/* Two digits per division, from the last one: six numbers a row, most
+ * below 2^32, where the division by 100 is a cheaper 32-bit multiply. */
 static void put_u64(struct buf *b, uint64_t v)
 {
 	char tmp[72], *end = tmp + 24, *d = end; /* 72: see put_hex_escape */
 
-	while (v >= 100) {
+	while (v > UINT32_MAX) {
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
 		d -= 2;
 		memcpy(d, digit_pairs + 2 * r, 2);
 	}
-	if (v >= 10) {
+	uint32_t w = (uint32_t)v;
+	while (w >= 100) {
+		unsigned r = w % 100;
+		w /= 100;
 		d -= 2;
-		memcpy(d, digit_pairs + 2 * v, 2);
+		memcpy(d, digit_pairs + 2 * r, 2);
+	}
+	if (w >= 10) {
+		d -= 2;
+		memcpy(d, digit_pairs + 2 * w, 2);
 	} else {
-		*--d = (char)('0' + v);
+		*--d = (char)('0' + w);
 	}
 	put(b, d, (size_t)(end - d));
 }
