@@ -1,6 +1,10 @@
 /* -plain CSV rows. A row is built in one buffer and written with a single
- * fwrite, so a row is never interleaved and stdio does the batching. Called
- * from the single consumer thread only (the row buffer is static). */
+ * fwrite, so a row is never interleaved and stdio does the batching; or
+ * formatted into the caller's buffer (ior_csv_format_pair), which batches
+ * rows itself. Called from the single consumer thread only (the row buffer
+ * and the flags cache are static). The pieces of a row are a few bytes:
+ * they are copied with 8-byte moves, not memcpy (musl's starts with rep
+ * movs, a few dozen cycles), and strings are measured while escaped. */
 #include "csv.h"
 #include "syscalls.h"
 
@@ -10,8 +14,9 @@
 
 #define PATH_FIELD_MAX 4096 /* longest path a pair carries (PATH_MAX) */
 #define IOR_CSV_COMM_MAX 16
-/* Escaping makes a byte at most 4 bytes (\xHH), quoting doubles a '"'. */
-#define ROW_MAX (2 * 4 * (IOR_CSV_COMM_MAX + 2 * PATH_FIELD_MAX) + 256)
+#define ROW_MAX IOR_CSV_ROW_MAX
+_Static_assert(IOR_CSV_ROW_MAX >= 2 * 4 * (IOR_CSV_COMM_MAX + 2 * PATH_FIELD_MAX) + 256,
+	       "a row's worst case fits");
 
 int ior_csv_parse_escape(const char *s, enum ior_escape *e)
 {
@@ -38,18 +43,38 @@ struct buf {
 	int special; /* put_escaped wrote '"', ',', CR or LF (the field needs quotes) */
 };
 
-/* Most pieces are a few bytes: a loop beats a memcpy call for them. */
+/* n <= 64 bytes from s to d as two fixed-size moves from both ends
+ * (overlapping in the middle): no loop for gcc to turn into rep movs. */
+static inline void copy_small(char *d, const char *s, size_t n)
+{
+	if (n >= 32) {
+		memcpy(d, s, 32);
+		memcpy(d + n - 32, s + n - 32, 32);
+	} else if (n >= 16) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n >= 2) {
+		memcpy(d, s, 2);
+		memcpy(d + n - 2, s + n - 2, 2);
+	} else if (n) {
+		*d = *s;
+	}
+}
+
 static inline void put(struct buf *b, const char *s, size_t n)
 {
 	if (n > b->cap - b->len)
 		n = b->cap - b->len;
-	if (n <= 16) {
-		char *d = b->p + b->len;
-		for (size_t i = 0; i < n; i++)
-			d[i] = s[i];
-	} else {
+	if (n <= 64)
+		copy_small(b->p + b->len, s, n);
+	else
 		memcpy(b->p + b->len, s, n);
-	}
 	b->len += n;
 }
 
@@ -58,29 +83,37 @@ static void puts_(struct buf *b, const char *s)
 	put(b, s, strlen(s));
 }
 
-/* Two digits per division: five numbers per row. */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
+				  "25262728293031323334353637383940414243444546474849"
+				  "50515253545556575859606162636465666768697071727374"
+				  "75767778798081828384858687888990919293949596979899";
+
+/* Two digits per division, from the last one: six numbers a row, most
+ * below 2^32, where the division by 100 is a cheaper 32-bit multiply. */
 static void put_u64(struct buf *b, uint64_t v)
 {
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-				    "25262728293031323334353637383940414243444546474849"
-				    "50515253545556575859606162636465666768697071727374"
-				    "75767778798081828384858687888990919293949596979899";
-	char tmp[24];
-	int i = sizeof tmp;
+	char tmp[72], *end = tmp + 24, *d = end; /* 72: see put_hex_escape */
 
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100);
+	while (v > UINT32_MAX) {
+		unsigned r = (unsigned)(v % 100);
 		v /= 100;
-		tmp[--i] = pairs[2 * d + 1];
-		tmp[--i] = pairs[2 * d];
+		d -= 2;
+		memcpy(d, digit_pairs + 2 * r, 2);
 	}
-	if (v >= 10) {
-		tmp[--i] = pairs[2 * v + 1];
-		tmp[--i] = pairs[2 * v];
+	uint32_t w = (uint32_t)v;
+	while (w >= 100) {
+		unsigned r = w % 100;
+		w /= 100;
+		d -= 2;
+		memcpy(d, digit_pairs + 2 * r, 2);
+	}
+	if (w >= 10) {
+		d -= 2;
+		memcpy(d, digit_pairs + 2 * w, 2);
 	} else {
-		tmp[--i] = (char)('0' + v);
+		*--d = (char)('0' + w);
 	}
-	put(b, tmp + i, sizeof tmp - (size_t)i);
+	put(b, d, (size_t)(end - d));
 }
 
 static void put_i64(struct buf *b, int64_t v)
@@ -96,7 +129,7 @@ static void put_i64(struct buf *b, int64_t v)
 static void put_hex_escape(struct buf *b, char kind, unsigned v, int digits)
 {
 	static const char hex[] = "0123456789abcdef";
-	char tmp[24] = { '\\', kind }; /* 24: keeps gcc's bounds check on put() quiet */
+	char tmp[72] = { '\\', kind }; /* 72: keeps gcc's bounds check on put()'s memcpy (n > 64) quiet */
 
 	for (int i = 0; i < digits; i++)
 		tmp[2 + i] = hex[(v >> (4 * (digits - 1 - i))) & 0xf];
@@ -137,28 +170,39 @@ static int cp_is_unsafe(unsigned cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* Appends s[0..n) to b in the visible notation of esc: control bytes and
- * invalid UTF-8 as \xHH, unsafe code points as \uHHHH, the backslash as \\
- * so the notation stays unambiguous. */
-static void put_escaped(struct buf *b, const char *s, size_t n, enum ior_escape esc)
+/* Appends s[0..max) to b, or with nul_ends only up to its NUL, in the
+ * visible notation of esc: control bytes and invalid UTF-8 as \\xHH, unsafe code
+ * points as \\uHHHH, the backslash as \\\\ so the notation stays
+ * unambiguous. The NUL stops a run like a byte to escape, so the string is
+ * measured in the same pass. A UTF-8 sequence never spans a NUL (a
+ * continuation byte is not 0), so max bounds utf8_seq as strnlen did. */
+static void put_escaped(struct buf *b, const char *s, size_t max, int nul_ends, enum ior_escape esc)
 {
-	/* 1: not printable ASCII, or a byte escaping or quoting acts on */
+	/* 1: not printable ASCII (NUL included), or a byte escaping or quoting acts on */
 	static const unsigned char stop[256] = {
 		[0 ... 0x1f] = 1, ['"'] = 1, [','] = 1, ['\\'] = 1, [0x7f ... 0xff] = 1,
 	};
 	const unsigned char *u = (const unsigned char *)s;
 
-	for (size_t i = 0; i < n;) {
-		unsigned c = u[i], cp;
+	for (size_t i = 0; i < max;) {
+		unsigned c, cp;
 		int len;
 		size_t run = i;
-		while (run < n && !stop[u[run]])
+		/* four bytes a step, each read only after the one before it was
+		 * no stop (so never past the NUL) */
+		while (max - run >= 4 && !stop[u[run]] && !stop[u[run + 1]] && !stop[u[run + 2]] &&
+		       !stop[u[run + 3]])
+			run += 4;
+		while (run < max && !stop[u[run]])
 			run++;
 		if (run > i) { /* printable ASCII: as is */
 			put(b, s + i, run - i);
 			i = run;
 			continue;
 		}
+		c = u[i];
+		if (!c && nul_ends)
+			return;
 		if (c == '"' || c == ',') {
 			put(b, b->quoting && c == '"' ? "\"\"" : s + i, b->quoting && c == '"' ? 2 : 1);
 			b->special = 1;
@@ -173,7 +217,7 @@ static void put_escaped(struct buf *b, const char *s, size_t n, enum ior_escape 
 			else /* the backslash */
 				put(b, "\\\\", 2);
 			i++;
-		} else if (esc == IOR_ESCAPE_ALWAYS || !(len = utf8_seq(u + i, n - i, &cp))) {
+		} else if (esc == IOR_ESCAPE_ALWAYS || !(len = utf8_seq(u + i, max - i, &cp))) {
 			put_hex_escape(b, 'x', c, 2);
 			i++;
 		} else {
@@ -196,7 +240,7 @@ size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_e
 		return 0;
 	if (n > 256)
 		n = 256;
-	put_escaped(&b, s, n, esc);
+	put_escaped(&b, s, n, 0, esc);
 	out = b.len < len - 1 ? b.len : len - 1;
 	memcpy(dst, tmp, out);
 	dst[out] = 0;
@@ -236,19 +280,13 @@ static void quote_from(struct buf *b, size_t start)
 	b->len = start + n + quotes + 2;
 }
 
-static size_t strnlen_(const char *s, size_t max)
-{
-	const char *z = memchr(s, 0, max);
-	return z ? (size_t)(z - s) : max;
-}
-
 /* The file column before quoting: path%(fd,FLAGS), old=>new, or path. */
 static void put_file(struct buf *f, const struct ior_event_pair *p, enum ior_escape esc)
 {
-	put_escaped(f, p->path, strnlen_(p->path, PATH_FIELD_MAX), esc);
+	put_escaped(f, p->path, PATH_FIELD_MAX, 1, esc);
 	if (p->path2 && p->path2[0]) {
 		put(f, "=>", 2);
-		put_escaped(f, p->path2, strnlen_(p->path2, PATH_FIELD_MAX), esc);
+		put_escaped(f, p->path2, PATH_FIELD_MAX, 1, esc);
 	}
 	if (p->fd < 0)
 		return;
@@ -258,28 +296,45 @@ static void put_file(struct buf *f, const struct ior_event_pair *p, enum ior_esc
 		/* one-entry cache: consecutive rows are mostly on the same file */
 		static long long last = IOR_FLAGS_UNKNOWN;
 		static char str[256];
+		static size_t len;
 		if (p->flags != last) {
 			ior_open_flags_str(str, sizeof str, p->flags);
+			len = strlen(str);
 			last = p->flags;
 		}
 		put(f, ",", 1);
-		puts_(f, str);
+		put(f, str, len);
 	}
 	put(f, ")", 1);
 }
 
-void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc)
+/* The syscall's name and its length, measured once. */
+static const char *sys_name(uint16_t sys, size_t *len)
 {
-	static char row[ROW_MAX];
-	struct buf b = { row, 0, sizeof row, 0, 0 };
-	const char *name = p->sys < ior_nsyscalls ? ior_syscalls[p->sys].name : "?";
+	static uint8_t lens[1024]; /* length + 1; 0: not measured yet */
+
+	if (sys >= ior_nsyscalls || sys >= sizeof lens) {
+		*len = sys < ior_nsyscalls ? strlen(ior_syscalls[sys].name) : 1;
+		return sys < ior_nsyscalls ? ior_syscalls[sys].name : "?";
+	}
+	if (!lens[sys])
+		lens[sys] = (uint8_t)(strnlen(ior_syscalls[sys].name, 254) + 1);
+	*len = lens[sys] - 1u;
+	return ior_syscalls[sys].name;
+}
+
+size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_escape esc)
+{
+	struct buf b = { row, 0, IOR_CSV_ROW_MAX, 0, 0 };
+	size_t name_len;
+	const char *name = sys_name(p->sys, &name_len);
 
 	put_u64(&b, p->gap_ns);
 	put(&b, ",", 1);
 	put_u64(&b, p->duration_ns);
 	put(&b, ",", 1);
 	size_t start = b.len;
-	put_escaped(&b, p->comm, strnlen_(p->comm, IOR_CSV_COMM_MAX), esc);
+	put_escaped(&b, p->comm, IOR_CSV_COMM_MAX, 1, esc);
 	if (b.special)
 		quote_from(&b, start);
 	put(&b, ",", 1);
@@ -287,7 +342,7 @@ void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_esca
 	put(&b, ".", 1);
 	put_u64(&b, p->tid);
 	put(&b, ",", 1);
-	puts_(&b, name);
+	put(&b, name, name_len);
 	put(&b, ",", 1);
 	put_i64(&b, p->ret);
 	put(&b, ",", 1);
@@ -305,7 +360,14 @@ void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_esca
 	else if (b.special)
 		quote_from(&b, start);
 	put(&b, "\n", 1);
-	fwrite(b.p, 1, b.len, out);
+	return b.len;
+}
+
+void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc)
+{
+	static char row[ROW_MAX];
+
+	fwrite(row, 1, ior_csv_format_pair(row, p, esc), out);
 }
 
 struct flag_name {

@@ -23,10 +23,17 @@ enum ior_escape {
 	IOR_ESCAPE_NEVER,  /* bytes as they are (still CSV-quoted) */
 };
 
+/* Bytes a formatted row can take at most: escaping makes a byte at most
+ * 4 bytes (\xHH), quoting doubles a '"'; comm, two 4 KiB paths, numbers. */
+#define IOR_CSV_ROW_MAX (2 * 4 * (16 + 2 * 4096) + 256)
+
 /* Parses "auto" | "always" | "never"; -1 when unknown. */
 int ior_csv_parse_escape(const char *s, enum ior_escape *e);
 void ior_csv_write_header(FILE *out);
 void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc);
+/* The same row into row[0..IOR_CSV_ROW_MAX), not NUL-terminated; returns
+ * its length. For callers that batch rows themselves. */
+size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_escape esc);
 /* The first 256 bytes of s[0..n) in the notation of esc, into dst
  * (NUL-terminated, cut at len - 1 bytes); returns the length written. */
 size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_escape esc);

@@ -51,6 +51,7 @@ struct ior_fdtab *ior_fdtab_new(unsigned max_fds, unsigned max_procs)
 		t->fds[i].lru_next = i + 1 < max_fds ? i + 1 : NIL; /* free list */
 	t->free_head = 0;
 	t->lru_head = t->lru_tail = NIL;
+	t->last_get = NIL;
 	t->next_due = UINT64_MAX;
 	return t;
 }
@@ -243,6 +244,8 @@ void ior_fdtab_fd_remove_(struct ior_fdtab *t, uint32_t e)
 	pid_unlink(t, e);
 	x->lru_next = t->free_head; /* path buffer kept for reuse */
 	t->free_head = e;
+	if (t->last_get == e)
+		t->last_get = NIL;
 	t->nfds--;
 }
 
@@ -364,14 +367,21 @@ static uint32_t fd_get(struct ior_fdtab *t, uint32_t pid, int fd)
 	return e;
 }
 
+/* Most lookups repeat the one before (a loop on one fd): the entry found
+ * last is checked before the hash. Entries keep their index until removed,
+ * and removal forgets it. */
 const char *ior_fdtab_get(struct ior_fdtab *t, uint32_t caller, int fd, int64_t *flags)
 {
-	uint32_t pid = ior_fdtab_owner_(t, caller);
-	uint32_t e = fd < 0 ? NIL : ior_fdtab_fd_find_(t, pid, fd);
+	uint32_t pid = ior_fdtab_owner_(t, caller), e = t->last_get;
 
 	*flags = -1;
+	if (fd < 0)
+		return "";
+	if (e == NIL || t->fds[e].pid != pid || t->fds[e].fd != fd)
+		e = ior_fdtab_fd_find_(t, pid, fd);
 	if (e == NIL)
 		return "";
+	t->last_get = e;
 	touch(t, e);
 	*flags = t->fds[e].flags;
 	return t->fds[e].path ? t->fds[e].path : "";

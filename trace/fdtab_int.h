@@ -70,6 +70,7 @@ struct ior_fdtab {
 	uint32_t max_fds, nfds, free_head;
 	uint32_t lru_head, lru_tail; /* head: most recently used */
 	uint32_t *fd_slots;          /* index + 1, 0 = empty */
+	uint32_t last_get;           /* entry ior_fdtab_get found last, NIL when removed */
 	uint32_t fd_mask;
 	struct proc_ent *procs;      /* open addressing, keyed by pid */
 	uint32_t proc_mask, nprocs, max_procs;

@@ -187,11 +187,10 @@ void ior_fdtab_proc_exit(struct ior_fdtab *t, uint32_t pid, uint64_t ts)
 	update_due(t);
 }
 
-void ior_fdtab_advance(struct ior_fdtab *t, uint64_t ts)
+/* Apart from ior_fdtab_advance, which runs for every record: inlined, its
+ * register saves ran before the early return (21 instructions a record). */
+static __attribute__((noinline)) void advance_due(struct ior_fdtab *t, uint64_t ts)
 {
-	t->now = ts;
-	if (ts < t->next_due)
-		return;
 	while (t->snaps && t->snaps->end <= ts) {
 		struct snap *s = t->snaps;
 		t->snaps = s->next;
@@ -201,6 +200,13 @@ void ior_fdtab_advance(struct ior_fdtab *t, uint64_t ts)
 	while (t->dying_n && t->dying[t->dying_head].ts + EXIT_GRACE_NS <= ts)
 		dying_pop(t);
 	update_due(t);
+}
+
+void ior_fdtab_advance(struct ior_fdtab *t, uint64_t ts)
+{
+	t->now = ts;
+	if (ts >= t->next_due)
+		advance_due(t, ts);
 }
 
 /* ---- fork and exec -------------------------------------------------------- */

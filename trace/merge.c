@@ -103,27 +103,46 @@ static int reserve(struct ior_merge *m, unsigned src, size_t bytes, size_t nrec)
 	return 0;
 }
 
-struct sample_ctx {
-	struct ior_merge *m;
-	unsigned src;
-};
-
-static int push_one(void *ctx, const void *rec, size_t len)
+/* Indexes the record at arena offset off, sorted into its source. */
+static inline void index_rec(struct ior_merge *m, struct src *s, uint64_t ts, size_t off, uint32_t len)
 {
-	struct sample_ctx *c = ctx;
-	ior_merge_push(c->m, c->src, rec, len); /* room reserved; a runt cannot come */
-	return 0;
+	uint32_t i;
+
+	if (m->flushed && ts <= m->passed)
+		m->late++;
+	for (i = s->n; i > s->head && s->e[i - 1].ts > ts; i--)
+		s->e[i] = s->e[i - 1];
+	s->e[i] = (struct ent){ ts, (uint32_t)off, len };
+	s->n++;
 }
 
+/* The sample is copied whole (one memcpy, not one per record) and its
+ * records keep their 8-byte strides, so they stay 8-aligned in the arena;
+ * then the copy is walked as ior_batch_each walks a sample. */
 int ior_merge_push_sample(struct ior_merge *m, unsigned src, const void *sample, size_t len)
 {
-	struct sample_ctx c = { m, src };
+	struct ior_rec_head h;
+	size_t off = 0, base = m->used;
+	char *a;
+	int bad = 0;
 
 	if (src >= m->nsrc)
 		return -EINVAL;
 	if (reserve(m, src, len, ior_batch_max_records(len)))
 		return -ENOSPC;
-	return ior_batch_each(sample, len, push_one, &c).malformed ? -EBADMSG : 0;
+	a = m->arena + base;
+	memcpy(a, sample, len);
+	while (off + sizeof h <= len) { /* off passes len by the last padding at most */
+		memcpy(&h, a + off, sizeof h);
+		if (h.len < sizeof h || h.len > len - off) {
+			bad = 1;
+			break;
+		}
+		index_rec(m, &m->src[src], h.ts, base + off, h.len);
+		off += ((size_t)h.len + 7) & ~(size_t)7;
+	}
+	m->used = base + off; /* reserve left room for the last record's padding */
+	return bad ? -EBADMSG : 0;
 }
 
 int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t len)
@@ -131,7 +150,6 @@ int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t le
 	size_t need = (len + 7) & ~(size_t)7;
 	struct ior_rec_head h;
 	struct src *s;
-	uint32_t i;
 
 	if (src >= m->nsrc || len < sizeof h || len > UINT32_MAX)
 		return -EINVAL;
@@ -142,12 +160,7 @@ int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t le
 		return -ENOSPC;
 	memcpy(&h, rec, sizeof h);
 	copy_rec(m->arena + m->used, rec, len);
-	if (m->flushed && h.ts <= m->passed)
-		m->late++;
-	for (i = s->n; i > s->head && s->e[i - 1].ts > h.ts; i--)
-		s->e[i] = s->e[i - 1];
-	s->e[i] = (struct ent){ h.ts, (uint32_t)m->used, (uint32_t)len };
-	s->n++;
+	index_rec(m, s, h.ts, m->used, (uint32_t)len);
 	m->used += need;
 	return 0;
 }
@@ -193,14 +206,41 @@ static void compact(struct ior_merge *m)
 	m->used = used;
 }
 
+/* How far source i's records can be delivered in a row, each one being
+ * what oldest() would pick: not after w, not after an earlier source's
+ * head (oldest() lets the last of equal heads win), before a later one's.
+ * 0 when no record can follow. */
+static uint64_t run_limit(const struct ior_merge *m, unsigned i, uint64_t w)
+{
+	uint64_t lim = w;
+
+	for (unsigned j = 0; j < m->nsrc; j++) {
+		const struct src *s = &m->src[j];
+		if (j == i || s->head >= s->n)
+			continue;
+		uint64_t ts = s->e[s->head].ts;
+		if (j > i && ts-- == 0)
+			return 0;
+		lim = ts < lim ? ts : lim;
+	}
+	return lim;
+}
+
+/* Runs of one source go without a scan of the others per record: a
+ * thread's records mostly follow each other on one CPU. (A run at ts 0 is
+ * right too: oldest() takes the first of several zero heads, and an
+ * earlier source's head cannot be 0 when this one was picked.) */
 void ior_merge_flush(struct ior_merge *m, uint64_t watermark, ior_merge_cb cb, void *ctx)
 {
 	int i;
 
 	while ((i = oldest(m, watermark)) >= 0) {
 		struct src *s = &m->src[i];
-		const struct ent *e = &s->e[s->head++];
-		cb(ctx, m->arena + e->off, e->len);
+		uint64_t lim = run_limit(m, (unsigned)i, watermark);
+		do {
+			const struct ent *e = &s->e[s->head++];
+			cb(ctx, m->arena + e->off, e->len);
+		} while (s->head < s->n && s->e[s->head].ts <= lim);
 	}
 	if (!m->flushed || watermark > m->passed)
 		m->passed = watermark;

@@ -376,6 +376,47 @@ TEST(path_join)
 	CHECK_EQ_STR(b, "/abcdef");
 }
 
+/* ior_fdtab_get remembers the entry it found last: random opens, closes,
+ * dups, renames, exits and evictions (4 entries) between lookups must give
+ * what a plain model of the table gives. */
+TEST(repeated_lookups_follow_changes)
+{
+	struct ior_fdtab *t = ior_fdtab_new(4, 8);
+	char model[3][6][16] = { { { 0 } } }; /* pid 100..102, fd 0..5: path or "" */
+	uint64_t r = 12345;
+	int64_t fl;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	for (int i = 0; i < 20000 && !t_cur_failed; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t pid = 100 + (uint32_t)(r >> 60) % 3;
+		int fd = (int)(r >> 50) % 6, op = (int)(r >> 40) % 8;
+		char *m = model[pid - 100][fd];
+		if (op == 0) {
+			snprintf(m, 16, "/f%d", (int)(r >> 20) % 100);
+			ior_fdtab_set(t, pid, fd, m, 0);
+		} else if (op == 1) {
+			ior_fdtab_close(t, pid, fd);
+			m[0] = 0;
+		} else if (op == 2 && fd != 5) {
+			ior_fdtab_dup(t, pid, fd, 5, 0);
+			memcpy(model[pid - 100][5], m, 16);
+		} else {
+			const char *got = ior_fdtab_get(t, pid, fd, &fl);
+			/* the bound may have evicted what the model still has */
+			if (got[0] && strcmp(got, m))
+				T_FAIL("step %d: pid %u fd %d is \"%s\", want \"%s\"", i, pid, fd, got, m);
+			if (!got[0])
+				m[0] = 0;
+			if (got[0] && ior_fdtab_get(t, pid, fd, &fl) != got)
+				T_FAIL("step %d: a repeated lookup gave another entry", i);
+		}
+	}
+	ior_fdtab_free(t);
+}
+
 int main(void)
 {
 	RUN(open_close_and_snapshot);
@@ -394,5 +435,6 @@ int main(void)
 	RUN(lru_bound);
 	RUN(proc_bound_resets);
 	RUN(path_join);
+	RUN(repeated_lookups_follow_changes);
 	return t_done();
 }

@@ -228,6 +228,59 @@ TEST(round_trip_random_streams)
 	free(v);
 }
 
+/* The writer measures strings a word at a time and reuses a thread's
+ * previous string when the bytes match: strings at every alignment that
+ * differ from the previous one only in their last byte, or are a prefix
+ * or an extension of it, must read back exactly (cut to 4096 bytes). */
+TEST(strings_at_every_alignment_and_length)
+{
+	static const size_t lens[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31,
+				       4095, 4096, 4097, 4103 };
+	enum { NL = sizeof lens / sizeof lens[0], N = 8 * NL * 3 };
+	static char buf[N][4200 + 8];
+	struct ior_event_pair *v = calloc(N, sizeof *v);
+	size_t n = 0;
+
+	for (size_t a = 0; a < 8; a++)
+		for (size_t l = 0; l < NL; l++)
+			for (int variant = 0; variant < 3; variant++, n++) {
+				char *s = buf[n] + a;
+				size_t len = lens[l] + (variant == 2); /* an extension of the previous */
+				memset(s, 'p', len);
+				if (variant == 1 && len) /* the previous but its last byte */
+					s[len - 1] = 'q';
+				s[len] = 0;
+				v[n] = (struct ior_event_pair){ .enter_ns = 1000 * n, .pid = 1, .tid = 1,
+								.fd = 3, .flags = IOR_FLAGS_UNKNOWN,
+								.comm = s + (len > 15 ? len - 15 : 0),
+								.path = s, .path2 = len & 1 ? s : "" };
+			}
+	struct ior_rec_writer *w;
+	char err[256];
+	const char *path = tmp_path("align.ior.zst");
+	CHECK_EQ_INT(ior_rec_writer_open(&w, path, &test_info, err, sizeof err), 0);
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ_INT(ior_rec_write(w, &v[i]), 0);
+	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
+	struct ior_rec_reader *r;
+	CHECK_EQ_INT(ior_rec_reader_open(&r, path, err, sizeof err), 0);
+	struct ior_event_pair p;
+	size_t i = 0;
+	while (r && ior_rec_read(r, &p) == 1 && i < n) {
+		size_t want = strlen(v[i].path) < 4096 ? strlen(v[i].path) : 4096;
+		if (strlen(p.path) != want || strncmp(p.path, v[i].path, want) ||
+		    strcmp(p.comm, v[i].comm) || strlen(p.path2) != (v[i].path2[0] ? want : 0)) {
+			T_FAIL("pair %zu: path of %zu bytes read back as %zu", i, want, strlen(p.path));
+			break;
+		}
+		i++;
+	}
+	CHECK_EQ_INT(i, n);
+	if (r)
+		ior_rec_reader_close(r);
+	free(v);
+}
+
 TEST(zstd_tool_accepts_the_file)
 {
 	struct spair v[100];
@@ -592,6 +645,56 @@ TEST(read_loop_costs_at_most_6_bytes_per_pair)
 	CHECK(per <= 6.0);
 }
 
+/* Frames that fill 1 MiB within their second take zstd's fast mode, the
+ * next tick's frame too, then level 3 again: every pair reads back, and
+ * the read loop stays within 6 bytes a pair. */
+TEST(fast_frames_round_trip)
+{
+	enum { N = 700000 };
+	const char *path = tmp_path("fast.ior.zst");
+	struct ior_rec_writer *w;
+	char err[256];
+	struct ior_event_pair p = {
+		.pid = 4242, .tid = 4243, .fd = 3, .sys = 0, .ret = 4096, .bytes = 4096,
+		.flags = 0x80000, .comm = "iorbench", .path = "/dev/shm/iorbench-1-0.data", .path2 = "",
+	};
+	uint64_t t = 5000000000ull, now = 0, gaps = 0;
+
+	CHECK_EQ_INT(ior_rec_writer_open(&w, path, &test_info, err, sizeof err), 0);
+	rng_state = 7;
+	for (int i = 0; i < N; i++) {
+		p.gap_ns = i ? 500 + rnd() % 128 : 0;
+		p.enter_ns = t + p.gap_ns;
+		p.duration_ns = 500 + rnd() % 64;
+		t = p.enter_ns + p.duration_ns;
+		gaps += p.gap_ns;
+		CHECK_EQ_INT(ior_rec_write(w, &p), 0);
+		if (i % 300000 == 299999 || (i > 600000 && i % 1000 == 0)) /* then slow */
+			ior_rec_tick(w, now += 1000000001ull);
+	}
+	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
+	struct ior_rec_reader *r;
+	CHECK_EQ_INT(ior_rec_reader_open(&r, path, err, sizeof err), 0);
+	struct ior_event_pair q;
+	uint64_t n = 0, got = 0, last = 0;
+	int rc;
+	while (r && (rc = ior_rec_read(r, &q)) == 1) {
+		n++;
+		got += q.gap_ns;
+		last = q.enter_ns + q.duration_ns;
+		if (strcmp(q.path, p.path) || q.bytes != 4096)
+			break;
+	}
+	CHECK_EQ_INT(n, N);
+	CHECK(got == gaps && last == t);
+	if (r)
+		ior_rec_reader_close(r);
+	struct stat st;
+	CHECK_EQ_INT(stat(path, &st), 0);
+	printf("      fast frames: %.2f bytes/pair\n", (double)st.st_size / N);
+	CHECK((double)st.st_size / N <= 6.0);
+}
+
 TEST(header_defaults)
 {
 	struct ior_rec_writer *w;
@@ -708,6 +811,7 @@ int main(void)
 		return 1;
 	}
 	RUN(round_trip_random_streams);
+	RUN(strings_at_every_alignment_and_length);
 	RUN(zstd_tool_accepts_the_file);
 	RUN(truncated_at_every_byte);
 	RUN(zero_filled_tail_reads_as_truncated);
@@ -715,6 +819,7 @@ int main(void)
 	RUN(corrupt_bytes_never_yield_wrong_pairs);
 	RUN(hostile_input_is_an_error);
 	RUN(read_loop_costs_at_most_6_bytes_per_pair);
+	RUN(fast_frames_round_trip);
 	RUN(header_defaults);
 	RUN(default_name);
 	RUN(write_errors_are_sticky);
