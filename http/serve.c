@@ -3,11 +3,7 @@
  * and writing its response; while a response is being written nothing more
  * is read, so pipelined requests are answered in order and a client that
  * does not read cannot make us buffer. Bodies are refcounted blobs so a
- * route replaced mid-response keeps serving the old bytes to that client.
- * An event-stream route turns its connections into subscribers: after the
- * response head they stay open, receive what ior_http_sse_push queues (a
- * bounded queue per client; a client that falls behind is dropped, and
- * EventSource reconnects) and a comment line as heartbeat when quiet. */
+ * route replaced mid-response keeps serving the old bytes to that client. */
 #include "http/http.h"
 #include "http/parse.h"
 
@@ -32,8 +28,6 @@
 #define CONTENT_TYPE_MAX 200
 #define LOCATION_MAX 900         /* decoded redirect target */
 #define RESP_HEAD_MAX 4096
-#define SSE_QUEUE_MAX (4u << 20) /* bytes queued for one slow subscriber */
-#define SSE_RETRY_MS 2000        /* EventSource reconnect delay we ask for */
 
 struct blob {
 	size_t refs, len;
@@ -45,10 +39,9 @@ struct route {
 	char *content_type; /* NULL for a redirect */
 	char *location;     /* encoded redirect target, else NULL */
 	struct blob *body;
-	bool sse;           /* an event stream: no body, pushed events */
 };
 
-enum conn_state { C_READ, C_WRITE, C_LINGER, C_STREAM };
+enum conn_state { C_READ, C_WRITE, C_LINGER };
 
 struct conn {
 	int fd;
@@ -68,9 +61,6 @@ struct conn {
 	const char *body;
 	size_t body_len, body_off;
 	struct blob *blob; /* reference held while body points into it */
-	bool stream;       /* becomes C_STREAM once the head is out */
-	char *out;         /* C_STREAM: queued events */
-	size_t out_len, out_off, out_cap;
 };
 
 struct ior_http {
@@ -80,7 +70,7 @@ struct ior_http {
 	size_t nroutes, cap;
 	struct conn *conns[IOR_HTTP_MAX_CONNS];
 	int nconns;
-	int header_ms, idle_ms, write_ms, heartbeat_ms;
+	int header_ms, idle_ms, write_ms;
 	int64_t accept_paused_until;
 	int served; /* responses completed in the current poll call */
 };
@@ -343,7 +333,6 @@ int ior_http_open(struct ior_http **out, const char *addr_port, char *err, size_
 	srv->header_ms = IOR_HTTP_HEADER_TIMEOUT_MS;
 	srv->idle_ms = IOR_HTTP_IDLE_TIMEOUT_MS;
 	srv->write_ms = IOR_HTTP_WRITE_TIMEOUT_MS;
-	srv->heartbeat_ms = IOR_HTTP_SSE_HEARTBEAT_MS;
 	int e = listen_on(srv, addr_port ? addr_port : "127.0.0.1:0", err, errlen);
 	if (e) {
 		ior_http_close(srv);
@@ -379,7 +368,6 @@ static void conn_close(struct ior_http *srv, int i)
 	struct conn *c = srv->conns[i];
 	close(c->fd);
 	blob_put(c->blob);
-	free(c->out);
 	free(c);
 	srv->conns[i] = NULL;
 	srv->nconns--;
@@ -512,9 +500,8 @@ static void http_date(char *buf, size_t len)
 		 tm.tm_sec);
 }
 
-/* Fills c->head. extra is additional header lines ("Name: v\r\n"...).
- * body_len < 0: no Content-Length (an event stream, delimited by close). */
-static void build_head(struct conn *c, int status, const char *type, long long body_len,
+/* Fills c->head. extra is additional header lines ("Name: v\r\n"...). */
+static void build_head(struct conn *c, int status, const char *type, size_t body_len,
 		       const char *extra)
 {
 	const char *reason = status_text(status)->reason;
@@ -522,20 +509,17 @@ static void build_head(struct conn *c, int status, const char *type, long long b
 	http_date(date, sizeof date);
 	const char *conn = c->close_after ? "Connection: close\r\n"
 			 : c->req.minor == 0 ? "Connection: keep-alive\r\n" : "";
-	char length[48] = "";
-	if (body_len >= 0)
-		snprintf(length, sizeof length, "Content-Length: %lld\r\n", body_len);
 	int n = snprintf(c->head, sizeof c->head,
 			 "HTTP/1.1 %d %s\r\n"
 			 "Date: %s\r\n"
 			 "Server: ior\r\n"
 			 "Content-Type: %s\r\n"
-			 "%s"
+			 "Content-Length: %zu\r\n"
 			 "Cache-Control: no-store\r\n"
 			 "X-Content-Type-Options: nosniff\r\n"
 			 "Referrer-Policy: no-referrer\r\n"
 			 "%s%s\r\n",
-			 status, reason, date, type, length, extra, conn);
+			 status, reason, date, type, body_len, extra, conn);
 	c->head_len = n > 0 && (size_t)n < sizeof c->head ? (size_t)n : 0;
 	c->head_off = 0;
 }
@@ -545,7 +529,7 @@ static void respond_text(struct conn *c, int status, const char *extra)
 	const struct status_text *st = status_text(status);
 	c->body = st->body;
 	c->body_len = strlen(st->body);
-	build_head(c, st->status, "text/plain; charset=utf-8", (long long)c->body_len, extra);
+	build_head(c, st->status, "text/plain; charset=utf-8", c->body_len, extra);
 }
 
 static void respond(struct ior_http *srv, struct conn *c)
@@ -565,178 +549,16 @@ static void respond(struct ior_http *srv, struct conn *c)
 		} else if (rt->location) {
 			snprintf(extra, sizeof extra, "Location: %s\r\n", rt->location);
 			respond_text(c, 302, extra);
-		} else if (rt->sse) {
-			/* Delimited by close, so the head says so; HEAD just ends. */
-			c->close_after = true;
-			c->stream = r->method == IOR_HTTP_GET;
-			c->body_len = 0;
-			build_head(c, 200, "text/event-stream", -1, "");
 		} else {
 			c->blob = blob_get(rt->body);
 			c->body = rt->body->data;
 			c->body_len = rt->body->len;
-			build_head(c, 200, rt->content_type, (long long)c->body_len, "");
+			build_head(c, 200, rt->content_type, c->body_len, "");
 		}
 	}
 	if (r->method == IOR_HTTP_HEAD)
 		c->body_len = 0;
 	c->state = C_WRITE;
-}
-
-/* ---- event streams ------------------------------------------------------- */
-
-static int stream_queue(struct ior_http *srv, struct conn *c, const char *data, size_t n,
-			int64_t now)
-{
-	if (c->out_off == c->out_len) {
-		c->out_off = c->out_len = 0;
-		if (c->state == C_STREAM)
-			c->deadline = now + srv->write_ms; /* from quiet to pending */
-	}
-	if (c->out_len - c->out_off + n > SSE_QUEUE_MAX)
-		return -1;
-	if (c->out_len + n > c->out_cap) {
-		if (c->out_off) {
-			memmove(c->out, c->out + c->out_off, c->out_len - c->out_off);
-			c->out_len -= c->out_off;
-			c->out_off = 0;
-		}
-		size_t cap = c->out_cap ? c->out_cap : 4096;
-		while (cap < c->out_len + n)
-			cap *= 2;
-		char *np = cap != c->out_cap ? realloc(c->out, cap) : c->out;
-		if (!np)
-			return -1;
-		c->out = np;
-		c->out_cap = cap;
-	}
-	memcpy(c->out + c->out_len, data, n);
-	c->out_len += n;
-	return 0;
-}
-
-static int stream_write(struct ior_http *srv, struct conn *c, int64_t now)
-{
-	while (c->out_off < c->out_len) {
-		ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
-		}
-		c->out_off += (size_t)w;
-		c->deadline = now + srv->write_ms;
-	}
-	c->out_off = c->out_len = 0;
-	c->deadline = now + srv->heartbeat_ms;
-	return 0;
-}
-
-static void start_stream(struct ior_http *srv, struct conn *c, int64_t now)
-{
-	char retry[32];
-	int n = snprintf(retry, sizeof retry, "retry: %d\n\n", SSE_RETRY_MS);
-	c->state = C_STREAM;
-	c->deadline = now + srv->write_ms;
-	if (stream_queue(srv, c, retry, (size_t)n, now) == 0)
-		stream_write(srv, c, now);
-}
-
-/* A quiet stream gets a comment line, so dead peers and idle proxies show. */
-static int stream_deadline(struct ior_http *srv, struct conn *c, int64_t now)
-{
-	static const char beat[] = ": keep-alive\n\n";
-	if (c->out_off < c->out_len)
-		return -1; /* no write progress for write_ms */
-	if (stream_queue(srv, c, beat, sizeof beat - 1, now))
-		return -1;
-	return stream_write(srv, c, now);
-}
-
-static int on_stream_event(struct ior_http *srv, struct conn *c, short revents, int64_t now)
-{
-	if (revents & (POLLERR | POLLNVAL))
-		return -1;
-	if (revents & (POLLIN | POLLHUP)) {
-		/* A subscriber has nothing to say; EOF means it left. */
-		ssize_t n = recv(c->fd, c->in, sizeof c->in, 0);
-		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
-			return -1;
-	}
-	return revents & POLLOUT ? stream_write(srv, c, now) : 0;
-}
-
-int ior_http_set_sse(struct ior_http *srv, const char *path)
-{
-	if (!ior_http_path_ok(path) || strlen(path) >= IOR_HTTP_PATH_MAX)
-		return -EINVAL;
-	struct route r = { .path = strdup(path), .sse = true };
-	int err = r.path ? route_put(srv, &r) : -ENOMEM;
-	if (err)
-		route_free(&r);
-	return err;
-}
-
-/* "event: E\n" then one "data: " line per line of data, then a blank line. */
-static char *sse_format(const char *event, const char *data, size_t *len)
-{
-	size_t lines = 1;
-	for (const char *p = data; *p; p++)
-		lines += *p == '\n';
-	size_t cap = strlen(data) + lines * 7 + (event ? strlen(event) + 8 : 0) + 2;
-	char *m = malloc(cap), *o = m;
-	if (!m)
-		return NULL;
-	if (event)
-		o += sprintf(o, "event: %s\n", event);
-	for (const char *p = data;;) {
-		size_t n = strcspn(p, "\n");
-		memcpy(o, "data: ", 6);
-		o += 6;
-		for (size_t i = 0; i < n; i++)
-			if (p[i] != '\r')
-				*o++ = p[i];
-		*o++ = '\n';
-		if (!p[n])
-			break;
-		p += n + 1;
-	}
-	*o++ = '\n';
-	*len = (size_t)(o - m);
-	return m;
-}
-
-int ior_http_sse_push(struct ior_http *srv, const char *path, const char *event,
-		      const char *data)
-{
-	const struct route *rt = route_find(srv, path);
-	if (!rt || !rt->sse)
-		return -ENOENT;
-	if (!data || (event && (!*event || strpbrk(event, "\r\n"))))
-		return -EINVAL;
-	size_t len;
-	char *msg = sse_format(event, data, &len);
-	if (!msg)
-		return -ENOMEM;
-	int64_t now = now_ms();
-	int queued = 0;
-	for (int i = 0; i < IOR_HTTP_MAX_CONNS; i++) {
-		struct conn *c = srv->conns[i];
-		if (!c || !c->stream || strcmp(c->req.path, path))
-			continue;
-		if (stream_queue(srv, c, msg, len, now))
-			conn_close(srv, i); /* too far behind; EventSource will reconnect */
-		else
-			queued++;
-	}
-	free(msg);
-	return queued;
-}
-
-void ior_http_set_heartbeat(struct ior_http *srv, int ms)
-{
-	if (ms > 0)
-		srv->heartbeat_ms = ms;
 }
 
 static void start_linger(struct ior_http *srv, struct conn *c, int64_t now)
@@ -754,9 +576,7 @@ static void response_done(struct ior_http *srv, struct conn *c, int64_t now)
 	c->blob = NULL;
 	c->body = NULL;
 	srv->served++;
-	if (c->stream)
-		start_stream(srv, c, now);
-	else if (c->close_after)
+	if (c->close_after)
 		start_linger(srv, c, now);
 	else
 		conn_idle(srv, c, now);
@@ -843,8 +663,6 @@ static int on_event(struct ior_http *srv, struct conn *c, short revents, int64_t
 		/* The response is out: answer what was pipelined behind it. */
 		return process_input(srv, c, now);
 	}
-	if (c->state == C_STREAM)
-		return on_stream_event(srv, c, revents, now);
 	if (revents & (POLLIN | POLLHUP | POLLERR))
 		return on_readable(srv, c, now);
 	return revents & POLLNVAL ? -1 : 0;
@@ -883,8 +701,6 @@ static int fill_pollfds(const struct ior_http *srv, struct pollfd *pfd, int *slo
 		if (!c)
 			continue;
 		short ev = c->state == C_WRITE ? POLLOUT : POLLIN;
-		if (c->state == C_STREAM && c->out_off < c->out_len)
-			ev |= POLLOUT;
 		if (slot)
 			slot[n] = i;
 		pfd[n++] = (struct pollfd){ .fd = c->fd, .events = ev };
@@ -916,9 +732,7 @@ int ior_http_poll(struct ior_http *srv, int timeout_ms)
 	}
 	for (int i = 0; i < IOR_HTTP_MAX_CONNS; i++) {
 		struct conn *c = srv->conns[i];
-		if (!c || c->deadline > now)
-			continue;
-		if (c->state != C_STREAM || stream_deadline(srv, c, now))
+		if (c && c->deadline <= now)
 			conn_close(srv, i);
 	}
 	if (first_conn && (pfd[0].revents & POLLIN))
