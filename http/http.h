@@ -38,6 +38,13 @@ const char *ior_http_url(const struct ior_http *srv);
  * -ENAMETOOLONG when buf is too small. */
 int ior_http_url_for(const struct ior_http *srv, const char *path, char *buf, size_t len);
 
+/* Percent-encodes path (a route path) for a URL: every byte but the
+ * unreserved ones, ':', '@' and '/' becomes %XX ("/my trace.svg" →
+ * "/my%20trace.svg"). out is always NUL-terminated (when outlen > 0).
+ * Returns the length, or -ENAMETOOLONG when out is too small (out then
+ * holds a prefix ending on a whole character). Pure: any thread. */
+int ior_http_path_encode(const char *path, char *out, size_t outlen);
+
 /* Adds or replaces the route path (must satisfy ior_http_path_ok, e.g.
  * "/x.svg"). body is copied; responses in flight keep the old body until
  * they are done. content_type e.g. "image/svg+xml". -EINVAL on a bad path

@@ -171,36 +171,13 @@ int ior_http_set(struct ior_http *srv, const char *path, const char *content_typ
 	return err;
 }
 
-/* Percent-encodes all but unreserved characters and '/'. Returns the
- * length, or -1 when out is too small. */
-static int path_encode(const char *path, char *out, size_t outlen)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t o = 0;
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			     (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
-		if (o + (plain ? 1 : 3) >= outlen)
-			return -1;
-		if (plain) {
-			out[o++] = (char)*p;
-		} else {
-			out[o++] = '%';
-			out[o++] = hex[*p >> 4];
-			out[o++] = hex[*p & 15];
-		}
-	}
-	out[o] = '\0';
-	return (int)o;
-}
-
 int ior_http_set_redirect(struct ior_http *srv, const char *from, const char *to)
 {
 	char loc[3 * LOCATION_MAX + 1];
 	if (!ior_http_path_ok(from) || strlen(from) >= IOR_HTTP_PATH_MAX ||
 	    !ior_http_path_ok(to) || strlen(to) > LOCATION_MAX)
 		return -EINVAL;
-	if (path_encode(to, loc, sizeof loc) < 0)
+	if (ior_http_path_encode(to, loc, sizeof loc) < 0)
 		return -EINVAL;
 	struct route r = { .path = strdup(from), .location = strdup(loc) };
 	int err = r.path && r.location ? route_put(srv, &r) : -ENOMEM;
@@ -350,7 +327,7 @@ const char *ior_http_url(const struct ior_http *srv)
 int ior_http_url_for(const struct ior_http *srv, const char *path, char *buf, size_t len)
 {
 	size_t n = strlen(srv->url);
-	if (n >= len || path_encode(path, buf + n, len - n) < 0)
+	if (n >= len || ior_http_path_encode(path, buf + n, len - n) < 0)
 		return -ENAMETOOLONG;
 	memcpy(buf, srv->url, n);
 	return (int)strlen(buf);
