@@ -33,11 +33,6 @@ int ior_http_open(struct ior_http **srv, const char *addr_port, char *err, size_
  * shows the loopback address of its family. Owned by srv. */
 const char *ior_http_url(const struct ior_http *srv);
 
-/* Writes ior_http_url() + path, percent-encoding the path for a URL
- * (e.g. "/my trace.svg" → ".../my%20trace.svg"). Returns the length, or
- * -ENAMETOOLONG when buf is too small. */
-int ior_http_url_for(const struct ior_http *srv, const char *path, char *buf, size_t len);
-
 /* Percent-encodes path (a route path) for a URL: every byte but the
  * unreserved ones, ':', '@' and '/' becomes %XX ("/my trace.svg" →
  * "/my%20trace.svg"). out is always NUL-terminated (when outlen > 0).
@@ -56,13 +51,6 @@ int ior_http_set(struct ior_http *srv, const char *path, const char *content_typ
  * (e.g. "/" → "/x.svg"). */
 int ior_http_set_redirect(struct ior_http *srv, const char *from, const char *to);
 
-/* Removes a route; -ENOENT if there was none. */
-int ior_http_unset(struct ior_http *srv, const char *path);
-
-/* Overrides the per-connection deadlines (milliseconds, > 0); for tests
- * and for callers that know better. */
-void ior_http_set_timeouts(struct ior_http *srv, int header_ms, int idle_ms, int write_ms);
-
 /* Waits up to timeout_ms (< 0: until something happens) for activity,
  * handles all of it, closes connections past their deadline, and returns
  * the number of responses completed in this call (>= 0). Call it in a loop.
@@ -77,9 +65,6 @@ int ior_http_poll(struct ior_http *srv, int timeout_ms);
  * (deadlines), call ior_http_poll(srv, 0) to handle it. The set changes
  * with every ior_http_poll: fill it again before each wait. */
 int ior_http_pollfds(const struct ior_http *srv, struct pollfd *pfd);
-
-/* Number of open client connections (for tests and statistics). */
-int ior_http_conns(const struct ior_http *srv);
 
 /* Closes every connection and the listener, frees everything. NULL is ok. */
 void ior_http_close(struct ior_http *srv);

@@ -130,26 +130,6 @@ int ior_http_set_redirect(struct ior_http *srv, const char *from, const char *to
 	return err;
 }
 
-int ior_http_unset(struct ior_http *srv, const char *path)
-{
-	struct route *r = find(srv, path);
-	if (!r)
-		return -ENOENT;
-	route_free(r);
-	*r = srv->routes[--srv->nroutes];
-	return 0;
-}
-
-void ior_http_set_timeouts(struct ior_http *srv, int header_ms, int idle_ms, int write_ms)
-{
-	if (header_ms > 0)
-		srv->header_ms = header_ms;
-	if (idle_ms > 0)
-		srv->idle_ms = idle_ms;
-	if (write_ms > 0)
-		srv->write_ms = write_ms;
-}
-
 int ior_http_open(struct ior_http **out, const char *addr_port, char *err, size_t errlen)
 {
 	struct ior_http *srv = calloc(1, sizeof *srv);
@@ -176,20 +156,6 @@ int ior_http_open(struct ior_http **out, const char *addr_port, char *err, size_
 const char *ior_http_url(const struct ior_http *srv)
 {
 	return srv->url;
-}
-
-int ior_http_url_for(const struct ior_http *srv, const char *path, char *buf, size_t len)
-{
-	size_t n = strlen(srv->url);
-	if (n >= len || ior_http_path_encode(path, buf + n, len - n) < 0)
-		return -ENAMETOOLONG;
-	memcpy(buf, srv->url, n);
-	return (int)strlen(buf);
-}
-
-int ior_http_conns(const struct ior_http *srv)
-{
-	return srv->nconns;
 }
 
 /* ---- the loop ----------------------------------------------------------- */
