@@ -21,7 +21,6 @@
 #define IOR_HTTP_HEADER_TIMEOUT_MS 10000 /* first byte to end of head */
 #define IOR_HTTP_IDLE_TIMEOUT_MS 30000   /* keep-alive wait for a request */
 #define IOR_HTTP_WRITE_TIMEOUT_MS 30000  /* without any write progress */
-#define IOR_HTTP_SSE_HEARTBEAT_MS 15000  /* comment line on a quiet stream */
 
 struct ior_http;
 
@@ -34,10 +33,12 @@ int ior_http_open(struct ior_http **srv, const char *addr_port, char *err, size_
  * shows the loopback address of its family. Owned by srv. */
 const char *ior_http_url(const struct ior_http *srv);
 
-/* Writes ior_http_url() + path, percent-encoding the path for a URL
- * (e.g. "/my trace.svg" → ".../my%20trace.svg"). Returns the length, or
- * -ENAMETOOLONG when buf is too small. */
-int ior_http_url_for(const struct ior_http *srv, const char *path, char *buf, size_t len);
+/* Percent-encodes path (a route path) for a URL: every byte but the
+ * unreserved ones, ':', '@' and '/' becomes %XX ("/my trace.svg" →
+ * "/my%20trace.svg"). out is always NUL-terminated (when outlen > 0).
+ * Returns the length, or -ENAMETOOLONG when out is too small (out then
+ * holds a prefix ending on a whole character). Pure: any thread. */
+int ior_http_path_encode(const char *path, char *out, size_t outlen);
 
 /* Adds or replaces the route path (must satisfy ior_http_path_ok, e.g.
  * "/x.svg"). body is copied; responses in flight keep the old body until
@@ -50,29 +51,6 @@ int ior_http_set(struct ior_http *srv, const char *path, const char *content_typ
  * (e.g. "/" → "/x.svg"). */
 int ior_http_set_redirect(struct ior_http *srv, const char *from, const char *to);
 
-/* Adds or replaces an event-stream route (text/event-stream, Server-Sent
- * Events): a GET on it stays open and receives what ior_http_sse_push
- * sends, plus a heartbeat comment when quiet. A subscriber more than 4 MiB
- * behind is dropped (EventSource reconnects by itself). */
-int ior_http_set_sse(struct ior_http *srv, const char *path);
-
-/* Queues one event for every subscriber of the stream route path:
- * "event: EVENT" (omitted when event is NULL) and one "data:" line per line
- * of data (CRs dropped). Sent during the next ior_http_poll calls. Returns
- * the number of subscribers, -ENOENT if path is not a stream route, -EINVAL
- * for an event name with CR/LF or a NULL data. */
-int ior_http_sse_push(struct ior_http *srv, const char *path, const char *event,
-		      const char *data);
-
-/* Removes a route; -ENOENT if there was none. Subscribers of a removed
- * stream stay connected until they leave or the server closes. */
-int ior_http_unset(struct ior_http *srv, const char *path);
-
-/* Overrides the per-connection deadlines (milliseconds, > 0); for tests
- * and for callers that know better. */
-void ior_http_set_timeouts(struct ior_http *srv, int header_ms, int idle_ms, int write_ms);
-void ior_http_set_heartbeat(struct ior_http *srv, int ms);
-
 /* Waits up to timeout_ms (< 0: until something happens) for activity,
  * handles all of it, closes connections past their deadline, and returns
  * the number of responses completed in this call (>= 0). Call it in a loop.
@@ -84,12 +62,9 @@ int ior_http_poll(struct ior_http *srv, int timeout_ms);
  * the server together): fills pfd, which has room for IOR_HTTP_MAX_CONNS + 1
  * entries, with the fds and events ior_http_poll would wait for and returns
  * their number. When any of them is ready, or at least every few hundred ms
- * (deadlines, heartbeats), call ior_http_poll(srv, 0) to handle it. The
- * set changes with every ior_http_poll: fill it again before each wait. */
+ * (deadlines), call ior_http_poll(srv, 0) to handle it. The set changes
+ * with every ior_http_poll: fill it again before each wait. */
 int ior_http_pollfds(const struct ior_http *srv, struct pollfd *pfd);
-
-/* Number of open client connections (for tests and statistics). */
-int ior_http_conns(const struct ior_http *srv);
 
 /* Closes every connection and the listener, frees everything. NULL is ok. */
 void ior_http_close(struct ior_http *srv);

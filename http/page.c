@@ -64,17 +64,6 @@ static void put_html(struct buf *b, const char *s)
 	}
 }
 
-static void put_url_path(struct buf *b, const char *path)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			     (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
-		char e[3] = { '%', hex[*p >> 4], hex[*p & 15] };
-		put_n(b, plain ? (const char *)p : e, plain ? 1 : 3);
-	}
-}
-
 static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -130,21 +119,22 @@ char *ior_http_reload_page(const char *svg_path, const char *title, unsigned int
 		errno = EINVAL;
 		return NULL;
 	}
+	size_t cap = 3 * strlen(svg_path) + 1; /* every byte as %XX at worst */
+	char *url = malloc(cap);
+	if (!url) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ior_http_path_encode(svg_path, url, cap);
 	snprintf(num, sizeof num, "%u", interval_s);
 	put(&b, page_head);
 	put_html(&b, title ? title : svg_path);
 	put(&b, page_style);
 	put(&b, "<object id=\"svg\" type=\"image/svg+xml\" data=\"");
-	struct buf url = { 0 };
-	put_url_path(&url, svg_path);
-	if (url.oom)
-		b.oom = true;
-	else
-		put_html(&b, url.p);
+	put_html(&b, url);
 	put(&b, "\" data-src=\"");
-	if (!url.oom)
-		put_html(&b, url.p);
-	free(url.p);
+	put_html(&b, url);
+	free(url);
 	put(&b, "\" data-interval=\"");
 	put(&b, num);
 	put(&b, "\"></object>\n<div id=\"bar\">reloads every ");

@@ -1,7 +1,9 @@
 /* Fuzzes the HTTP request parser. The first byte picks a chunk size; the
  * rest is a byte stream of (possibly pipelined) requests. The stream is
  * parsed twice, whole and in chunks, and both runs must agree request by
- * request; every accepted request must carry a path a route could hold. */
+ * request; every accepted request must carry a path a route could hold,
+ * and the encoder must give back a URL that decodes to that same path. */
+#include "http/http.h"
 #include "http/parse.h"
 
 #include <stdint.h>
@@ -65,6 +67,15 @@ static void parse_stream(const uint8_t *data, size_t size, size_t chunk, struct 
 	}
 }
 
+/* Encoding a route path and decoding the URL gives the path back. */
+static void round_trip(const char *path)
+{
+	char url[3 * 64 + 1], back[64];
+	int n = ior_http_path_encode(path, url, sizeof url);
+	if (n < 0 || ior_http_path_decode(url, (size_t)n, back, sizeof back) || strcmp(back, path))
+		abort();
+}
+
 /* The path decoder on its own, on an exact-size copy so that ASan sees any
  * read past rawlen (inside the parser it reads from a larger buffer). */
 static void decode_alone(const uint8_t *data, size_t size)
@@ -75,6 +86,8 @@ static void decode_alone(const uint8_t *data, size_t size)
 	int st = ior_http_path_decode(raw, size, out, sizeof out);
 	if (st == 0 && !ior_http_path_ok(out))
 		abort();
+	if (st == 0)
+		round_trip(out);
 	if (st != 0 && st != 400 && st != 404 && st != 414)
 		abort();
 	free(raw);
