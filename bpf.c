@@ -182,7 +182,7 @@ struct sys_exit_ctx {
 
 /* Raw tracepoints sys_enter(struct pt_regs *regs, long id) and
  * sys_exit(struct pt_regs *regs, long ret): the same programs attached once
- * for every syscall (trace/cmd.c uses these). Detaching a per-syscall perf
+ * for every syscall (cmd/trace.c uses these). Detaching a per-syscall perf
  * tracepoint costs an RCU grace period under a global mutex, 9 s for ior's
  * 220 tracepoints on this machine; two raw attachments detach at once.
  * Syscalls ior does not trace stop at the sys_conf lookup. */
@@ -704,7 +704,7 @@ int ior_raw_enter(struct raw_ctx *ctx)
 }
 
 /* sys_enter(struct pt_regs *regs, long id), typed by the kernel's BTF.
- * trace/cmd.c prefers these and falls back to the raw programs. */
+ * cmd/trace.c prefers these and falls back to the raw programs. */
 SEC("tp_btf/sys_enter")
 int ior_btf_enter(__u64 *ctx)
 {

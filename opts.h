@@ -35,12 +35,13 @@ struct ior_opts {
 	bool check, version, help;
 };
 
-/* Command entry points, one per room; each returns the process exit code
- * (0 ok, 1 runtime failure, 2 usage) and prints its own errors. */
-int ior_cmd_check(const struct ior_opts *o);                    /* loader/ */
-int ior_cmd_trace(const struct ior_opts *o);                    /* trace/ */
-int ior_cmd_flame(const struct ior_opts *o);                    /* flame/ */
-int ior_cmd_replay(const struct ior_opts *o);                   /* flame/ */
-int ior_cmd_collapsed(const struct ior_opts *o, const char *file); /* flame/ */
+/* Mode entry points, in cmd/ (the only code that wires several rooms
+ * together); each returns the process exit code (0 ok, 1 runtime failure,
+ * 2 usage) and prints its own errors. */
+int ior_cmd_check(const struct ior_opts *o);                    /* cmd/check.c */
+int ior_cmd_trace(const struct ior_opts *o);                    /* cmd/trace.c */
+int ior_cmd_flame(const struct ior_opts *o);                    /* cmd/view.c */
+int ior_cmd_replay(const struct ior_opts *o);                   /* cmd/view.c */
+int ior_cmd_collapsed(const struct ior_opts *o, const char *file); /* cmd/view.c */
 
 #endif

@@ -165,7 +165,7 @@ static void check_perf_buffer(struct check *c)
 	close(fd);
 }
 
-/* Attaches ior's programs where the tracer (trace/cmd.c) does, then
+/* Attaches ior's programs where the tracer (cmd/trace.c) does, then
  * detaches: proves the kernel accepts them there. The tp_btf programs
  * (when loaded) name their tracepoint themselves. */
 static int try_attach(struct ior_bpf_obj *o, char *err, size_t errlen)

@@ -4,7 +4,7 @@
  *
  * Builds the records bpf.c sends for the bench's read loop (pread64 of
  * 4 KiB on one fd, T threads, thread i on CPU i % 2) in 7.6 KiB batches
- * as the kernel cuts them, then runs them through what trace/cmd.c does
+ * as the kernel cuts them, then runs them through what cmd/trace.c does
  * per drain: every CPU's samples into the merge, a flush up to a
  * watermark, pairing, and the sink: CSV rows to stdout (-plain) or a
  * recording (-flamegraph, to FILE, default /dev/shm/iorhot.ior.zst), or
@@ -132,7 +132,7 @@ static void build(struct stream *st, unsigned ncpu, uint64_t pairs, unsigned thr
 		cut(&st[c], ts, 1);
 }
 
-#ifdef IOR_CSV_ROW_MAX /* rows batched as trace/cmd.c does */
+#ifdef IOR_CSV_ROW_MAX /* rows batched as cmd/trace.c does */
 static char rows[256 << 10];
 static size_t rows_len;
 

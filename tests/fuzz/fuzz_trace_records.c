@@ -7,7 +7,7 @@
  * length that lies; the payload fills the record after its head (fd, flags, aux, comm /
  * ret, path lengths, paths), so lengths and paths are whatever the fuzzer
  * makes of them. Records are batched per CPU as bpf.c does and each batch
- * goes through ior_batch_each as trace/cmd.c's push does. */
+ * goes through ior_batch_each as cmd/trace.c's push does. */
 #include "trace/csv.h"
 #include "trace/event.h"
 #include "trace/fdtab.h"

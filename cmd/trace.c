@@ -3,8 +3,9 @@
  * sinks (-plain CSV, -flamegraph recording, -live flamegraph) until Ctrl-C,
  * SIGTERM, SIGHUP, the -duration, or a closed stdout. One thread owns every stage,
  * so the hot path takes no lock; the kernel side fills per-CPU rings in
- * parallel. (cmd.c: left out of the trace room's unit-test links, it uses
- * loader/, flame/ and http/.)
+ * parallel. Mode wiring: it uses loader/, trace/, flame/ and http/. (The
+ * drain, summaries and statistics belong in trace/ behind a sink
+ * interface; they move there next.)
  *
  * -live: every pair is added to an in-memory aggregate (flame/live.h, the
  * -ior=FILE aggregation, bounded by its key cap). The embedded HTTP server

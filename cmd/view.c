@@ -1,7 +1,7 @@
 /* The recording commands: ior -ior=FILE (flamegraph + HTTP), ior -ior=FILE
  * -plain (CSV replay), ior collapsed FILE (folded stacks). Each prints its
  * own errors, one line each, and returns the exit code. */
-#include "flame.h"
+#include "flame/flame.h"
 #include "http/http.h"
 #include "opts.h"
 #include "trace/csv.h"
@@ -337,21 +337,14 @@ static int add_watch_page(struct flame_job *j, struct ior_http *srv, char *page_
 
 /* The URL people click: the path as written, except bytes outside the
  * unreserved set and ":@/", which are percent-encoded. */
+/* The server's URL and the route, percent-encoded (too long: a prefix
+ * ending on a whole character, as http's encoder cuts it). */
 static void route_url(const struct ior_http *srv, const char *route, char *buf, size_t len)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	size_t n = (size_t)snprintf(buf, len, "%s", ior_http_url(srv));
-	for (const unsigned char *p = (const unsigned char *)route; *p && n + 4 < len; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~:@/", *p)) {
-			buf[n++] = (char)*p;
-		} else {
-			buf[n++] = '%';
-			buf[n++] = hex[*p >> 4];
-			buf[n++] = hex[*p & 15];
-		}
-	}
-	buf[n < len ? n : len - 1] = 0;
+
+	if (n < len)
+		ior_http_path_encode(route, buf + n, len - n);
 }
 
 static int serve(struct flame_job *j)

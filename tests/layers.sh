@@ -1,0 +1,31 @@
+#!/bin/bash
+# The one-way rule, read from the #include lines: data flows loader ->
+# trace -> flame -> http, and only cmd/ and main.c (the mode wiring) see
+# several rooms. A room may include its own headers and those of the
+# rooms below it; none includes the command line (opts.h, flags.h).
+cd "$(dirname "$0")/.." || exit 1
+declare -A ALLOWED=([loader]="" [trace]="loader" [flame]="trace loader" [http]="")
+fails=0
+for room in loader trace flame http; do
+	bad=""
+	for f in "$room"/*.c "$room"/*.h; do
+		[ -f "$f" ] || continue
+		while IFS= read -r inc; do
+			dir=${inc%%/*}
+			if [ "$dir" = "$inc" ]; then # no folder: the same room, or the top level
+				case $inc in opts.h | flags.h) bad="$bad $f:$inc" ;; esac
+				continue
+			fi
+			[ "$dir" = "$room" ] && continue
+			[[ " ${ALLOWED[$room]} " == *" $dir "* ]] || bad="$bad $f:$inc"
+		done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+	done
+	if [ -z "$bad" ]; then
+		below=${ALLOWED[$room]:-none}
+		echo "PASS: layers: $room includes no other room than: $below"
+	else
+		echo "FAIL: layers: $room includes what it must not:$bad"
+		fails=$((fails + 1))
+	fi
+done
+[ "$fails" = 0 ]
