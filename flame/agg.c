@@ -1,9 +1,11 @@
 /* Aggregation. The hot loop works on small integers only: a pair becomes a
- * key of ids (comm id, path id, syscall, pid, tid, flags: just the fields
- * asked for), summed in an open-addressing table; consecutive pairs with
- * the same key (the common case) skip even the hash. Strings are split into
- * frames once per distinct key, when the tree is built. */
+ * key of one word per field asked for (a string's id, the syscall, pid,
+ * ...: field.h), summed in an open-addressing table; consecutive pairs
+ * with the same key (the common case) skip even the hash. Strings are
+ * split into frames once per distinct key, when the tree is built
+ * (tree.c). */
 #include "agg.h"
+#include "field.h"
 #include "strtab.h"
 #include "trace/rec.h"
 
@@ -11,22 +13,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct entry {
-	struct ior_flame_key k;
-	uint64_t value;
+/* A slot of the table: the key's words follow used and value. Keys and
+ * sums inline in one open-addressing table: a lookup costs one cache miss,
+ * which is what limits traces with many distinct files. */
+struct slot {
+	uint64_t used, value;
+	uint64_t key[];
 };
 
-enum { USE_COMM = 1, USE_PATH = 2, USE_SYS = 4, USE_PID = 8, USE_TID = 16, USE_FLAGS = 32 };
 enum { FILTER_UNKNOWN, FILTER_PASS, FILTER_FAIL };
 
 struct ior_flame_agg {
 	struct ior_flame_spec spec;
-	unsigned use;
-	struct ior_flame_strtab strs;   /* raw comm and path strings */
-	/* Keys and sums inline in one open-addressing table: a lookup costs
-	 * one cache miss, which is what limits traces with many distinct
-	 * files. */
-	struct entry *table;
+	/* Key word j is field keyf[j]'s, in table order, so text fields are
+	 * interned in the same order whatever -fields says (it matters once
+	 * the strings reach their bound); word[i] is spec field i's. */
+	const struct ior_flame_field *keyf[IOR_FLAME_MAX_FIELDS];
+	uint8_t word[IOR_FLAME_MAX_FIELDS];
+	unsigned nkey, stride;          /* key words; words per slot */
+	struct ior_flame_strtab strs;   /* the text fields' strings */
+	uint64_t *table;                /* tcap slots of stride words */
 	uint32_t tcap, nentries;
 	uint32_t last;                  /* slot of the previous pair, + 1 */
 	/* reader string id -> strs id + 1, per reader generation */
@@ -41,6 +47,30 @@ struct ior_flame_agg {
 	uint64_t other_pairs, other_value;
 };
 
+static inline struct slot *slot_at(uint64_t *table, unsigned stride, uint32_t i)
+{
+	return (struct slot *)(table + (size_t)i * stride);
+}
+
+/* The key words in table order; -EINVAL for a spec that is not parsed. */
+static int plan_key(struct ior_flame_agg *a)
+{
+	const struct ior_flame_spec *s = &a->spec;
+	if (s->nfields > IOR_FLAME_MAX_FIELDS)
+		return -EINVAL;
+	for (unsigned i = 0; i < s->nfields; i++)
+		if (s->fields[i] >= ior_flame_nfields)
+			return -EINVAL;
+	for (unsigned f = 0; f < ior_flame_nfields; f++)
+		for (unsigned i = 0; i < s->nfields; i++)
+			if (s->fields[i] == f) {
+				a->word[i] = (uint8_t)a->nkey;
+				a->keyf[a->nkey++] = &ior_flame_fields[f];
+			}
+	a->stride = 2 + a->nkey;
+	return 0;
+}
+
 int ior_flame_agg_new(struct ior_flame_agg **ap, const struct ior_flame_spec *spec)
 {
 	struct ior_flame_agg *a = calloc(1, sizeof *a);
@@ -48,10 +78,13 @@ int ior_flame_agg_new(struct ior_flame_agg **ap, const struct ior_flame_spec *sp
 	if (!a)
 		return -ENOMEM;
 	a->spec = *spec;
-	for (unsigned i = 0; i < spec->nfields; i++)
-		a->use |= 1u << spec->fields[i];
+	int rc = plan_key(a);
+	if (rc) {
+		free(a);
+		return rc;
+	}
 	a->tcap = 2048;
-	a->table = calloc(a->tcap, sizeof *a->table);
+	a->table = calloc((size_t)a->tcap * a->stride, sizeof *a->table);
 	if (!a->table || ior_flame_strtab_init(&a->strs)) {
 		ior_flame_agg_free(a);
 		return -ENOMEM;
@@ -72,13 +105,12 @@ void ior_flame_agg_free(struct ior_flame_agg *a)
 	free(a);
 }
 
-static inline uint32_t hash_key(const struct ior_flame_key *k)
+static inline uint32_t hash_key(const uint64_t *k, unsigned n)
 {
 	const uint64_t m = 0x9E3779B97F4A7C15ull;
-	uint64_t h = (uint64_t)k->flags;
-	h = (h ^ ((uint64_t)k->comm << 32 | k->path)) * m;
-	h = (h ^ ((uint64_t)k->pid << 32 | k->tid)) * m;
-	h = (h ^ k->sys) * m;
+	uint64_t h = 0;
+	for (unsigned i = 0; i < n; i++)
+		h = (h ^ k[i]) * m;
 	/* murmur3's finaliser: every input bit reaches the low bits used */
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
@@ -88,16 +120,18 @@ static inline uint32_t hash_key(const struct ior_flame_key *k)
 	return (uint32_t)h;
 }
 
-static inline bool key_eq(const struct ior_flame_key *a, const struct ior_flame_key *b)
+static inline bool key_eq(const uint64_t *a, const uint64_t *b, unsigned n)
 {
-	return a->flags == b->flags && a->comm == b->comm && a->path == b->path &&
-	       a->pid == b->pid && a->tid == b->tid && a->sys == b->sys;
+	for (unsigned i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
 }
 
-static uint32_t find_slot(const struct entry *table, uint32_t tcap, const struct ior_flame_key *k)
+static uint32_t find_slot(const struct ior_flame_agg *a, uint64_t *table, uint32_t tcap, const uint64_t *k)
 {
-	uint32_t i = hash_key(k) & (tcap - 1);
-	while (table[i].k.used && !key_eq(&table[i].k, k))
+	uint32_t i = hash_key(k, a->nkey) & (tcap - 1);
+	for (struct slot *s; (s = slot_at(table, a->stride, i))->used && !key_eq(s->key, k, a->nkey);)
 		i = (i + 1) & (tcap - 1);
 	return i;
 }
@@ -107,12 +141,15 @@ static int grow_table(struct ior_flame_agg *a)
 	if (a->tcap >= UINT32_MAX / 2)
 		return -ENOMEM;
 	uint32_t tcap = a->tcap * 2;
-	struct entry *t = calloc(tcap, sizeof *t);
+	uint64_t *t = calloc((size_t)tcap * a->stride, sizeof *t);
 	if (!t)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < a->tcap; i++)
-		if (a->table[i].k.used)
-			t[find_slot(t, tcap, &a->table[i].k)] = a->table[i];
+	for (uint32_t i = 0; i < a->tcap; i++) {
+		struct slot *s = slot_at(a->table, a->stride, i);
+		if (s->used)
+			memcpy(slot_at(t, a->stride, find_slot(a, t, tcap, s->key)), s,
+			       a->stride * sizeof *t);
+	}
 	free(a->table);
 	a->table = t;
 	a->tcap = tcap;
@@ -131,28 +168,49 @@ static void add_other(struct ior_flame_agg *a, uint64_t w, uint64_t pairs)
 	a->other_value = ior_flame_sat_add(a->other_value, w);
 }
 
-static int add_key(struct ior_flame_agg *a, struct ior_flame_key *k, uint64_t w, uint64_t pairs)
+/* The slot of key k, + 1, added when new; 0 when new beyond the bound. */
+static int lookup(struct ior_flame_agg *a, const uint64_t *k, uint32_t *found)
 {
-	k->used = 1;
-	if (!a->last || !key_eq(&a->table[a->last - 1].k, k)) {
-		uint32_t i = find_slot(a->table, a->tcap, k);
-		if (!a->table[i].k.used) {
-			if (a->max_keys && a->nentries >= a->max_keys) {
-				add_other(a, w, pairs);
-				return 0;
-			}
-			if ((a->nentries + 1) * 2 > a->tcap) {
-				if (grow_table(a))
-					return -ENOMEM;
-				i = find_slot(a->table, a->tcap, k);
-			}
-			a->table[i] = (struct entry){ .k = *k };
-			a->nentries++;
+	uint32_t i = find_slot(a, a->table, a->tcap, k);
+	struct slot *s = slot_at(a->table, a->stride, i);
+	*found = 0;
+	if (!s->used) {
+		if (a->max_keys && a->nentries >= a->max_keys)
+			return 0;
+		if ((a->nentries + 1) * 2 > a->tcap) {
+			if (grow_table(a))
+				return -ENOMEM;
+			i = find_slot(a, a->table, a->tcap, k);
+			s = slot_at(a->table, a->stride, i);
 		}
-		a->last = i + 1;
+		s->used = 1;
+		memcpy(s->key, k, a->nkey * sizeof *k);
+		a->nentries++;
 	}
-	struct entry *e = &a->table[a->last - 1];
-	e->value = ior_flame_sat_add(e->value, w);
+	*found = i + 1;
+	return 0;
+}
+
+static inline bool same_as_last(const struct ior_flame_agg *a, const uint64_t *k)
+{
+	return a->last && key_eq(slot_at(a->table, a->stride, a->last - 1)->key, k, a->nkey);
+}
+
+/* Adds w to key k (same: k is the previous pair's key). */
+static int add_key(struct ior_flame_agg *a, const uint64_t *k, bool same, uint64_t w, uint64_t pairs)
+{
+	if (!same) {
+		uint32_t found;
+		if (lookup(a, k, &found))
+			return -ENOMEM;
+		if (!found) {
+			add_other(a, w, pairs);
+			return 0;
+		}
+		a->last = found;
+	}
+	struct slot *s = slot_at(a->table, a->stride, a->last - 1);
+	s->value = ior_flame_sat_add(s->value, w);
 	return 0;
 }
 
@@ -184,43 +242,43 @@ static void account(struct ior_flame_agg *a, const struct ior_event_pair *p, uin
 	a->total = ior_flame_sat_add(a->total, w);
 }
 
-static void fill_key(struct ior_flame_agg *a, const struct ior_event_pair *p, struct ior_flame_key *k)
-{
-	memset(k, 0, sizeof *k);
-	if (a->use & USE_SYS)
-		k->sys = p->sys;
-	if (a->use & USE_PID)
-		k->pid = p->pid;
-	if (a->use & USE_TID)
-		k->tid = p->tid;
-	if (a->use & USE_FLAGS)
-		k->flags = p->flags;
-}
-
 /* The string's id; once the strings reach their bound only strings already
  * known have one (*absent set otherwise: the pair's tuple is new). */
-static int string_id(struct ior_flame_agg *a, const char *s, uint32_t *id, bool *absent)
+static int string_id(struct ior_flame_agg *a, const char *s, uint64_t *id, bool *absent)
 {
 	size_t n = strlen(s);
+	uint32_t v;
 	if (a->max_string_bytes && a->strs.len >= a->max_string_bytes) {
-		*id = ior_flame_strtab_find(&a->strs, s, n);
-		*absent |= *id == UINT32_MAX;
-		return 0;
+		v = ior_flame_strtab_find(&a->strs, s, n);
+		*absent |= v == UINT32_MAX;
+	} else if ((v = ior_flame_strtab_intern(&a->strs, s, n)) == UINT32_MAX) {
+		return -ENOMEM;
 	}
-	*id = ior_flame_strtab_intern(&a->strs, s, n);
-	return *id == UINT32_MAX ? -ENOMEM : 0;
+	*id = v;
+	return 0;
+}
+
+/* The key of a pair, strings by content; *absent: a string is not kept. */
+static int key_of_pair(struct ior_flame_agg *a, const struct ior_event_pair *p, uint64_t *k, bool *absent)
+{
+	for (unsigned j = 0; j < a->nkey; j++) {
+		const struct ior_flame_field *f = a->keyf[j];
+		const char *s;
+		if (!f->text)
+			k[j] = f->number(p);
+		else if (!*absent && string_id(a, (s = f->text(p)) ? s : "", &k[j], absent))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 {
 	if (!ior_flame_spec_match(&a->spec, p))
 		return 0;
-	struct ior_flame_key k;
+	uint64_t k[IOR_FLAME_MAX_FIELDS];
 	bool absent = false;
-	fill_key(a, p, &k);
-	if (a->use & USE_COMM && string_id(a, p->comm ? p->comm : "", &k.comm, &absent))
-		return -ENOMEM;
-	if (a->use & USE_PATH && !absent && string_id(a, p->path ? p->path : "", &k.path, &absent))
+	if (key_of_pair(a, p, k, &absent))
 		return -ENOMEM;
 	uint64_t w = weight(a->spec.metric, p);
 	account(a, p, w);
@@ -230,7 +288,7 @@ int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 		add_other(a, w, ior_pair_count(p));
 		return 0;
 	}
-	return add_key(a, &k, w, ior_pair_count(p));
+	return add_key(a, k, same_as_last(a, k), w, ior_pair_count(p));
 }
 
 /* ---- fast path on reader string ids ------------------------------------- */
@@ -303,10 +361,35 @@ static bool fast_match(struct ior_flame_agg *a, struct ior_rec_reader *r,
 	return true;
 }
 
+/* The key of a recorded pair, strings by the reader's ids; *same: it is
+ * the previous pair's (compared on the way: the common case). */
+static int key_of_ids(struct ior_flame_agg *a, struct ior_rec_reader *r, const struct ior_event_pair *p,
+		      const struct ior_rec_ids *ids, uint64_t *k, bool *same)
+{
+	static const uint64_t none[IOR_FLAME_MAX_FIELDS];
+	const uint64_t *last = a->last ? slot_at(a->table, a->stride, a->last - 1)->key : none;
+	const struct ior_flame_field *const *keyf = a->keyf;
+	uint64_t diff = !a->last;
+	/* locals: map_id's stores could alias a's members */
+	for (unsigned j = 0, n = a->nkey; j < n; j++) {
+		const struct ior_flame_field *f = keyf[j];
+		uint64_t v;
+		if (!f->text)
+			v = f->number(p);
+		else if ((v = map_id(a, r, f->text_id(ids))) == UINT32_MAX)
+			return -ENOMEM;
+		diff |= v ^ last[j];
+		k[j] = v;
+	}
+	*same = !diff;
+	return 0;
+}
+
 int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *r)
 {
 	struct ior_event_pair p;
 	struct ior_rec_ids ids;
+	uint64_t k[IOR_FLAME_MAX_FIELDS];
 	int rc;
 	while ((rc = ior_rec_read_ids(r, &p, &ids)) == 1) {
 		if (ids.gen != a->gen)
@@ -315,17 +398,14 @@ int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *
 			return -ENOMEM;
 		if (!fast_match(a, r, &p, &ids))
 			continue;
-		struct ior_flame_key k;
-		fill_key(a, &p, &k);
-		if (a->use & USE_COMM && (k.comm = map_id(a, r, ids.comm)) == UINT32_MAX)
-			return -ENOMEM;
-		if (a->use & USE_PATH && (k.path = map_id(a, r, ids.path)) == UINT32_MAX)
+		bool same;
+		if (key_of_ids(a, r, &p, &ids, k, &same))
 			return -ENOMEM;
 		uint64_t w = weight(a->spec.metric, &p);
 		account(a, &p, w);
 		if (p.summary && !w)
 			continue;
-		if (add_key(a, &k, w, ior_pair_count(&p)))
+		if (add_key(a, k, same, w, ior_pair_count(&p)))
 			return -ENOMEM;
 	}
 	return rc;
@@ -358,18 +438,24 @@ void ior_flame_agg_span(const struct ior_flame_agg *a, uint64_t *first_ns, uint6
 }
 
 int ior_flame_agg_each(const struct ior_flame_agg *a,
-		       int (*fn)(void *ctx, const struct ior_flame_key *k, uint64_t value), void *ctx)
+		       int (*fn)(void *ctx, const uint64_t *key, uint64_t value), void *ctx)
 {
+	uint64_t k[IOR_FLAME_MAX_FIELDS];
 	int rc = 0;
-	for (uint32_t i = 0; !rc && i < a->tcap; i++)
-		if (a->table[i].k.used)
-			rc = fn(ctx, &a->table[i].k, a->table[i].value);
+	for (uint32_t i = 0; !rc && i < a->tcap; i++) {
+		const struct slot *s = slot_at(a->table, a->stride, i);
+		if (!s->used)
+			continue;
+		for (unsigned f = 0; f < a->spec.nfields; f++)
+			k[f] = s->key[a->word[f]];
+		rc = fn(ctx, k, s->value);
+	}
 	return rc;
 }
 
-const char *ior_flame_agg_string(const struct ior_flame_agg *a, uint32_t id)
+const char *ior_flame_agg_string(const struct ior_flame_agg *a, uint64_t id)
 {
-	return ior_flame_strtab_get(&a->strs, id);
+	return id < a->strs.n ? ior_flame_strtab_get(&a->strs, (uint32_t)id) : "";
 }
 
 const struct ior_flame_spec *ior_flame_agg_spec(const struct ior_flame_agg *a)

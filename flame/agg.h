@@ -5,18 +5,13 @@
 
 #include "flame.h"
 
-struct ior_flame_key {
-	int64_t flags;
-	uint32_t comm, path, pid, tid; /* comm, path: ids for ior_flame_agg_string */
-	uint16_t sys;
-	uint16_t used; /* table slot occupied */
-};
-
 /* Calls fn for every distinct key with its metric sum, in no particular
- * order; stops at the first nonzero return and returns it. */
+ * order: key[i] is the key word of the spec's field i (field.h; a text
+ * field's word is an id for ior_flame_agg_string). Stops at the first
+ * nonzero return of fn and returns it. */
 int ior_flame_agg_each(const struct ior_flame_agg *a,
-		       int (*fn)(void *ctx, const struct ior_flame_key *k, uint64_t value), void *ctx);
-const char *ior_flame_agg_string(const struct ior_flame_agg *a, uint32_t id);
+		       int (*fn)(void *ctx, const uint64_t *key, uint64_t value), void *ctx);
+const char *ior_flame_agg_string(const struct ior_flame_agg *a, uint64_t id);
 const struct ior_flame_spec *ior_flame_agg_spec(const struct ior_flame_agg *a);
 /* The sum of the pairs counted in IOR_FLAME_OTHER. */
 uint64_t ior_flame_agg_other_value(const struct ior_flame_agg *a);

@@ -1,10 +1,10 @@
 /* The aggregation's spec: -fields and -count parsed, and the live filters. */
+#include "field.h"
 #include "flame.h"
 
 #include <errno.h>
 #include <string.h>
 
-static const char *field_names[] = { "comm", "path", "tracepoint", "pid", "tid", "flags" };
 static const char *metric_names[] = { "count", "duration", "durationToPrev", "bytes" };
 
 const char *ior_flame_metric_name(enum ior_flame_metric m)
@@ -12,14 +12,24 @@ const char *ior_flame_metric_name(enum ior_flame_metric m)
 	return metric_names[m];
 }
 
-static int parse_field(const char *s, size_t n, enum ior_flame_field *f)
+static int parse_field(const char *s, size_t n, uint8_t *f)
 {
-	for (unsigned i = 0; i < sizeof field_names / sizeof *field_names; i++)
-		if (strlen(field_names[i]) == n && !memcmp(field_names[i], s, n)) {
-			*f = (enum ior_flame_field)i;
+	for (unsigned i = 0; i < ior_flame_nfields; i++)
+		if (strlen(ior_flame_fields[i].name) == n && !memcmp(ior_flame_fields[i].name, s, n)) {
+			*f = (uint8_t)i;
 			return 0;
 		}
 	return -1;
+}
+
+/* "-fields: unknown field "x": use comm, path, ..." */
+static void unknown_field(char *err, size_t errlen, const char *s, size_t n)
+{
+	size_t len = (size_t)snprintf(err, errlen, "-fields: unknown field \"%.*s\": use ",
+				      (int)(n > 64 ? 64 : n), s);
+	for (unsigned i = 0; i < ior_flame_nfields && len < errlen; i++)
+		len += (size_t)snprintf(err + len, errlen - len, "%s%s", i ? ", " : "",
+					ior_flame_fields[i].name);
 }
 
 int ior_flame_spec_parse(struct ior_flame_spec *spec, const char *fields, const char *metric,
@@ -27,17 +37,16 @@ int ior_flame_spec_parse(struct ior_flame_spec *spec, const char *fields, const 
 {
 	memset(spec, 0, sizeof *spec);
 	spec->pid = spec->tid = -1;
-	unsigned seen = 0;
+	uint32_t seen = 0;
 	for (const char *p = fields;;) {
 		size_t n = strcspn(p, ",");
-		enum ior_flame_field f;
+		uint8_t f;
 		if (parse_field(p, n, &f)) {
-			snprintf(err, errlen, "-fields: unknown field \"%.*s\": use comm, path, tracepoint, pid, tid, flags",
-				 (int)(n > 64 ? 64 : n), p);
+			unknown_field(err, errlen, p, n);
 			return -EINVAL;
 		}
 		if (seen & 1u << f) {
-			snprintf(err, errlen, "-fields: \"%s\" given twice", field_names[f]);
+			snprintf(err, errlen, "-fields: \"%s\" given twice", ior_flame_fields[f].name);
 			return -EINVAL;
 		}
 		seen |= 1u << f;
@@ -61,7 +70,7 @@ void ior_flame_fields_str(const struct ior_flame_spec *spec, char sep, char *buf
 	buf[0] = 0;
 	for (unsigned i = 0; i < spec->nfields && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? (char[]){ sep, 0 } : "",
-				      field_names[spec->fields[i]]);
+				      ior_flame_fields[spec->fields[i]].name);
 }
 
 bool ior_flame_spec_match(const struct ior_flame_spec *s, const struct ior_event_pair *p)

@@ -1,9 +1,9 @@
-/* The frame tree of an aggregation: one frame per field (a path one per
- * component), children sorted by name, what folded, SVG and JSON render. */
+/* The frame tree of an aggregation: each key drawn bottom up by its
+ * fields' frames (field.c), identical frames merged, children sorted by
+ * name; what folded, SVG and JSON render. */
 #include "agg.h"
+#include "field.h"
 #include "strtab.h"
-#include "trace/csv.h"
-#include "trace/syscalls.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -100,50 +100,16 @@ static int frame(struct builder *b, uint32_t *node, const char *s, size_t n, uin
 	return rc;
 }
 
-static int path_frames(struct builder *b, uint32_t *node, const char *path, uint64_t w)
-{
-	if (!*path)
-		return frame(b, node, "(no path)", 9, w);
-	int rc = 0;
-	if (*path == '/')
-		rc = frame(b, node, "/", 1, w);
-	for (const char *p = path; !rc && *p;) {
-		p += strspn(p, "/");
-		size_t n = strcspn(p, "/");
-		if (n)
-			rc = frame(b, node, p, n, w);
-		p += n;
-	}
-	return rc;
-}
+/* A field's frames go up from node, each adding w (field.h). */
+struct ior_flame_frames {
+	struct builder *b;
+	uint32_t node;
+	uint64_t w;
+};
 
-static int field_frames(struct builder *b, const struct ior_flame_agg *a, enum ior_flame_field f,
-			const struct ior_flame_key *k, uint64_t w, uint32_t *node)
+int ior_flame_frame(struct ior_flame_frames *out, const char *s, size_t n)
 {
-	char tmp[256];
-	const char *s;
-	switch (f) {
-	case IOR_FIELD_COMM:
-		s = ior_flame_agg_string(a, k->comm);
-		return *s ? frame(b, node, s, strlen(s), w) : frame(b, node, "?", 1, w);
-	case IOR_FIELD_PATH:
-		return path_frames(b, node, ior_flame_agg_string(a, k->path), w);
-	case IOR_FIELD_TRACEPOINT:
-		s = k->sys < ior_nsyscalls ? ior_syscalls[k->sys].name : "?";
-		return frame(b, node, s, strlen(s), w);
-	case IOR_FIELD_PID:
-	case IOR_FIELD_TID:
-		snprintf(tmp, sizeof tmp, "%s %u", f == IOR_FIELD_PID ? "pid" : "tid",
-			 f == IOR_FIELD_PID ? k->pid : k->tid);
-		return frame(b, node, tmp, strlen(tmp), w);
-	case IOR_FIELD_FLAGS:
-		if (k->flags == IOR_FLAGS_UNKNOWN)
-			snprintf(tmp, sizeof tmp, "(flags unknown)");
-		else
-			ior_open_flags_str(tmp, sizeof tmp, k->flags);
-		return frame(b, node, tmp, strlen(tmp), w);
-	}
-	return -EINVAL;
+	return frame(out->b, &out->node, s, n, out->w);
 }
 
 static const struct ior_flame_tree *sort_tree;
@@ -185,18 +151,21 @@ struct walk {
 };
 
 /* One key's frames, bottom up. */
-static int add_key(void *ctx, const struct ior_flame_key *k, uint64_t value)
+static int add_key(void *ctx, const uint64_t *key, uint64_t value)
 {
 	struct walk *w = ctx;
 	struct ior_flame_tree *t = w->b->t;
 	const struct ior_flame_spec *spec = ior_flame_agg_spec(w->a);
-	uint32_t node = 0;
+	struct ior_flame_frames out = { w->b, 0, value };
 	int rc = 0;
 	t->nodes[0].value = ior_flame_sat_add(t->nodes[0].value, value);
-	for (unsigned f = 0; !rc && f < spec->nfields; f++)
-		rc = field_frames(w->b, w->a, spec->fields[f], k, value, &node);
+	for (unsigned i = 0; !rc && i < spec->nfields; i++) {
+		const struct ior_flame_field *f = &ior_flame_fields[spec->fields[i]];
+		const char *text = f->text ? ior_flame_agg_string(w->a, key[i]) : NULL;
+		rc = f->frames(&out, text, key[i]);
+	}
 	if (!rc)
-		t->nodes[node].self = ior_flame_sat_add(t->nodes[node].self, value);
+		t->nodes[out.node].self = ior_flame_sat_add(t->nodes[out.node].self, value);
 	return rc;
 }
 
