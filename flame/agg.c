@@ -1,41 +1,38 @@
 /* Aggregation. The hot loop works on small integers only: a pair becomes a
- * key of ids (comm id, path id, syscall, pid, tid, flags: just the fields
- * asked for), summed in an open-addressing table; consecutive pairs with
- * the same key (the common case) skip even the hash. Strings are split into
- * frames once per distinct key, when the tree is built. */
-#include "flame.h"
+ * key of one word per field asked for (a string's id, the syscall, pid,
+ * ...: field.h), summed in an open-addressing table; consecutive pairs
+ * with the same key (the common case) skip even the hash. Strings are
+ * split into frames once per distinct key, when the tree is built
+ * (tree.c). */
+#include "agg.h"
+#include "field.h"
 #include "strtab.h"
-#include "trace/csv.h"
 #include "trace/rec.h"
-#include "trace/syscalls.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct key {
-	int64_t flags;
-	uint32_t comm, path, pid, tid;
-	uint16_t sys;
-	uint16_t used; /* table slot occupied */
+/* A slot of the table: the key's words follow used and value. Keys and
+ * sums inline in one open-addressing table: a lookup costs one cache miss,
+ * which is what limits traces with many distinct files. */
+struct slot {
+	uint64_t used, value;
+	uint64_t key[];
 };
 
-struct entry {
-	struct key k;
-	uint64_t value;
-};
-
-enum { USE_COMM = 1, USE_PATH = 2, USE_SYS = 4, USE_PID = 8, USE_TID = 16, USE_FLAGS = 32 };
 enum { FILTER_UNKNOWN, FILTER_PASS, FILTER_FAIL };
 
 struct ior_flame_agg {
 	struct ior_flame_spec spec;
-	unsigned use;
-	struct ior_flame_strtab strs;   /* raw comm and path strings */
-	/* Keys and sums inline in one open-addressing table: a lookup costs
-	 * one cache miss, which is what limits traces with many distinct
-	 * files. */
-	struct entry *table;
+	/* Key word j is field keyf[j]'s, in table order, so text fields are
+	 * interned in the same order whatever -fields says (it matters once
+	 * the strings reach their bound); word[i] is spec field i's. */
+	const struct ior_flame_field *keyf[IOR_FLAME_MAX_FIELDS];
+	uint8_t word[IOR_FLAME_MAX_FIELDS];
+	unsigned nkey, stride;          /* key words; words per slot */
+	struct ior_flame_strtab strs;   /* the text fields' strings */
+	uint64_t *table;                /* tcap slots of stride words */
 	uint32_t tcap, nentries;
 	uint32_t last;                  /* slot of the previous pair, + 1 */
 	/* reader string id -> strs id + 1, per reader generation */
@@ -50,79 +47,28 @@ struct ior_flame_agg {
 	uint64_t other_pairs, other_value;
 };
 
-static const char *field_names[] = { "comm", "path", "tracepoint", "pid", "tid", "flags" };
-static const char *metric_names[] = { "count", "duration", "durationToPrev", "bytes" };
-
-const char *ior_flame_metric_name(enum ior_flame_metric m)
+static inline struct slot *slot_at(uint64_t *table, unsigned stride, uint32_t i)
 {
-	return metric_names[m];
+	return (struct slot *)(table + (size_t)i * stride);
 }
 
-static int parse_field(const char *s, size_t n, enum ior_flame_field *f)
+/* The key words in table order; -EINVAL for a spec that is not parsed. */
+static int plan_key(struct ior_flame_agg *a)
 {
-	for (unsigned i = 0; i < sizeof field_names / sizeof *field_names; i++)
-		if (strlen(field_names[i]) == n && !memcmp(field_names[i], s, n)) {
-			*f = (enum ior_flame_field)i;
-			return 0;
-		}
-	return -1;
-}
-
-int ior_flame_spec_parse(struct ior_flame_spec *spec, const char *fields, const char *metric,
-			 char *err, size_t errlen)
-{
-	memset(spec, 0, sizeof *spec);
-	spec->pid = spec->tid = -1;
-	unsigned seen = 0;
-	for (const char *p = fields;;) {
-		size_t n = strcspn(p, ",");
-		enum ior_flame_field f;
-		if (parse_field(p, n, &f)) {
-			snprintf(err, errlen, "-fields: unknown field \"%.*s\": use comm, path, tracepoint, pid, tid, flags",
-				 (int)(n > 64 ? 64 : n), p);
+	const struct ior_flame_spec *s = &a->spec;
+	if (s->nfields > IOR_FLAME_MAX_FIELDS)
+		return -EINVAL;
+	for (unsigned i = 0; i < s->nfields; i++)
+		if (s->fields[i] >= ior_flame_nfields)
 			return -EINVAL;
-		}
-		if (seen & 1u << f) {
-			snprintf(err, errlen, "-fields: \"%s\" given twice", field_names[f]);
-			return -EINVAL;
-		}
-		seen |= 1u << f;
-		spec->fields[spec->nfields++] = f;
-		if (!p[n])
-			break;
-		p += n + 1;
-	}
-	for (unsigned i = 0; i < sizeof metric_names / sizeof *metric_names; i++)
-		if (!strcmp(metric, metric_names[i])) {
-			spec->metric = (enum ior_flame_metric)i;
-			return 0;
-		}
-	snprintf(err, errlen, "-count: unknown metric \"%.64s\": use count, duration, durationToPrev, bytes", metric);
-	return -EINVAL;
-}
-
-void ior_flame_fields_str(const struct ior_flame_spec *spec, char sep, char *buf, size_t len)
-{
-	size_t n = 0;
-	buf[0] = 0;
-	for (unsigned i = 0; i < spec->nfields && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? (char[]){ sep, 0 } : "",
-				      field_names[spec->fields[i]]);
-}
-
-bool ior_flame_spec_match(const struct ior_flame_spec *s, const struct ior_event_pair *p)
-{
-	const char *comm = p->comm ? p->comm : "", *path = p->path ? p->path : "";
-	const char *path2 = p->path2 ? p->path2 : "";
-	if (s->pid >= 0 && p->pid != (uint64_t)s->pid)
-		return false;
-	if (s->tid >= 0 && p->tid != (uint64_t)s->tid)
-		return false;
-	if (s->comm && *s->comm && !strstr(comm, s->comm))
-		return false;
-	if (s->path && *s->path && !strstr(path, s->path) && !strstr(path2, s->path))
-		return false;
-	return true;
+	for (unsigned f = 0; f < ior_flame_nfields; f++)
+		for (unsigned i = 0; i < s->nfields; i++)
+			if (s->fields[i] == f) {
+				a->word[i] = (uint8_t)a->nkey;
+				a->keyf[a->nkey++] = &ior_flame_fields[f];
+			}
+	a->stride = 2 + a->nkey;
+	return 0;
 }
 
 int ior_flame_agg_new(struct ior_flame_agg **ap, const struct ior_flame_spec *spec)
@@ -132,10 +78,13 @@ int ior_flame_agg_new(struct ior_flame_agg **ap, const struct ior_flame_spec *sp
 	if (!a)
 		return -ENOMEM;
 	a->spec = *spec;
-	for (unsigned i = 0; i < spec->nfields; i++)
-		a->use |= 1u << spec->fields[i];
+	int rc = plan_key(a);
+	if (rc) {
+		free(a);
+		return rc;
+	}
 	a->tcap = 2048;
-	a->table = calloc(a->tcap, sizeof *a->table);
+	a->table = calloc((size_t)a->tcap * a->stride, sizeof *a->table);
 	if (!a->table || ior_flame_strtab_init(&a->strs)) {
 		ior_flame_agg_free(a);
 		return -ENOMEM;
@@ -156,13 +105,12 @@ void ior_flame_agg_free(struct ior_flame_agg *a)
 	free(a);
 }
 
-static inline uint32_t hash_key(const struct key *k)
+static inline uint32_t hash_key(const uint64_t *k, unsigned n)
 {
 	const uint64_t m = 0x9E3779B97F4A7C15ull;
-	uint64_t h = (uint64_t)k->flags;
-	h = (h ^ ((uint64_t)k->comm << 32 | k->path)) * m;
-	h = (h ^ ((uint64_t)k->pid << 32 | k->tid)) * m;
-	h = (h ^ k->sys) * m;
+	uint64_t h = 0;
+	for (unsigned i = 0; i < n; i++)
+		h = (h ^ k[i]) * m;
 	/* murmur3's finaliser: every input bit reaches the low bits used */
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
@@ -172,16 +120,18 @@ static inline uint32_t hash_key(const struct key *k)
 	return (uint32_t)h;
 }
 
-static inline bool key_eq(const struct key *a, const struct key *b)
+static inline bool key_eq(const uint64_t *a, const uint64_t *b, unsigned n)
 {
-	return a->flags == b->flags && a->comm == b->comm && a->path == b->path &&
-	       a->pid == b->pid && a->tid == b->tid && a->sys == b->sys;
+	for (unsigned i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
 }
 
-static uint32_t find_slot(const struct entry *table, uint32_t tcap, const struct key *k)
+static uint32_t find_slot(const struct ior_flame_agg *a, uint64_t *table, uint32_t tcap, const uint64_t *k)
 {
-	uint32_t i = hash_key(k) & (tcap - 1);
-	while (table[i].k.used && !key_eq(&table[i].k, k))
+	uint32_t i = hash_key(k, a->nkey) & (tcap - 1);
+	for (struct slot *s; (s = slot_at(table, a->stride, i))->used && !key_eq(s->key, k, a->nkey);)
 		i = (i + 1) & (tcap - 1);
 	return i;
 }
@@ -191,22 +141,19 @@ static int grow_table(struct ior_flame_agg *a)
 	if (a->tcap >= UINT32_MAX / 2)
 		return -ENOMEM;
 	uint32_t tcap = a->tcap * 2;
-	struct entry *t = calloc(tcap, sizeof *t);
+	uint64_t *t = calloc((size_t)tcap * a->stride, sizeof *t);
 	if (!t)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < a->tcap; i++)
-		if (a->table[i].k.used)
-			t[find_slot(t, tcap, &a->table[i].k)] = a->table[i];
+	for (uint32_t i = 0; i < a->tcap; i++) {
+		struct slot *s = slot_at(a->table, a->stride, i);
+		if (s->used)
+			memcpy(slot_at(t, a->stride, find_slot(a, t, tcap, s->key)), s,
+			       a->stride * sizeof *t);
+	}
 	free(a->table);
 	a->table = t;
 	a->tcap = tcap;
 	return 0;
-}
-
-static inline uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	uint64_t s = a + b;
-	return s < a ? UINT64_MAX : s;
 }
 
 void ior_flame_agg_set_limits(struct ior_flame_agg *a, uint32_t max_keys, size_t max_string_bytes)
@@ -218,31 +165,52 @@ void ior_flame_agg_set_limits(struct ior_flame_agg *a, uint32_t max_keys, size_t
 static void add_other(struct ior_flame_agg *a, uint64_t w, uint64_t pairs)
 {
 	a->other_pairs += pairs;
-	a->other_value = sat_add(a->other_value, w);
+	a->other_value = ior_flame_sat_add(a->other_value, w);
 }
 
-static int add_key(struct ior_flame_agg *a, struct key *k, uint64_t w, uint64_t pairs)
+/* The slot of key k, + 1, added when new; 0 when new beyond the bound. */
+static int lookup(struct ior_flame_agg *a, const uint64_t *k, uint32_t *found)
 {
-	k->used = 1;
-	if (!a->last || !key_eq(&a->table[a->last - 1].k, k)) {
-		uint32_t i = find_slot(a->table, a->tcap, k);
-		if (!a->table[i].k.used) {
-			if (a->max_keys && a->nentries >= a->max_keys) {
-				add_other(a, w, pairs);
-				return 0;
-			}
-			if ((a->nentries + 1) * 2 > a->tcap) {
-				if (grow_table(a))
-					return -ENOMEM;
-				i = find_slot(a->table, a->tcap, k);
-			}
-			a->table[i] = (struct entry){ .k = *k };
-			a->nentries++;
+	uint32_t i = find_slot(a, a->table, a->tcap, k);
+	struct slot *s = slot_at(a->table, a->stride, i);
+	*found = 0;
+	if (!s->used) {
+		if (a->max_keys && a->nentries >= a->max_keys)
+			return 0;
+		if ((a->nentries + 1) * 2 > a->tcap) {
+			if (grow_table(a))
+				return -ENOMEM;
+			i = find_slot(a, a->table, a->tcap, k);
+			s = slot_at(a->table, a->stride, i);
 		}
-		a->last = i + 1;
+		s->used = 1;
+		memcpy(s->key, k, a->nkey * sizeof *k);
+		a->nentries++;
 	}
-	struct entry *e = &a->table[a->last - 1];
-	e->value = sat_add(e->value, w);
+	*found = i + 1;
+	return 0;
+}
+
+static inline bool same_as_last(const struct ior_flame_agg *a, const uint64_t *k)
+{
+	return a->last && key_eq(slot_at(a->table, a->stride, a->last - 1)->key, k, a->nkey);
+}
+
+/* Adds w to key k (same: k is the previous pair's key). */
+static int add_key(struct ior_flame_agg *a, const uint64_t *k, bool same, uint64_t w, uint64_t pairs)
+{
+	if (!same) {
+		uint32_t found;
+		if (lookup(a, k, &found))
+			return -ENOMEM;
+		if (!found) {
+			add_other(a, w, pairs);
+			return 0;
+		}
+		a->last = found;
+	}
+	struct slot *s = slot_at(a->table, a->stride, a->last - 1);
+	s->value = ior_flame_sat_add(s->value, w);
 	return 0;
 }
 
@@ -271,46 +239,46 @@ static void account(struct ior_flame_agg *a, const struct ior_event_pair *p, uin
 		a->last_ns = exit;
 	a->spanned |= spans;
 	a->pairs += ior_pair_count(p);
-	a->total = sat_add(a->total, w);
-}
-
-static void fill_key(struct ior_flame_agg *a, const struct ior_event_pair *p, struct key *k)
-{
-	memset(k, 0, sizeof *k);
-	if (a->use & USE_SYS)
-		k->sys = p->sys;
-	if (a->use & USE_PID)
-		k->pid = p->pid;
-	if (a->use & USE_TID)
-		k->tid = p->tid;
-	if (a->use & USE_FLAGS)
-		k->flags = p->flags;
+	a->total = ior_flame_sat_add(a->total, w);
 }
 
 /* The string's id; once the strings reach their bound only strings already
  * known have one (*absent set otherwise: the pair's tuple is new). */
-static int string_id(struct ior_flame_agg *a, const char *s, uint32_t *id, bool *absent)
+static int string_id(struct ior_flame_agg *a, const char *s, uint64_t *id, bool *absent)
 {
 	size_t n = strlen(s);
+	uint32_t v;
 	if (a->max_string_bytes && a->strs.len >= a->max_string_bytes) {
-		*id = ior_flame_strtab_find(&a->strs, s, n);
-		*absent |= *id == UINT32_MAX;
-		return 0;
+		v = ior_flame_strtab_find(&a->strs, s, n);
+		*absent |= v == UINT32_MAX;
+	} else if ((v = ior_flame_strtab_intern(&a->strs, s, n)) == UINT32_MAX) {
+		return -ENOMEM;
 	}
-	*id = ior_flame_strtab_intern(&a->strs, s, n);
-	return *id == UINT32_MAX ? -ENOMEM : 0;
+	*id = v;
+	return 0;
+}
+
+/* The key of a pair, strings by content; *absent: a string is not kept. */
+static int key_of_pair(struct ior_flame_agg *a, const struct ior_event_pair *p, uint64_t *k, bool *absent)
+{
+	for (unsigned j = 0; j < a->nkey; j++) {
+		const struct ior_flame_field *f = a->keyf[j];
+		const char *s;
+		if (!f->text)
+			k[j] = f->number(p);
+		else if (!*absent && string_id(a, (s = f->text(p)) ? s : "", &k[j], absent))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 {
 	if (!ior_flame_spec_match(&a->spec, p))
 		return 0;
-	struct key k;
+	uint64_t k[IOR_FLAME_MAX_FIELDS];
 	bool absent = false;
-	fill_key(a, p, &k);
-	if (a->use & USE_COMM && string_id(a, p->comm ? p->comm : "", &k.comm, &absent))
-		return -ENOMEM;
-	if (a->use & USE_PATH && !absent && string_id(a, p->path ? p->path : "", &k.path, &absent))
+	if (key_of_pair(a, p, k, &absent))
 		return -ENOMEM;
 	uint64_t w = weight(a->spec.metric, p);
 	account(a, p, w);
@@ -320,7 +288,7 @@ int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 		add_other(a, w, ior_pair_count(p));
 		return 0;
 	}
-	return add_key(a, &k, w, ior_pair_count(p));
+	return add_key(a, k, same_as_last(a, k), w, ior_pair_count(p));
 }
 
 /* ---- fast path on reader string ids ------------------------------------- */
@@ -393,10 +361,35 @@ static bool fast_match(struct ior_flame_agg *a, struct ior_rec_reader *r,
 	return true;
 }
 
+/* The key of a recorded pair, strings by the reader's ids; *same: it is
+ * the previous pair's (compared on the way: the common case). */
+static int key_of_ids(struct ior_flame_agg *a, struct ior_rec_reader *r, const struct ior_event_pair *p,
+		      const struct ior_rec_ids *ids, uint64_t *k, bool *same)
+{
+	static const uint64_t none[IOR_FLAME_MAX_FIELDS];
+	const uint64_t *last = a->last ? slot_at(a->table, a->stride, a->last - 1)->key : none;
+	const struct ior_flame_field *const *keyf = a->keyf;
+	uint64_t diff = !a->last;
+	/* locals: map_id's stores could alias a's members */
+	for (unsigned j = 0, n = a->nkey; j < n; j++) {
+		const struct ior_flame_field *f = keyf[j];
+		uint64_t v;
+		if (!f->text)
+			v = f->number(p);
+		else if ((v = map_id(a, r, f->text_id(ids))) == UINT32_MAX)
+			return -ENOMEM;
+		diff |= v ^ last[j];
+		k[j] = v;
+	}
+	*same = !diff;
+	return 0;
+}
+
 int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *r)
 {
 	struct ior_event_pair p;
 	struct ior_rec_ids ids;
+	uint64_t k[IOR_FLAME_MAX_FIELDS];
 	int rc;
 	while ((rc = ior_rec_read_ids(r, &p, &ids)) == 1) {
 		if (ids.gen != a->gen)
@@ -405,17 +398,14 @@ int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *
 			return -ENOMEM;
 		if (!fast_match(a, r, &p, &ids))
 			continue;
-		struct key k;
-		fill_key(a, &p, &k);
-		if (a->use & USE_COMM && (k.comm = map_id(a, r, ids.comm)) == UINT32_MAX)
-			return -ENOMEM;
-		if (a->use & USE_PATH && (k.path = map_id(a, r, ids.path)) == UINT32_MAX)
+		bool same;
+		if (key_of_ids(a, r, &p, &ids, k, &same))
 			return -ENOMEM;
 		uint64_t w = weight(a->spec.metric, &p);
 		account(a, &p, w);
 		if (p.summary && !w)
 			continue;
-		if (add_key(a, &k, w, ior_pair_count(&p)))
+		if (add_key(a, k, same, w, ior_pair_count(&p)))
 			return -ENOMEM;
 	}
 	return rc;
@@ -447,244 +437,33 @@ void ior_flame_agg_span(const struct ior_flame_agg *a, uint64_t *first_ns, uint6
 	*last_ns = a->spanned ? a->last_ns : 0;
 }
 
-/* ---- the frame tree ----------------------------------------------------- */
-
-struct builder {
-	struct ior_flame_tree *t;
-	struct ior_flame_strtab names;
-	uint32_t ncap;
-	uint64_t *child_keys;   /* (parent << 32 | name) + 1, 0 empty */
-	uint32_t *child_nodes;
-	uint32_t ccap;
-	char buf[4 * 4096 + 16];
-};
-
-static int grow_children(struct builder *b)
+int ior_flame_agg_each(const struct ior_flame_agg *a,
+		       int (*fn)(void *ctx, const uint64_t *key, uint64_t value), void *ctx)
 {
-	uint32_t cap = b->ccap * 2;
-	uint64_t *k = calloc(cap, sizeof *k);
-	uint32_t *n = malloc(cap * sizeof *n);
-	if (!k || !n) {
-		free(k);
-		free(n);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < b->ccap; i++) {
-		if (!b->child_keys[i])
-			continue;
-		uint64_t h = (b->child_keys[i] * 0x9E3779B97F4A7C15ull) >> 32;
-		uint32_t j = (uint32_t)h & (cap - 1);
-		while (k[j])
-			j = (j + 1) & (cap - 1);
-		k[j] = b->child_keys[i];
-		n[j] = b->child_nodes[i];
-	}
-	free(b->child_keys);
-	free(b->child_nodes);
-	b->child_keys = k;
-	b->child_nodes = n;
-	b->ccap = cap;
-	return 0;
-}
-
-static int new_node(struct builder *b, uint32_t parent, uint32_t name, uint32_t *id)
-{
-	struct ior_flame_tree *t = b->t;
-	if (t->nnodes == b->ncap) {
-		if (b->ncap >= UINT32_MAX / 4)
-			return -ENOMEM;
-		struct ior_flame_node *n = realloc(t->nodes, 2 * (size_t)b->ncap * sizeof *n);
-		if (!n)
-			return -ENOMEM;
-		t->nodes = n;
-		b->ncap *= 2;
-	}
-	uint32_t depth = t->nnodes ? t->nodes[parent].depth + 1 : 0;
-	t->nodes[t->nnodes] = (struct ior_flame_node){ .name = name, .parent = parent, .depth = depth };
-	if (depth > t->max_depth)
-		t->max_depth = depth;
-	*id = t->nnodes++;
-	return 0;
-}
-
-/* The child of parent named name, created when missing. */
-static int child(struct builder *b, uint32_t parent, uint32_t name, uint32_t *id)
-{
-	uint64_t key = ((uint64_t)parent << 32 | name) + 1;
-	uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (b->ccap - 1);
-	for (; b->child_keys[j]; j = (j + 1) & (b->ccap - 1))
-		if (b->child_keys[j] == key) {
-			*id = b->child_nodes[j];
-			return 0;
-		}
-	int rc = new_node(b, parent, b->names.off[name], id);
-	if (rc)
-		return rc;
-	b->child_keys[j] = key;
-	b->child_nodes[j] = *id;
-	if (b->t->nnodes * 2 > b->ccap)
-		return grow_children(b);
-	return 0;
-}
-
-/* Descends one frame from *node, adding w on the way. */
-static int frame(struct builder *b, uint32_t *node, const char *s, size_t n, uint64_t w)
-{
-	size_t len = ior_flame_sanitize(b->buf, sizeof b->buf, s, n);
-	uint32_t name = ior_flame_strtab_intern(&b->names, b->buf, len);
-	if (name == UINT32_MAX)
-		return -ENOMEM;
-	int rc = child(b, *node, name, node);
-	if (!rc)
-		b->t->nodes[*node].value = sat_add(b->t->nodes[*node].value, w);
-	return rc;
-}
-
-static int path_frames(struct builder *b, uint32_t *node, const char *path, uint64_t w)
-{
-	if (!*path)
-		return frame(b, node, "(no path)", 9, w);
+	uint64_t k[IOR_FLAME_MAX_FIELDS];
 	int rc = 0;
-	if (*path == '/')
-		rc = frame(b, node, "/", 1, w);
-	for (const char *p = path; !rc && *p;) {
-		p += strspn(p, "/");
-		size_t n = strcspn(p, "/");
-		if (n)
-			rc = frame(b, node, p, n, w);
-		p += n;
-	}
-	return rc;
-}
-
-static int field_frames(struct builder *b, const struct ior_flame_agg *a, enum ior_flame_field f,
-			const struct entry *e, uint32_t *node)
-{
-	char tmp[256];
-	uint64_t w = e->value;
-	const char *s;
-	switch (f) {
-	case IOR_FIELD_COMM:
-		s = ior_flame_strtab_get(&a->strs, e->k.comm);
-		return *s ? frame(b, node, s, strlen(s), w) : frame(b, node, "?", 1, w);
-	case IOR_FIELD_PATH:
-		return path_frames(b, node, ior_flame_strtab_get(&a->strs, e->k.path), w);
-	case IOR_FIELD_TRACEPOINT:
-		s = e->k.sys < ior_nsyscalls ? ior_syscalls[e->k.sys].name : "?";
-		return frame(b, node, s, strlen(s), w);
-	case IOR_FIELD_PID:
-	case IOR_FIELD_TID:
-		snprintf(tmp, sizeof tmp, "%s %u", f == IOR_FIELD_PID ? "pid" : "tid",
-			 f == IOR_FIELD_PID ? e->k.pid : e->k.tid);
-		return frame(b, node, tmp, strlen(tmp), w);
-	case IOR_FIELD_FLAGS:
-		if (e->k.flags == IOR_FLAGS_UNKNOWN)
-			snprintf(tmp, sizeof tmp, "(flags unknown)");
-		else
-			ior_open_flags_str(tmp, sizeof tmp, e->k.flags);
-		return frame(b, node, tmp, strlen(tmp), w);
-	}
-	return -EINVAL;
-}
-
-static const struct ior_flame_tree *sort_tree;
-
-static int by_name(const void *x, const void *y)
-{
-	const struct ior_flame_tree *t = sort_tree;
-	return strcmp(ior_flame_node_name(t, *(const uint32_t *)x), ior_flame_node_name(t, *(const uint32_t *)y));
-}
-
-/* Children lists in one array, each sorted by name. */
-static int link_children(struct ior_flame_tree *t)
-{
-	t->kids = malloc((t->nnodes ? t->nnodes : 1) * sizeof *t->kids);
-	if (!t->kids)
-		return -ENOMEM;
-	for (uint32_t i = 1; i < t->nnodes; i++)
-		t->nodes[t->nodes[i].parent].nchild++;
-	uint32_t next = 0;
-	for (uint32_t i = 0; i < t->nnodes; i++) {
-		t->nodes[i].child0 = next;
-		next += t->nodes[i].nchild;
-		t->nodes[i].nchild = 0;
-	}
-	for (uint32_t i = 1; i < t->nnodes; i++) {
-		struct ior_flame_node *p = &t->nodes[t->nodes[i].parent];
-		t->kids[p->child0 + p->nchild++] = i;
-	}
-	sort_tree = t;
-	for (uint32_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].nchild > 1)
-			qsort(t->kids + t->nodes[i].child0, t->nodes[i].nchild, sizeof *t->kids, by_name);
-	return 0;
-}
-
-static int build(struct builder *b, const struct ior_flame_agg *a)
-{
-	struct ior_flame_tree *t = b->t;
-	uint32_t root;
-	int rc = ior_flame_strtab_intern(&b->names, "all", 3) == UINT32_MAX ? -ENOMEM : 0;
-	if (!rc)
-		rc = new_node(b, 0, 0, &root);
 	for (uint32_t i = 0; !rc && i < a->tcap; i++) {
-		const struct entry *e = &a->table[i];
-		if (!e->k.used)
+		const struct slot *s = slot_at(a->table, a->stride, i);
+		if (!s->used)
 			continue;
-		uint32_t node = 0;
-		t->nodes[0].value = sat_add(t->nodes[0].value, e->value);
-		for (unsigned f = 0; !rc && f < a->spec.nfields; f++)
-			rc = field_frames(b, a, a->spec.fields[f], e, &node);
-		if (!rc)
-			t->nodes[node].self = sat_add(t->nodes[node].self, e->value);
+		for (unsigned f = 0; f < a->spec.nfields; f++)
+			k[f] = s->key[a->word[f]];
+		rc = fn(ctx, k, s->value);
 	}
-	if (!rc && a->other_pairs) {
-		uint32_t node = 0;
-		t->nodes[0].value = sat_add(t->nodes[0].value, a->other_value);
-		rc = frame(b, &node, IOR_FLAME_OTHER, strlen(IOR_FLAME_OTHER), a->other_value);
-		if (!rc)
-			t->nodes[node].self = sat_add(t->nodes[node].self, a->other_value);
-	}
-	t->names = b->names.arena; /* final: no more names are added */
-	if (!rc)
-		rc = link_children(t);
 	return rc;
 }
 
-int ior_flame_tree_build(const struct ior_flame_agg *a, struct ior_flame_tree **tp)
+const char *ior_flame_agg_string(const struct ior_flame_agg *a, uint64_t id)
 {
-	*tp = NULL;
-	struct ior_flame_tree *t = calloc(1, sizeof *t);
-	struct builder b = { .t = t, .ncap = 1024, .ccap = 2048 };
-	if (!t)
-		return -ENOMEM;
-	t->spec = a->spec;
-	t->pairs = a->pairs;
-	t->nodes = malloc(b.ncap * sizeof *t->nodes);
-	b.child_keys = calloc(b.ccap, sizeof *b.child_keys);
-	b.child_nodes = malloc(b.ccap * sizeof *b.child_nodes);
-	int rc = -ENOMEM;
-	if (t->nodes && b.child_keys && b.child_nodes && !ior_flame_strtab_init(&b.names))
-		rc = build(&b, a);
-	free(b.child_keys);
-	free(b.child_nodes);
-	t->names = b.names.arena;
-	b.names.arena = NULL;
-	ior_flame_strtab_free(&b.names);
-	if (rc) {
-		ior_flame_tree_free(t);
-		return rc;
-	}
-	*tp = t;
-	return 0;
+	return id < a->strs.n ? ior_flame_strtab_get(&a->strs, (uint32_t)id) : "";
 }
 
-void ior_flame_tree_free(struct ior_flame_tree *t)
+const struct ior_flame_spec *ior_flame_agg_spec(const struct ior_flame_agg *a)
 {
-	if (!t)
-		return;
-	free(t->nodes);
-	free(t->kids);
-	free(t->names);
-	free(t);
+	return &a->spec;
+}
+
+uint64_t ior_flame_agg_other_value(const struct ior_flame_agg *a)
+{
+	return a->other_value;
 }

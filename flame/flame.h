@@ -1,15 +1,9 @@
 /* Flamegraphs of recordings: aggregate event pairs by -fields and -count,
  * build a frame tree, write it as folded stacks, SVG or JSON.
  *
- * Frames, bottom up, one field after the other:
- *   comm        the command name ("?" when empty)
- *   path        one frame per path component; an absolute path starts with
- *               a "/" frame (/etc/hosts -> "/", "etc", "hosts"), a relative
- *               one does not; no file -> "(no path)"; only the first path
- *               of rename/link counts
- *   tracepoint  the syscall name (openat)
- *   pid, tid    "pid 123", "tid 124"
- *   flags       open flags "O_RDONLY|O_CLOEXEC", "(flags unknown)"
+ * Frames, bottom up, one field after the other in -fields order; the
+ * fields and the frames each draws are one table, flame/field.c.
+ *
  * Frame names are valid UTF-8 without control characters or ';' (invalid
  * bytes and control characters become U+FFFD, ';' becomes '_'), so folded
  * output stays parseable and SVG/JSON only need ordinary escaping.
@@ -27,15 +21,6 @@
 
 struct ior_rec_reader;
 
-enum ior_flame_field {
-	IOR_FIELD_COMM,
-	IOR_FIELD_PATH,
-	IOR_FIELD_TRACEPOINT,
-	IOR_FIELD_PID,
-	IOR_FIELD_TID,
-	IOR_FIELD_FLAGS,
-};
-
 enum ior_flame_metric {
 	IOR_METRIC_COUNT,          /* pairs */
 	IOR_METRIC_DURATION,       /* durationNs */
@@ -43,11 +28,11 @@ enum ior_flame_metric {
 	IOR_METRIC_BYTES,          /* bytes */
 };
 
-#define IOR_FLAME_MAX_FIELDS 6
+#define IOR_FLAME_MAX_FIELDS 8 /* at least the number of fields */
 
 /* What to aggregate and which pairs to keep (the live filters). */
 struct ior_flame_spec {
-	enum ior_flame_field fields[IOR_FLAME_MAX_FIELDS];
+	uint8_t fields[IOR_FLAME_MAX_FIELDS]; /* indexes of ior_flame_fields[] (flame/field.h) */
 	unsigned nfields;
 	enum ior_flame_metric metric;
 	int64_t pid, tid;          /* < 0: any */

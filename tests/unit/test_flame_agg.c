@@ -3,10 +3,12 @@
  * diff). The same pairs go through the slow path (ior_flame_agg_add) and
  * through a recording (the fast path on string ids): both must agree. */
 #include "t.h"
+#include "flame/field.h"
 #include "flame/flame.h"
 #include "trace/rec.h"
 #include "trace/syscalls.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,11 +156,29 @@ static void golden_case(const char *fields, const char *metric)
 	ior_flame_tree_free(f);
 }
 
+/* Every entry of the field table: a new field needs its golden file. */
 TEST(golden_each_field)
 {
-	const char *fields[] = { "comm", "path", "tracepoint", "pid", "tid", "flags" };
-	for (size_t i = 0; i < 6; i++)
-		golden_case(fields[i], "count");
+	for (unsigned i = 0; i < ior_flame_nfields; i++)
+		golden_case(ior_flame_fields[i].name, "count");
+}
+
+/* Each field keys on a string (with its recording id) or a number, and
+ * draws frames; a spec naming no known field is refused. */
+TEST(field_table_is_complete)
+{
+	for (unsigned i = 0; i < ior_flame_nfields; i++) {
+		const struct ior_flame_field *f = &ior_flame_fields[i];
+		CHECK(f->name && *f->name && !strpbrk(f->name, ",:"));
+		CHECK(f->frames);
+		CHECK(f->text ? f->text_id && !f->number : f->number && !f->text_id);
+	}
+	struct ior_flame_spec spec = { .nfields = 1, .fields = { (uint8_t)ior_flame_nfields }, .pid = -1, .tid = -1 };
+	struct ior_flame_agg *a;
+	CHECK_EQ_INT(ior_flame_agg_new(&a, &spec), -EINVAL);
+	spec.fields[0] = 0;
+	spec.nfields = IOR_FLAME_MAX_FIELDS + 1;
+	CHECK_EQ_INT(ior_flame_agg_new(&a, &spec), -EINVAL);
 }
 
 TEST(golden_each_metric)
@@ -248,7 +268,8 @@ TEST(spec_errors)
 	struct ior_flame_spec spec;
 	char err[256];
 	CHECK(ior_flame_spec_parse(&spec, "comm,bogus", "count", err, sizeof err) < 0);
-	CHECK(strstr(err, "bogus"));
+	const char *known = "-fields: unknown field \"bogus\": use comm, path, tracepoint, pid, tid, flags";
+	CHECK(!strncmp(err, known, strlen(known)));
 	CHECK(ior_flame_spec_parse(&spec, "comm,comm", "count", err, sizeof err) < 0);
 	CHECK(strstr(err, "twice"));
 	CHECK(ior_flame_spec_parse(&spec, "", "count", err, sizeof err) < 0);
@@ -256,6 +277,7 @@ TEST(spec_errors)
 	CHECK(strstr(err, "latency"));
 	CHECK_EQ_INT(ior_flame_spec_parse(&spec, "pid,tid,flags,comm,path,tracepoint", "durationToPrev", err, sizeof err), 0);
 	CHECK_EQ_INT(spec.nfields, 6);
+	CHECK_EQ_INT(spec.fields[0], 3); /* pid: index in the field table */
 	CHECK_EQ_INT(spec.metric, IOR_METRIC_DURATION_TO_PREV);
 	char buf[128];
 	ior_flame_fields_str(&spec, ':', buf, sizeof buf);
@@ -449,6 +471,7 @@ int main(void)
 	init_pairs();
 	write_recording();
 	RUN(golden_each_field);
+	RUN(field_table_is_complete);
 	RUN(golden_each_metric);
 	RUN(golden_json);
 	RUN(tree_values_add_up);

@@ -1,0 +1,131 @@
+/* The -fields table (see field.h). Frames, bottom up, per field:
+ *   comm        the command name ("?" when empty)
+ *   path        one frame per path component; an absolute path starts with
+ *               a "/" frame (/etc/hosts -> "/", "etc", "hosts"), a relative
+ *               one does not; no file -> "(no path)"; only the first path
+ *               of rename/link counts
+ *   tracepoint  the syscall name (openat)
+ *   pid, tid    "pid 123", "tid 124"
+ *   flags       open flags "O_RDONLY|O_CLOEXEC", "(flags unknown)" */
+#include "field.h"
+#include "flame.h"
+#include "trace/csv.h"
+#include "trace/rec.h"
+#include "trace/syscalls.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int frame_str(struct ior_flame_frames *out, const char *s)
+{
+	return ior_flame_frame(out, s, strlen(s));
+}
+
+static const char *comm_text(const struct ior_event_pair *p)
+{
+	return p->comm;
+}
+
+static uint32_t comm_id(const struct ior_rec_ids *ids)
+{
+	return ids->comm;
+}
+
+static int comm_frames(struct ior_flame_frames *out, const char *s, uint64_t v)
+{
+	(void)v;
+	return frame_str(out, *s ? s : "?");
+}
+
+static const char *path_text(const struct ior_event_pair *p)
+{
+	return p->path;
+}
+
+static uint32_t path_id(const struct ior_rec_ids *ids)
+{
+	return ids->path;
+}
+
+static int path_frames(struct ior_flame_frames *out, const char *path, uint64_t v)
+{
+	(void)v;
+	if (!*path)
+		return frame_str(out, "(no path)");
+	int rc = 0;
+	if (*path == '/')
+		rc = frame_str(out, "/");
+	for (const char *p = path; !rc && *p;) {
+		p += strspn(p, "/");
+		size_t n = strcspn(p, "/");
+		if (n)
+			rc = ior_flame_frame(out, p, n);
+		p += n;
+	}
+	return rc;
+}
+
+static uint64_t sys_number(const struct ior_event_pair *p)
+{
+	return p->sys;
+}
+
+static int tracepoint_frames(struct ior_flame_frames *out, const char *s, uint64_t sys)
+{
+	(void)s;
+	return frame_str(out, sys < ior_nsyscalls ? ior_syscalls[sys].name : "?");
+}
+
+static uint64_t pid_number(const struct ior_event_pair *p)
+{
+	return p->pid;
+}
+
+static int pid_frames(struct ior_flame_frames *out, const char *s, uint64_t pid)
+{
+	char buf[32];
+	(void)s;
+	snprintf(buf, sizeof buf, "pid %u", (unsigned)pid);
+	return frame_str(out, buf);
+}
+
+static uint64_t tid_number(const struct ior_event_pair *p)
+{
+	return p->tid;
+}
+
+static int tid_frames(struct ior_flame_frames *out, const char *s, uint64_t tid)
+{
+	char buf[32];
+	(void)s;
+	snprintf(buf, sizeof buf, "tid %u", (unsigned)tid);
+	return frame_str(out, buf);
+}
+
+static uint64_t flags_number(const struct ior_event_pair *p)
+{
+	return (uint64_t)p->flags;
+}
+
+static int flags_frames(struct ior_flame_frames *out, const char *s, uint64_t flags)
+{
+	char buf[256];
+	(void)s;
+	if ((int64_t)flags == IOR_FLAGS_UNKNOWN)
+		return frame_str(out, "(flags unknown)");
+	ior_open_flags_str(buf, sizeof buf, (long long)flags);
+	return frame_str(out, buf);
+}
+
+const struct ior_flame_field ior_flame_fields[] = {
+	{ "comm", .text = comm_text, .text_id = comm_id, .frames = comm_frames },
+	{ "path", .text = path_text, .text_id = path_id, .frames = path_frames },
+	{ "tracepoint", .number = sys_number, .frames = tracepoint_frames },
+	{ "pid", .number = pid_number, .frames = pid_frames },
+	{ "tid", .number = tid_number, .frames = tid_frames },
+	{ "flags", .number = flags_number, .frames = flags_frames },
+};
+const unsigned ior_flame_nfields = sizeof ior_flame_fields / sizeof *ior_flame_fields;
+
+_Static_assert(sizeof ior_flame_fields / sizeof *ior_flame_fields <= IOR_FLAME_MAX_FIELDS,
+	       "a spec can name every field: raise IOR_FLAME_MAX_FIELDS (flame/flame.h)");

@@ -1,0 +1,38 @@
+/* The flamegraph fields (-fields), one table: a field is its name, the key
+ * word a pair gets for it, and the frames drawn for a key word. Adding a
+ * field is one entry in flame/field.c plus its golden file
+ * (tests/unit/test_flame_agg.c runs every entry). Internal to flame/. */
+#ifndef IOR_FLAME_FIELD_H
+#define IOR_FLAME_FIELD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/event_pair.h"
+
+/* Where a field's frames go: a cursor in the tree being built (tree.c). */
+struct ior_flame_frames;
+struct ior_rec_ids;
+/* Draws one frame named s[0..n) (sanitised) above the previous one.
+ * 0 or -ENOMEM. */
+int ior_flame_frame(struct ior_flame_frames *out, const char *s, size_t n);
+
+struct ior_flame_field {
+	const char *name;
+	/* The key word of a pair. A text field (text set) keys on a string,
+	 * which the aggregation interns: text() gives it from a pair (NULL
+	 * counts as ""), text_id() its string id in a recording, so the
+	 * recording's fast path never reads the string. Any other field keys
+	 * on number(). */
+	const char *(*text)(const struct ior_event_pair *p);
+	uint32_t (*text_id)(const struct ior_rec_ids *ids);
+	uint64_t (*number)(const struct ior_event_pair *p);
+	/* The frames of a key word, bottom up: text is a text field's string
+	 * (never NULL; NULL for the others), number the others' key word. */
+	int (*frames)(struct ior_flame_frames *out, const char *text, uint64_t number);
+};
+
+extern const struct ior_flame_field ior_flame_fields[];
+extern const unsigned ior_flame_nfields;
+
+#endif

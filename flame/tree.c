@@ -1,0 +1,232 @@
+/* The frame tree of an aggregation: each key drawn bottom up by its
+ * fields' frames (field.c), identical frames merged, children sorted by
+ * name; what folded, SVG and JSON render. */
+#include "agg.h"
+#include "field.h"
+#include "strtab.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct builder {
+	struct ior_flame_tree *t;
+	struct ior_flame_strtab names;
+	uint32_t ncap;
+	uint64_t *child_keys;   /* (parent << 32 | name) + 1, 0 empty */
+	uint32_t *child_nodes;
+	uint32_t ccap;
+	char buf[4 * 4096 + 16];
+};
+
+static int grow_children(struct builder *b)
+{
+	uint32_t cap = b->ccap * 2;
+	uint64_t *k = calloc(cap, sizeof *k);
+	uint32_t *n = malloc(cap * sizeof *n);
+	if (!k || !n) {
+		free(k);
+		free(n);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < b->ccap; i++) {
+		if (!b->child_keys[i])
+			continue;
+		uint64_t h = (b->child_keys[i] * 0x9E3779B97F4A7C15ull) >> 32;
+		uint32_t j = (uint32_t)h & (cap - 1);
+		while (k[j])
+			j = (j + 1) & (cap - 1);
+		k[j] = b->child_keys[i];
+		n[j] = b->child_nodes[i];
+	}
+	free(b->child_keys);
+	free(b->child_nodes);
+	b->child_keys = k;
+	b->child_nodes = n;
+	b->ccap = cap;
+	return 0;
+}
+
+static int new_node(struct builder *b, uint32_t parent, uint32_t name, uint32_t *id)
+{
+	struct ior_flame_tree *t = b->t;
+	if (t->nnodes == b->ncap) {
+		if (b->ncap >= UINT32_MAX / 4)
+			return -ENOMEM;
+		struct ior_flame_node *n = realloc(t->nodes, 2 * (size_t)b->ncap * sizeof *n);
+		if (!n)
+			return -ENOMEM;
+		t->nodes = n;
+		b->ncap *= 2;
+	}
+	uint32_t depth = t->nnodes ? t->nodes[parent].depth + 1 : 0;
+	t->nodes[t->nnodes] = (struct ior_flame_node){ .name = name, .parent = parent, .depth = depth };
+	if (depth > t->max_depth)
+		t->max_depth = depth;
+	*id = t->nnodes++;
+	return 0;
+}
+
+/* The child of parent named name, created when missing. */
+static int child(struct builder *b, uint32_t parent, uint32_t name, uint32_t *id)
+{
+	uint64_t key = ((uint64_t)parent << 32 | name) + 1;
+	uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (b->ccap - 1);
+	for (; b->child_keys[j]; j = (j + 1) & (b->ccap - 1))
+		if (b->child_keys[j] == key) {
+			*id = b->child_nodes[j];
+			return 0;
+		}
+	int rc = new_node(b, parent, b->names.off[name], id);
+	if (rc)
+		return rc;
+	b->child_keys[j] = key;
+	b->child_nodes[j] = *id;
+	if (b->t->nnodes * 2 > b->ccap)
+		return grow_children(b);
+	return 0;
+}
+
+/* Descends one frame from *node, adding w on the way. */
+static int frame(struct builder *b, uint32_t *node, const char *s, size_t n, uint64_t w)
+{
+	size_t len = ior_flame_sanitize(b->buf, sizeof b->buf, s, n);
+	uint32_t name = ior_flame_strtab_intern(&b->names, b->buf, len);
+	if (name == UINT32_MAX)
+		return -ENOMEM;
+	int rc = child(b, *node, name, node);
+	if (!rc)
+		b->t->nodes[*node].value = ior_flame_sat_add(b->t->nodes[*node].value, w);
+	return rc;
+}
+
+/* A field's frames go up from node, each adding w (field.h). */
+struct ior_flame_frames {
+	struct builder *b;
+	uint32_t node;
+	uint64_t w;
+};
+
+int ior_flame_frame(struct ior_flame_frames *out, const char *s, size_t n)
+{
+	return frame(out->b, &out->node, s, n, out->w);
+}
+
+static const struct ior_flame_tree *sort_tree;
+
+static int by_name(const void *x, const void *y)
+{
+	const struct ior_flame_tree *t = sort_tree;
+	return strcmp(ior_flame_node_name(t, *(const uint32_t *)x), ior_flame_node_name(t, *(const uint32_t *)y));
+}
+
+/* Children lists in one array, each sorted by name. */
+static int link_children(struct ior_flame_tree *t)
+{
+	t->kids = malloc((t->nnodes ? t->nnodes : 1) * sizeof *t->kids);
+	if (!t->kids)
+		return -ENOMEM;
+	for (uint32_t i = 1; i < t->nnodes; i++)
+		t->nodes[t->nodes[i].parent].nchild++;
+	uint32_t next = 0;
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		t->nodes[i].child0 = next;
+		next += t->nodes[i].nchild;
+		t->nodes[i].nchild = 0;
+	}
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		struct ior_flame_node *p = &t->nodes[t->nodes[i].parent];
+		t->kids[p->child0 + p->nchild++] = i;
+	}
+	sort_tree = t;
+	for (uint32_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].nchild > 1)
+			qsort(t->kids + t->nodes[i].child0, t->nodes[i].nchild, sizeof *t->kids, by_name);
+	return 0;
+}
+
+struct walk {
+	struct builder *b;
+	const struct ior_flame_agg *a;
+};
+
+/* One key's frames, bottom up. */
+static int add_key(void *ctx, const uint64_t *key, uint64_t value)
+{
+	struct walk *w = ctx;
+	struct ior_flame_tree *t = w->b->t;
+	const struct ior_flame_spec *spec = ior_flame_agg_spec(w->a);
+	struct ior_flame_frames out = { w->b, 0, value };
+	int rc = 0;
+	t->nodes[0].value = ior_flame_sat_add(t->nodes[0].value, value);
+	for (unsigned i = 0; !rc && i < spec->nfields; i++) {
+		const struct ior_flame_field *f = &ior_flame_fields[spec->fields[i]];
+		const char *text = f->text ? ior_flame_agg_string(w->a, key[i]) : NULL;
+		rc = f->frames(&out, text, key[i]);
+	}
+	if (!rc)
+		t->nodes[out.node].self = ior_flame_sat_add(t->nodes[out.node].self, value);
+	return rc;
+}
+
+static int build(struct builder *b, const struct ior_flame_agg *a)
+{
+	struct ior_flame_tree *t = b->t;
+	struct walk w = { b, a };
+	uint32_t root;
+	int rc = ior_flame_strtab_intern(&b->names, "all", 3) == UINT32_MAX ? -ENOMEM : 0;
+	if (!rc)
+		rc = new_node(b, 0, 0, &root);
+	if (!rc)
+		rc = ior_flame_agg_each(a, add_key, &w);
+	uint64_t other = ior_flame_agg_other_value(a);
+	if (!rc && ior_flame_agg_other_pairs(a)) {
+		uint32_t node = 0;
+		t->nodes[0].value = ior_flame_sat_add(t->nodes[0].value, other);
+		rc = frame(b, &node, IOR_FLAME_OTHER, strlen(IOR_FLAME_OTHER), other);
+		if (!rc)
+			t->nodes[node].self = ior_flame_sat_add(t->nodes[node].self, other);
+	}
+	t->names = b->names.arena; /* final: no more names are added */
+	if (!rc)
+		rc = link_children(t);
+	return rc;
+}
+
+int ior_flame_tree_build(const struct ior_flame_agg *a, struct ior_flame_tree **tp)
+{
+	*tp = NULL;
+	struct ior_flame_tree *t = calloc(1, sizeof *t);
+	struct builder b = { .t = t, .ncap = 1024, .ccap = 2048 };
+	if (!t)
+		return -ENOMEM;
+	t->spec = *ior_flame_agg_spec(a);
+	t->pairs = ior_flame_agg_pairs(a);
+	t->nodes = malloc(b.ncap * sizeof *t->nodes);
+	b.child_keys = calloc(b.ccap, sizeof *b.child_keys);
+	b.child_nodes = malloc(b.ccap * sizeof *b.child_nodes);
+	int rc = -ENOMEM;
+	if (t->nodes && b.child_keys && b.child_nodes && !ior_flame_strtab_init(&b.names))
+		rc = build(&b, a);
+	free(b.child_keys);
+	free(b.child_nodes);
+	t->names = b.names.arena;
+	b.names.arena = NULL;
+	ior_flame_strtab_free(&b.names);
+	if (rc) {
+		ior_flame_tree_free(t);
+		return rc;
+	}
+	*tp = t;
+	return 0;
+}
+
+void ior_flame_tree_free(struct ior_flame_tree *t)
+{
+	if (!t)
+		return;
+	free(t->nodes);
+	free(t->kids);
+	free(t->names);
+	free(t);
+}
