@@ -81,12 +81,18 @@ static uint64_t pid_number(const struct ior_event_pair *p)
 	return p->pid;
 }
 
-static int pid_frames(struct ior_flame_frames *out, const char *s, uint64_t pid)
+/* "pid 42", "tid 43" */
+static int numbered_frame(struct ior_flame_frames *out, const char *what, uint64_t n)
 {
 	char buf[32];
-	(void)s;
-	snprintf(buf, sizeof buf, "pid %u", (unsigned)pid);
+	snprintf(buf, sizeof buf, "%s %u", what, (unsigned)n);
 	return frame_str(out, buf);
+}
+
+static int pid_frames(struct ior_flame_frames *out, const char *s, uint64_t pid)
+{
+	(void)s;
+	return numbered_frame(out, "pid", pid);
 }
 
 static uint64_t tid_number(const struct ior_event_pair *p)
@@ -96,10 +102,8 @@ static uint64_t tid_number(const struct ior_event_pair *p)
 
 static int tid_frames(struct ior_flame_frames *out, const char *s, uint64_t tid)
 {
-	char buf[32];
 	(void)s;
-	snprintf(buf, sizeof buf, "tid %u", (unsigned)tid);
-	return frame_str(out, buf);
+	return numbered_frame(out, "tid", tid);
 }
 
 static uint64_t flags_number(const struct ior_event_pair *p)

@@ -1276,6 +1276,19 @@ static int unknown_syscall(struct ior_rec_reader *r)
 	return rfail(r, -EPROTO, "the recording uses syscall '%s', unknown to this ior", name);
 }
 
+/* After a PAIR or SUMMARY record was decoded (rc: its decoder's): 1 and
+ * the position past it, or the error. */
+static int row_read(struct ior_rec_reader *r, const struct cur *c, int rc)
+{
+	if (rc == -2)
+		return unknown_syscall(r);
+	if (rc)
+		return corrupt_at(r);
+	r->pos = (size_t)(c->p - r->frame);
+	r->pairs++;
+	return 1;
+}
+
 int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct ior_rec_ids *ids)
 {
 	if (r->failed)
@@ -1291,16 +1304,8 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 		}
 		struct cur c = { r->frame + r->pos, r->frame + r->frame_len };
 		uint8_t op = *c.p++;
-		if (op & OP_PAIR) {
-			int rc = decode_pair(r, &c, op, p, ids);
-			if (rc == -2)
-				return unknown_syscall(r);
-			if (rc)
-				return corrupt_at(r);
-			r->pos = (size_t)(c.p - r->frame);
-			r->pairs++;
-			return 1;
-		}
+		if (op & OP_PAIR)
+			return row_read(r, &c, decode_pair(r, &c, op, p, ids));
 		int rc = 0;
 		const uint8_t *s;
 		size_t n;
@@ -1320,14 +1325,7 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 		case OP_SUMMARY:
 			if (r->info.version < 2)
 				return corrupt_at(r);
-			rc = decode_summary(r, &c, p, ids);
-			if (rc == -2)
-				return unknown_syscall(r);
-			if (rc)
-				return corrupt_at(r);
-			r->pos = (size_t)(c.p - r->frame);
-			r->pairs++;
-			return 1;
+			return row_read(r, &c, decode_summary(r, &c, p, ids));
 		default:
 			return corrupt_at(r);
 		}
