@@ -1,6 +1,6 @@
 #!/bin/bash
 # The incident case: the read loop flat out in 2 and 4 threads on this
-# machine's CPUs under ior -flamegraph, 2.5 M pread64 per run, at the
+# machine's CPUs under ior -flamegraph, 5 M pread64 per run, at the
 # default -mapSize and at 64K (the rings fill, so pairs are summarized in
 # every run). Whether the pairs came as events or as summaries:
 #  - collapsed -fields comm,tracepoint: pread64 count == the syscalls the
@@ -13,7 +13,7 @@
 setup
 
 GEN="$ROOT/build/iorbench"
-N=${SATURATE_N:-2500000}
+N=${SATURATE_N:-5000000}
 [ -x "$GEN" ] || { fail saturate-setup "$GEN missing (make tests builds it)"; finish; exit; }
 
 collapsed_sum() { # FILE FIELDS METRIC FRAME_REGEX
