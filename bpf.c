@@ -72,15 +72,13 @@ const volatile __u32 dentry_name_off = 0;
 const volatile __u32 qstr_name_off = 0;
 
 /* Counted here because nothing else would tell: path pointers that could
- * not be remembered between enter and exit (path_args full, or task
- * storage could not be allocated), records of
- * batches the perf ring had no room for, and records dropped because the
- * CPU's batch was in use by a program this one interrupted. */
+ * not be remembered between enter and exit (path_args full), and records
+ * dropped because the CPU's batch was in use by a program this one
+ * interrupted. A batch the ring refuses is kept (held_batches below). */
 __u64 path_args_full = 0;
 /* Successful renames, links and symlinks by any process (filters do not
  * apply): user space trusts a cached canonical name while it is unchanged. */
 __u64 names_changed = 0;
-__u64 batch_lost_records = 0;
 __u64 batch_busy_records = 0;
 /* When a CPU's ring is full its batch is held, not dropped, and pairs are
  * summarized instead (struct ior_sum_key): held_batches counts holds,

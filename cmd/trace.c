@@ -269,13 +269,8 @@ static int set_globals(struct trace *t)
 	return r;
 }
 
-/* Syscalls the fd table needs even when -tps leaves them out: their pairs
- * stay hidden (struct ior_pair_cfg.visible). */
-static int keeps_fds(const struct ior_syscall *s)
-{
-	return ior_syscall_keeps_fds(s);
-}
-
+/* Syscalls the fd table needs (ior_syscall_keeps_fds) are traced even when
+ * -tps leaves them out: their pairs stay hidden (struct ior_pair_cfg.visible). */
 static int fill_sys_conf(struct trace *t)
 {
 	int fd = ior_loader_map_fd(t->obj, "sys_conf");
@@ -292,13 +287,13 @@ static int fill_sys_conf(struct trace *t)
 			.flags_is_open_how = s->flags_is_open_how, .ret_is_fd = s->cls == IOR_SC_OPEN,
 			/* what changes the fd table is never summarized: later
 			 * pairs are named by it */
-			.fold = t->sel[i] && !keeps_fds(s),
+			.fold = t->sel[i] && !ior_syscall_keeps_fds(s),
 			.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE ||
 					s->cls == IOR_SC_TRANSFER,
 		};
 		uint32_t key = s->nr;
 		int r;
-		if (!t->sel[i] && !keeps_fds(s))
+		if (!t->sel[i] && !ior_syscall_keeps_fds(s))
 			continue;
 		r = ior_sys_map_update_elem(fd, &key, &c, 0);
 		if (r < 0) {
@@ -908,7 +903,7 @@ static uint64_t bpf_counter(struct trace *t, const char *name)
 static uint64_t lost_records(struct trace *t, uint64_t *busy)
 {
 	*busy = bpf_counter(t, "batch_busy_records");
-	return bpf_counter(t, "batch_lost_records") + *busy + bpf_counter(t, "reserve_full") +
+	return *busy + bpf_counter(t, "reserve_full") +
 	       bpf_counter(t, "summary_full") + t->sums_untracked;
 }
 
