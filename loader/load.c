@@ -37,19 +37,12 @@ static void load_btf(struct ior_bpf_obj *o)
 		 "messages carry no source lines", strerror(-fd));
 }
 
-/* PERF_EVENT_ARRAY with max_entries 0: one slot per possible CPU. */
+/* PERF_EVENT_ARRAY with max_entries 0: one slot per possible CPU (the
+ * kernel's limit when sysfs is unreadable). */
 static uint32_t possible_cpus(void)
 {
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
-	unsigned lo = 0, hi = 0;
-	char c;
-	if (!f)
-		return 1024;
-	int n = fscanf(f, "%u%c%u", &lo, &c, &hi);
-	fclose(f);
-	if (n == 3 && c == '-')
-		return hi + 1;
-	return n >= 1 ? lo + 1 : 1024;
+	long n = ior_possible_cpus(-1, NULL);
+	return n > 0 ? (uint32_t)n : 1024;
 }
 
 static int create_map(struct ior_bpf_obj *o, struct ior_loader_map *m, bool memlock_ok,
@@ -117,18 +110,34 @@ static bool uses_map(const struct ior_loader_prog *p, unsigned map)
 	return false;
 }
 
-/* A map only tp_btf programs use is as optional as they are. */
-static bool map_optional(const struct ior_bpf_obj *o, unsigned map)
+static bool wanted(const struct ior_load_opts *opts, const char *name)
 {
-	bool used = false;
+	if (!opts || !opts->progs)
+		return true;
+	for (const char *const *p = opts->progs; *p; p++)
+		if (!strcmp(*p, name))
+			return true;
+	return false;
+}
+
+/* A map the loaded programs do not use is not created (programs nobody
+ * uses have none); one only tp_btf programs use is as optional as they
+ * are. Maps no program uses are for user space: always created. */
+static void map_role(const struct ior_bpf_obj *o, const struct ior_load_opts *opts, unsigned map,
+		     bool *needed, bool *optional)
+{
+	bool used = false, by_loaded = false, by_required = false;
 	for (unsigned i = 0; i < o->nprogs; i++) {
 		if (!uses_map(&o->progs[i], map))
 			continue;
-		if (!o->progs[i].attach_target)
-			return false;
 		used = true;
+		if (!wanted(opts, o->progs[i].name))
+			continue;
+		by_loaded = true;
+		by_required |= !o->progs[i].attach_target;
 	}
-	return used;
+	*needed = !used || by_loaded;
+	*optional = by_loaded && !by_required;
 }
 
 static int create_maps(struct ior_bpf_obj *o, const struct ior_load_opts *opts, bool memlock_ok,
@@ -136,9 +145,10 @@ static int create_maps(struct ior_bpf_obj *o, const struct ior_load_opts *opts, 
 {
 	for (unsigned i = 0; i < o->nmaps; i++) {
 		struct ior_loader_map *m = &o->maps[i];
-		bool optional = map_optional(o, i);
+		bool needed, optional;
 		char why[256];
-		if (optional && opts && opts->skip_tp_btf)
+		map_role(o, opts, i, &needed, &optional);
+		if (!needed)
 			continue;
 		int r = create_map(o, m, memlock_ok, optional ? why : err,
 				   optional ? sizeof why : errlen);
@@ -306,15 +316,14 @@ static int load_optional(struct ior_bpf_obj *o, struct ior_loader_prog *p,
 	return 0;
 }
 
-static int load_prog(struct ior_bpf_obj *o, struct ior_loader_prog *p,
-		     const struct ior_load_opts *opts, char *err, size_t errlen)
+static int load_prog(struct ior_bpf_obj *o, struct ior_loader_prog *p, bool verbose, char *err,
+		     size_t errlen)
 {
-	bool verbose = opts && opts->verbose;
 	struct ior_sys_prog_def d;
 	patch_map_fds(o, p);
 	prog_def(o, p, &d);
 	if (p->attach_target)
-		return opts && opts->skip_tp_btf ? 0 : load_optional(o, p, &d, err, errlen);
+		return load_optional(o, p, &d, err, errlen);
 	return try_load(o, p, &d, verbose, err, errlen);
 }
 
@@ -328,8 +337,31 @@ int ior_loader_load(struct ior_bpf_obj *o, const struct ior_load_opts *opts, cha
 	load_btf(o);
 	int r = create_maps(o, opts, memlock_ok, err, errlen);
 	for (unsigned i = 0; !r && i < o->nprogs; i++)
-		r = load_prog(o, &o->progs[i], opts, err, errlen);
+		if (wanted(opts, o->progs[i].name))
+			r = load_prog(o, &o->progs[i], opts && opts->verbose, err, errlen);
 	ior_btf_free(&o->kbtf); /* 6+ MiB the programs no longer need; read again if asked */
+	o->kbtf_err = 0;
+	return r;
+}
+
+int ior_loader_load_prog(struct ior_bpf_obj *o, const char *name, bool verbose, char *err,
+			 size_t errlen)
+{
+	struct ior_loader_prog *p = NULL;
+	for (unsigned i = 0; i < o->nprogs && !p; i++)
+		p = strcmp(o->progs[i].name, name) ? NULL : &o->progs[i];
+	if (!p)
+		return ior_loader_fail(err, errlen, ENOENT, "prog '%s': not in the BPF object", name);
+	if (!o->loaded)
+		return ior_loader_fail(err, errlen, EBADF, "prog '%s': the object is not loaded", name);
+	if (p->fd >= 0)
+		return 0;
+	for (unsigned i = 0; i < o->nmaps; i++)
+		if (o->maps[i].fd < 0 && uses_map(p, i))
+			return ior_loader_fail(err, errlen, ENOENT, "prog '%s': its map '%s' was not created",
+					       name, o->maps[i].name);
+	int r = load_prog(o, p, verbose, err, errlen);
+	ior_btf_free(&o->kbtf);
 	o->kbtf_err = 0;
 	return r;
 }

@@ -57,8 +57,11 @@ int ior_loader_read_global(const struct ior_bpf_obj *obj, const char *name, void
 			   size_t size, char *err, size_t errlen);
 
 struct ior_load_opts {
-	bool verbose;     /* on a verifier failure, err gets the whole log */
-	bool skip_tp_btf; /* leave the tp_btf programs unloaded: not wanted */
+	bool verbose;            /* on a verifier failure, err gets the whole log */
+	/* The programs to load, NULL-terminated; NULL: all. Others stay
+	 * unloaded (fd -EBADF), and so do maps only they use, so a verifier
+	 * quirk in a program a run does not attach cannot stop it. */
+	const char *const *progs;
 };
 
 /* Raises RLIMIT_MEMLOCK, loads .BTF (if the kernel rejects it, continues
@@ -70,6 +73,11 @@ struct ior_load_opts {
  * ior_loader_close. opts may be NULL. */
 int ior_loader_load(struct ior_bpf_obj *obj, const struct ior_load_opts *opts, char *err,
 		    size_t errlen);
+/* After load, loads one more program (a fallback for a tp_btf program the
+ * kernel refused); 0 when it is loaded already. -ENOENT when a map it
+ * uses was not created. */
+int ior_loader_load_prog(struct ior_bpf_obj *obj, const char *name, bool verbose, char *err,
+			 size_t errlen);
 
 /* A one-line warning from load worth printing once (kernel rejected the
  * BTF), or NULL. Valid until close. */
@@ -145,6 +153,16 @@ int ior_loader_bpf_output_open(int cpu, uint32_t wakeup_bytes, char *err, size_t
 /* Whether bpf(2) works here (creates and closes a tiny map): 0, or
  * -errno with what to do in err. */
 int ior_loader_probe_bpf(char *err, size_t errlen);
+
+/* A kernel CPU list ("0-7", "0,2-3\n"): the highest CPU + 1, or -EINVAL.
+ * *index (when not NULL): how many listed CPUs are below cpu, the slot of
+ * cpu's value in a per-CPU map lookup when this is the possible list; -1
+ * when cpu is not listed. */
+long ior_cpulist_parse(const char *s, int cpu, long *index);
+/* The same of /sys/devices/system/cpu/possible; -errno when unreadable.
+ * Not sysconf: musl answers with the affinity mask, which under taskset
+ * misses CPUs. */
+long ior_possible_cpus(int cpu, long *index);
 
 /* bpf(2) map element commands; return 0 or -errno. */
 int ior_sys_map_update_elem(int fd, const void *key, const void *value, uint64_t flags);
