@@ -13,7 +13,8 @@
 
 #include "loader/loader.h"
 #include "opts.h"
-#include "trace/kfields.h"
+#include "trace/event.h"
+#include "trace/probe.h"
 #include "trace/syscalls.h"
 
 #define RING_PAGES 8 /* data pages of the probe ring: any power of two */
@@ -165,72 +166,42 @@ static void check_perf_buffer(struct check *c)
 	close(fd);
 }
 
-/* Attaches ior's programs where the tracer (cmd/trace.c) does, then
- * detaches: proves the kernel accepts them there. The tp_btf programs
- * (when loaded) name their tracepoint themselves. */
-static int try_attach(struct ior_bpf_obj *o, char *err, size_t errlen)
+static void probe_warning(void *ctx, const char *msg)
 {
-	static const struct { const char *prog, *tp; } at[] = {
-		{ "ior_btf_exit", NULL },
-		{ "ior_btf_enter", NULL },
-		{ "ior_raw_exit", "sys_exit" },
-		{ "ior_raw_enter", "sys_enter" },
-		{ "ior_raw_task_exit", "sched_process_exit" },
-	};
-	int fds[sizeof at / sizeof *at], n = 0, r = 0;
-	for (; n < (int)(sizeof at / sizeof *at); n++) {
-		int prog = ior_loader_prog_fd(o, at[n].prog);
-		if (!at[n].tp && prog == -EBADF) { /* left unloaded: the warning says why */
-			fds[n] = -1;
-			continue;
-		}
-		r = prog < 0 ? (snprintf(err, errlen, "prog '%s': not in the object", at[n].prog), -ENOENT)
-			     : ior_loader_attach_raw_tracepoint(prog, at[n].tp, err, errlen);
-		if (r < 0)
-			break;
-		fds[n] = r;
-	}
-	while (n-- > 0)
-		if (fds[n] >= 0)
-			close(fds[n]);
-	return r < 0 ? r : 0;
+	(void)ctx;
+	line("", "warning: %s", msg);
 }
 
+/* Brings bpf.c up exactly as the tracer does (trace/probe.h: the same
+ * programs, filters, sys_conf and attach table) for every syscall, then
+ * detaches: proves the kernel accepts them where tracing puts them. */
 static void check_object(struct check *c, bool verbose)
 {
 	static char err[64 << 10];
-	struct ior_bpf_obj *o = NULL;
-	struct ior_load_opts lo = { .verbose = verbose };
+	static unsigned char sel[IOR_NR_MAX];
+	struct ior_probe_cfg cfg = { .pid = -1, .tid = -1, .comm = "", .sel = sel, .verbose = verbose,
+				     .warn = probe_warning };
+	struct ior_probe p;
+	const char *names[IOR_PROBE_MAX_ATTACH + 2];
 	size_t size = (size_t)(ior_bpf_object_end - ior_bpf_object);
-	int r = ior_loader_open(ior_bpf_object, size, &o, err, sizeof err);
+
+	memset(sel, 1, ior_nsyscalls);
+	int r = ior_probe_load(&p, &cfg, err, sizeof err);
+	if (!r)
+		r = ior_probe_attach(&p, err, sizeof err);
 	if (r) {
-		char why[sizeof err + 64];
-		snprintf(why, sizeof why, "embedded object is corrupt: %s", err);
-		failed(c, "bpf object:", why);
+		failed(c, "bpf object:", err); /* a rejection brings its log (all of it with -verbose) */
+		ior_probe_close(&p);
 		return;
 	}
-	char why[256];
-	bool btf = ior_kfields_set(o, why, sizeof why);
-	lo.skip_tp_btf = !btf;
-	r = ior_loader_load(o, &lo, err, sizeof err);
-	bool attached = !r && !try_attach(o, err, sizeof err);
-	const char *warning = ior_loader_warning(o);
-	if (!btf)
-		line("", "warning: %s: the tp_btf programs cannot be used", why);
-	if (warning)
-		line("", "warning: %s", warning);
-	if (warning && verbose && ior_loader_verifier_log(o))
-		printf("%s\n", ior_loader_verifier_log(o));
-	if (attached)
-		line("bpf object:", "loads, verifies and attaches (%u programs, %u maps, %zu bytes)",
-		     ior_loader_prog_count(o), ior_loader_map_count(o), size);
-	if (attached)
-		line("programs:", "%s", btf && ior_loader_prog_fd(o, "ior_btf_enter") >= 0 &&
-		     ior_loader_prog_fd(o, "ior_btf_exit") >= 0 ? "BTF (tp_btf: direct reads, cheapest)"
-		     : "raw (the BTF programs are not usable here: see the warning)");
-	else
-		failed(c, "bpf object:", err);
-	ior_loader_close(o);
+	unsigned n = ior_probe_programs(&p, names, IOR_PROBE_MAX_ATTACH + 1);
+	line("bpf object:", "loads, verifies and attaches (%u of its %u programs, %u maps, %zu bytes)", n,
+	     ior_loader_prog_count(p.obj), ior_loader_map_count(p.obj), size);
+	line("programs:", "%s", p.use_btf ? "BTF (tp_btf: direct reads, cheapest)"
+					  : "raw (the BTF programs are not usable here: see the warning)");
+	if (verbose && ior_loader_warning(p.obj) && ior_loader_verifier_log(p.obj))
+		printf("%s\n", ior_loader_verifier_log(p.obj));
+	ior_probe_close(&p);
 }
 
 int ior_cmd_check(const struct ior_opts *o)

@@ -134,7 +134,7 @@ OWN_BTF=$(mktemp)
 if llvm-objcopy --dump-section .BTF="$OWN_BTF" "$OBJ" "$OWN_BTF.o" 2>/dev/null; then
 	out=$(IOR_KERNEL_BTF=$OWN_BTF "$IOR" -check 2>&1)
 	if [ $? = 0 ] && grep -q '^programs: *raw' <<<"$out" &&
-		grep -q "warning: kernel BTF $OWN_BTF: no task_struct.pid: the tp_btf programs cannot be used" <<<"$out"; then
+		grep -q "warning: kernel BTF $OWN_BTF: no task_struct.pid; tracing with raw tracepoints" <<<"$out"; then
 		pass "ior -check with a BTF that lacks task_struct: raw programs, and which field"
 	else
 		fail "ior -check with a BTF lacking task_struct" "$(tr '\n' '|' <<<"$out")"
@@ -165,4 +165,21 @@ if grep -q 'mounted by ior -check' <<<"$out" &&
 	pass "ior -check mounts tracefs when none is mounted"
 else
 	fail "ior -check without tracefs" "$(tr '\n' '|' <<<"$out")"
+fi
+
+# 8. A run loads only the programs it attaches (plus ior_flush, run, never
+# attached), the same set -check reports: none of the object's tracepoint
+# programs (prog_type 5), which only test probes use. Counted from the
+# running tracer's fds.
+want=$("$IOR" -check 2>&1 | sed -n 's/.*attaches (\([0-9]*\) of its \([0-9]*\) programs.*/\1 \2/p')
+"$IOR" -plain -duration 3 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+types=$(grep -h '^prog_type:' /proc/$pid/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -n | tr '\n' ' ')
+wait $pid
+n=$(wc -w <<<"$types")
+if [ -n "$want" ] && [ "$n" = "${want% *}" ] && [ "$n" -lt "${want#* }" ] && ! grep -qw 5 <<<"$types"; then
+	pass "a run loads only what it attaches: $n of ${want#* } programs, as -check says (types $types)"
+else
+	fail "a run loads only what it attaches" "program fds of types: ${types:-none}; -check: ${want:-nothing}"
 fi

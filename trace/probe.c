@@ -1,0 +1,287 @@
+/* Bringing bpf.c up: one attach table for the tracer and ior -check. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader/loader.h"
+#include "trace/clock.h"
+#include "trace/event.h"
+#include "trace/kfields.h"
+#include "trace/probe.h"
+#include "trace/syscalls.h"
+
+/* Where a run attaches, in order: exits before enters. A row's btf
+ * program runs when the kernel's BTF allows, else its raw twin. */
+struct attach_point {
+	const char *btf, *raw, *tp;
+	bool needs_task_offsets; /* reads task_struct fields at their BTF offsets */
+};
+
+static const struct attach_point tracing[] = {
+	{ "ior_btf_exit", "ior_raw_exit", "sys_exit", false },
+	{ "ior_btf_enter", "ior_raw_enter", "sys_enter", false },
+	{ NULL, "ior_raw_task_exit", "sched_process_exit", false }, /* frees per-thread state */
+	{ NULL, "ior_raw_exec", "sched_process_exec", false },
+	{ NULL, "ior_raw_fork", "sched_process_fork", true },
+};
+static const struct attach_point empty[] = {
+	{ NULL, "ior_raw_empty", "sys_exit", false },
+	{ NULL, "ior_raw_empty", "sys_enter", false },
+};
+#define FLUSH_PROG "ior_flush" /* run on a CPU to send its batch, never attached */
+
+_Static_assert(sizeof tracing / sizeof *tracing <= IOR_PROBE_MAX_ATTACH, "tp_fds holds them");
+
+static void warn(const struct ior_probe_cfg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(const struct ior_probe_cfg *c, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	if (!c->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	c->warn(c->warn_ctx, msg);
+}
+
+static const struct attach_point *table(const struct ior_probe *p, unsigned *n)
+{
+	*n = p->empty ? sizeof empty / sizeof *empty : sizeof tracing / sizeof *tracing;
+	return p->empty ? empty : tracing;
+}
+
+static const char *prog_of(const struct ior_probe *p, const struct attach_point *a)
+{
+	return a->btf && p->use_btf ? a->btf : a->raw;
+}
+
+static bool row_used(const struct ior_probe *p, const struct attach_point *a)
+{
+	return !a->needs_task_offsets || p->task_offsets;
+}
+
+unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsigned max)
+{
+	unsigned n, k = 0;
+	const struct attach_point *t = table(p, &n);
+
+	for (unsigned i = 0; i < n; i++) {
+		bool dup = false;
+		for (unsigned j = 0; j < k; j++)
+			dup |= !strcmp(names[j], prog_of(p, &t[i]));
+		if (row_used(p, &t[i]) && !dup && k < max)
+			names[k++] = prog_of(p, &t[i]);
+	}
+	if (!p->empty && k < max)
+		names[k++] = FLUSH_PROG;
+	return k;
+}
+
+static int set_filters(struct ior_probe *p, const struct ior_probe_cfg *c, char *err, size_t errlen)
+{
+	uint32_t self = (uint32_t)getpid(), comm_len = (uint32_t)strlen(c->comm);
+	int64_t pid = c->pid, tid = c->tid;
+	char comm[IOR_COMM_LEN] = { 0 };
+	int r;
+
+	if (comm_len >= IOR_COMM_LEN)
+		return snprintf(err, errlen, "-comm \"%s\": longer than 15 bytes", c->comm), -EINVAL;
+	memcpy(comm, c->comm, comm_len);
+	r = ior_loader_set_global(p->obj, "ior_pid", &self, sizeof self, err, errlen);
+	if (!r)
+		r = ior_loader_set_global(p->obj, "filter_pid", &pid, sizeof pid, err, errlen);
+	if (!r)
+		r = ior_loader_set_global(p->obj, "filter_tid", &tid, sizeof tid, err, errlen);
+	if (!r)
+		r = ior_loader_set_global(p->obj, "filter_comm_len", &comm_len, sizeof comm_len, err, errlen);
+	if (!r)
+		r = ior_loader_set_global(p->obj, "filter_comm", comm, sizeof comm, err, errlen);
+	return r;
+}
+
+/* The kernel offsets the tp_btf and fork programs read at. */
+static void set_offsets(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256];
+
+	p->use_btf = p->task_offsets = ior_kfields_set(p->obj, why, sizeof why);
+	if (!p->use_btf)
+		warn(c, "%s; tracing with raw tracepoints (slower)", why);
+	else if (!(p->file_idents = ior_kfields_set_ident(p->obj, why, sizeof why)))
+		warn(c, "%s; fds are named by the path their open used (symlinks not resolved)", why);
+}
+
+/* The tp_btf programs the kernel refused (the loader's warning says why)
+ * give way to their raw twins, all of them: one mode per run. */
+static int fall_back_to_raw(struct ior_probe *p, bool verbose, char *err, size_t errlen)
+{
+	unsigned n;
+	const struct attach_point *t = table(p, &n);
+	bool all = true;
+	int r = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		all &= !t[i].btf || ior_loader_prog_fd(p->obj, t[i].btf) >= 0;
+	if (!p->use_btf || all)
+		return 0;
+	p->use_btf = false;
+	for (unsigned i = 0; i < n && !r; i++)
+		if (t[i].btf)
+			r = ior_loader_load_prog(p->obj, t[i].raw, verbose, err, errlen);
+	return r;
+}
+
+/* Clears selected syscalls whose tracepoints this kernel lacks (one
+ * warning names them all), so sys_conf and the count tell the truth. */
+static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char missing[2048] = "", tp[96], why[256];
+
+	p->nattached = 0;
+	for (unsigned i = 0; i < ior_nsyscalls; i++) {
+		if (!c->sel[i])
+			continue;
+		snprintf(tp, sizeof tp, "sys_enter_%s", ior_syscalls[i].name);
+		int r = ior_loader_tracepoint_id("syscalls", tp, why, sizeof why);
+		if (r >= 0) {
+			p->nattached++;
+			continue;
+		}
+		if (r != -ENOENT) { /* no tracefs: cannot tell, trace them all */
+			warn(c, "cannot check which syscalls this kernel has: %s", why);
+			p->nattached = 0;
+			for (unsigned j = 0; j < ior_nsyscalls; j++)
+				p->nattached += c->sel[j];
+			return;
+		}
+		c->sel[i] = 0;
+		size_t n = strlen(missing);
+		snprintf(missing + n, sizeof missing - n, "%s%s", n ? ", " : "", ior_syscalls[i].name);
+	}
+	if (missing[0])
+		warn(c, "tracepoints missing on this kernel, not traced: %s", missing);
+}
+
+static struct ior_sys_conf sys_conf_of(const struct ior_syscall *s, bool selected)
+{
+	return (struct ior_sys_conf){
+		.traced = 1, .fd_arg = s->fd_arg, .flags_arg = s->flags_arg,
+		.aux_arg = s->aux_arg, .path_arg = { s->path_arg[0], s->path_arg[1] },
+		.flags_is_open_how = s->flags_is_open_how, .ret_is_fd = s->cls == IOR_SC_OPEN,
+		/* what changes the fd table is never summarized: later pairs
+		 * are named by it */
+		.fold = selected && !ior_syscall_keeps_fds(s),
+		.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER,
+	};
+}
+
+static int fill_sys_conf(struct ior_probe *p, const unsigned char *sel, char *err, size_t errlen)
+{
+	int fd = ior_loader_map_fd(p->obj, "sys_conf");
+
+	if (fd < 0)
+		return snprintf(err, errlen, "map 'sys_conf': not in the BPF object: %s", strerror(-fd)), fd;
+	for (unsigned i = 0; i < ior_nsyscalls; i++) {
+		const struct ior_syscall *s = &ior_syscalls[i];
+		struct ior_sys_conf c = sys_conf_of(s, sel[i]);
+		uint32_t key = s->nr;
+		if (!sel[i] && !ior_syscall_keeps_fds(s))
+			continue;
+		int r = ior_sys_map_update_elem(fd, &key, &c, 0);
+		if (r < 0)
+			return snprintf(err, errlen, "map 'sys_conf': update of %s: %s", s->name, strerror(-r)), r;
+	}
+	return 0;
+}
+
+int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err, size_t errlen)
+{
+	const char *names[IOR_PROBE_MAX_ATTACH + 2] = { 0 };
+	struct ior_load_opts lo = { .verbose = c->verbose, .progs = names };
+	const char *w;
+	int r;
+
+	memset(p, 0, sizeof *p);
+	p->flush_fd = p->enter_fd = -1;
+	p->empty = c->empty;
+	r = ior_loader_open(ior_bpf_object, (size_t)(ior_bpf_object_end - ior_bpf_object), &p->obj,
+			    err, errlen);
+	if (!r)
+		r = set_filters(p, c, err, errlen);
+	if (r)
+		return r;
+	if (!c->empty)
+		set_offsets(p, c);
+	ior_probe_programs(p, names, IOR_PROBE_MAX_ATTACH + 1);
+	r = ior_loader_load(p->obj, &lo, err, errlen);
+	if (!r)
+		r = fall_back_to_raw(p, c->verbose, err, errlen);
+	if (!r && (w = ior_loader_warning(p->obj)))
+		warn(c, "%s", w);
+	if (r)
+		return r;
+	drop_missing(p, c);
+	if (!p->nattached)
+		return snprintf(err, errlen, "none of the selected syscalls has a tracepoint on this kernel"), -ENOENT;
+	if (c->empty)
+		return 0;
+	p->flush_fd = ior_loader_prog_fd(p->obj, FLUSH_PROG);
+	return fill_sys_conf(p, c->sel, err, errlen);
+}
+
+int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
+{
+	unsigned n;
+	const struct attach_point *t = table(p, &n);
+
+	for (unsigned i = 0; i < n; i++) {
+		const char *name = prog_of(p, &t[i]);
+		int prog = ior_loader_prog_fd(p->obj, name), fd;
+		if (!row_used(p, &t[i]))
+			continue;
+		if (prog < 0)
+			return snprintf(err, errlen, "prog '%s': not loaded", name), prog;
+		/* a tp_btf program names its tracepoint itself */
+		fd = ior_loader_attach_raw_tracepoint(prog, name == t[i].btf ? NULL : t[i].tp, err, errlen);
+		if (fd < 0)
+			return fd;
+		if (!strcmp(t[i].tp, "sys_enter"))
+			p->enter_fd = fd;
+		p->tp_fds[p->ntp++] = fd;
+	}
+	return 0;
+}
+
+uint64_t ior_probe_detach(struct ior_probe *p)
+{
+	uint64_t enters_gone;
+
+	for (unsigned i = 0; i < p->ntp; i++)
+		if (p->tp_fds[i] == p->enter_fd)
+			close(p->tp_fds[i]);
+	enters_gone = ior_mono_ns();
+	for (unsigned i = 0; i < p->ntp; i++)
+		if (p->tp_fds[i] != p->enter_fd)
+			close(p->tp_fds[i]);
+	p->ntp = 0;
+	p->enter_fd = -1;
+	return enters_gone;
+}
+
+void ior_probe_close(struct ior_probe *p)
+{
+	ior_probe_detach(p);
+	ior_loader_close(p->obj);
+	memset(p, 0, sizeof *p);
+	p->flush_fd = p->enter_fd = -1;
+}
+
+int ior_probe_counter(const struct ior_probe *p, const char *name, uint64_t *v, char *err, size_t errlen)
+{
+	*v = 0;
+	return ior_loader_read_global(p->obj, name, v, sizeof *v, err, errlen);
+}

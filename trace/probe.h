@@ -1,0 +1,61 @@
+/* The kernel side of a trace: bpf.c loaded with a run's filters, its
+ * sys_conf filled, its programs attached where the attach table says.
+ * The tracer and ior -check bring it up the same way, so -check proves
+ * what tracing will do. Nothing here prints: warnings go to cfg->warn. */
+#ifndef IOR_TRACE_PROBE_H
+#define IOR_TRACE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ior_bpf_obj;
+
+#define IOR_PROBE_MAX_ATTACH 8
+
+struct ior_probe_cfg {
+	int64_t pid, tid;     /* filters; < 0: none */
+	const char *comm;     /* filter; "": none (at most IOR_COMM_LEN - 1 bytes) */
+	/* sel[ior_syscall_index(s)]: the syscalls selected. Unselected ones
+	 * the fd table needs are traced too (ior_syscall_keeps_fds). Those
+	 * this kernel has no tracepoint for are cleared. */
+	unsigned char *sel;
+	bool verbose;         /* a verifier rejection brings the whole log */
+	bool empty;           /* the empty program only (bench baseline) */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+};
+
+struct ior_probe {
+	struct ior_bpf_obj *obj;
+	bool use_btf;         /* the tp_btf programs run (else the raw ones) */
+	bool task_offsets;    /* task_struct's layout known: forks tracked */
+	bool file_idents;     /* opens carry the file's identity */
+	unsigned nattached;   /* selected syscalls with tracepoints */
+	bool empty;           /* cfg->empty */
+	int flush_fd;         /* bpf.c's ior_flush, or < 0 */
+	int tp_fds[IOR_PROBE_MAX_ATTACH]; /* attachments, in attach order */
+	unsigned ntp;
+	int enter_fd;         /* the sys_enter attachment among them, or -1 */
+};
+
+/* Opens the embedded object, sets the filters and kernel offsets, loads
+ * the programs the attach table will use (and no other), fills sys_conf.
+ * 0, or -errno with err filled. */
+int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *cfg, char *err, size_t errlen);
+/* Attaches them: exits before enters, so no enter of ours misses its exit. */
+int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen);
+/* Detaches, enters first so syscalls in progress still deliver their
+ * exits; returns the monotonic time right after the enters stopped. */
+uint64_t ior_probe_detach(struct ior_probe *p);
+/* Detaches and closes everything (also after a failed load: call it
+ * whenever load was called); p is zeroed. */
+void ior_probe_close(struct ior_probe *p);
+
+/* A counter bpf.c keeps in .bss (0 and err filled when unreadable). */
+int ior_probe_counter(const struct ior_probe *p, const char *name, uint64_t *v, char *err,
+		      size_t errlen);
+/* The names of the programs loaded and to be attached, for -check. */
+unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsigned max);
+
+#endif
