@@ -4,6 +4,7 @@
 #include "flame/flame.h"
 #include "http/http.h"
 #include "opts.h"
+#include "trace/clock.h"
 #include "trace/csv.h"
 #include "trace/rec.h"
 
@@ -297,13 +298,6 @@ static int publish_routes(struct flame_job *j, struct ior_http *srv)
 	return publish(j, srv);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 struct file_state {
 	off_t size;
 	struct timespec mtime;
@@ -376,7 +370,7 @@ static int serve(struct flame_job *j)
 
 	struct file_state fs = { 0 };
 	file_changed(j->o->ior_file, &fs);
-	uint64_t next_check = now_ns() + j->o->watch_interval_ns;
+	uint64_t next_check = ior_mono_ns() + j->o->watch_interval_ns;
 	int status = 0;
 	while (!stop_requested) {
 		rc = ior_http_poll(srv, 200);
@@ -385,9 +379,9 @@ static int serve(struct flame_job *j)
 			status = 1;
 			break;
 		}
-		if (!j->o->watch_interval_ns || now_ns() < next_check)
+		if (!j->o->watch_interval_ns || ior_mono_ns() < next_check)
 			continue;
-		next_check = now_ns() + j->o->watch_interval_ns;
+		next_check = ior_mono_ns() + j->o->watch_interval_ns;
 		if (file_changed(j->o->ior_file, &fs) && !generate(j) && publish(j, srv))
 			fprintf(stderr, "ior: cannot update the served flame graph: %s\n", strerror(ENOMEM));
 	}
