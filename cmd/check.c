@@ -179,11 +179,11 @@ static void check_object(struct check *c, bool verbose)
 {
 	static char err[64 << 10];
 	static unsigned char sel[IOR_NR_MAX];
-	struct ior_probe_cfg cfg = { .pid = -1, .tid = -1, .comm = "", .sel = sel, .verbose = verbose,
+	size_t size = (size_t)(ior_bpf_object_end - ior_bpf_object);
+	struct ior_probe_cfg cfg = { .object = ior_bpf_object, .object_size = size, .pid = -1, .tid = -1, .comm = "", .sel = sel, .verbose = verbose,
 				     .warn = probe_warning };
 	struct ior_probe p;
 	const char *names[IOR_PROBE_MAX_ATTACH + 2];
-	size_t size = (size_t)(ior_bpf_object_end - ior_bpf_object);
 
 	memset(sel, 1, ior_nsyscalls);
 	int r = ior_probe_load(&p, &cfg, err, sizeof err);

@@ -27,6 +27,7 @@
 
 #include "flame/live.h"
 #include "http/http.h"
+#include "loader/loader.h"
 #include "opts.h"
 #include "trace/clock.h"
 #include "trace/csv_out.h"
@@ -354,7 +355,8 @@ static int open_session(struct trace *t)
 {
 	const struct ior_opts *o = t->o;
 	struct ior_session_cfg c = {
-		.probe = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .sel = t->sel,
+		.probe = { .object = ior_bpf_object, .object_size = (size_t)(ior_bpf_object_end - ior_bpf_object),
+			   .pid = o->pid, .tid = o->tid, .comm = o->comm, .sel = t->sel,
 			   .verbose = o->verbose, .empty = o->bench_empty, .warn = warn },
 		.path_filter = o->path, .ring_bytes = ring_bytes(o),
 	};

@@ -208,8 +208,7 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	memset(p, 0, sizeof *p);
 	p->flush_fd = p->enter_fd = -1;
 	p->empty = c->empty;
-	r = ior_loader_open(ior_bpf_object, (size_t)(ior_bpf_object_end - ior_bpf_object), &p->obj,
-			    err, errlen);
+	r = ior_loader_open(c->object, c->object_size, &p->obj, err, errlen);
 	if (!r)
 		r = set_filters(p, c, err, errlen);
 	if (r)

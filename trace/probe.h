@@ -14,6 +14,8 @@ struct ior_bpf_obj;
 #define IOR_PROBE_MAX_ATTACH 8
 
 struct ior_probe_cfg {
+	const void *object;   /* bpf.c's ELF object (the binary embeds it) */
+	size_t object_size;
 	int64_t pid, tid;     /* filters; < 0: none */
 	const char *comm;     /* filter; "": none (at most IOR_COMM_LEN - 1 bytes) */
 	/* sel[ior_syscall_index(s)]: the syscalls selected. Unselected ones
