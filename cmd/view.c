@@ -179,7 +179,34 @@ int ior_cmd_replay(const struct ior_opts *o)
 
 /* ---- ior -ior=FILE: flamegraph files and the server ---------------------- */
 
+/* What ior -ior=FILE makes of a recording: one row each. A new output is a
+ * writer in flame/ and a row here; files, routes and "Wrote" follow. */
+struct output {
+	const char *ext, *content_type;
+	const char *fallback_route; /* when the server refuses the file's name */
+	int (*write)(const struct ior_flame_tree *t, FILE *f);
+	bool (*wanted)(const struct ior_opts *o);
+};
+
+static bool always(const struct ior_opts *o)
+{
+	(void)o;
+	return true;
+}
+
+static bool json_wanted(const struct ior_opts *o)
+{
+	return o->flamegraph_json;
+}
+
+static const struct output outputs[] = {
+	{ "svg", "image/svg+xml", "/flamegraph.svg", ior_flame_write_svg, always }, /* first: the page */
+	{ "json", "application/json", "/flamegraph.json", ior_flame_write_json, json_wanted },
+};
+#define NOUTPUTS (sizeof outputs / sizeof *outputs)
+
 struct artifact {
+	const struct output *out;
 	char file[PATH_MAX];
 	const char *name;    /* basename of file */
 	char route[PATH_MAX + 2];
@@ -190,7 +217,8 @@ struct artifact {
 struct flame_job {
 	const struct ior_opts *o;
 	struct ior_flame_spec spec;
-	struct artifact svg, json;
+	struct artifact art[NOUTPUTS]; /* the wanted ones, svg first */
+	unsigned nart;
 	bool quiet;          /* watch mode: warn about truncation once */
 };
 
@@ -205,28 +233,30 @@ static int set_names(struct flame_job *j)
 	char fields[128];
 	ior_flame_fields_str(&j->spec, ':', fields, sizeof fields);
 	const char *metric = ior_flame_metric_name(j->spec.metric);
-	struct artifact *a[2] = { &j->svg, &j->json };
-	const char *ext[2] = { "svg", "json" };
-	for (int i = 0; i < 2; i++) {
-		int k = snprintf(a[i]->file, sizeof a[i]->file, "%.*s.%s-by-%s.%s", (int)n, f, fields, metric, ext[i]);
-		if (k < 0 || (size_t)k >= sizeof a[i]->file) {
+	for (unsigned i = 0; i < NOUTPUTS; i++) {
+		if (!outputs[i].wanted(j->o))
+			continue;
+		struct artifact *a = &j->art[j->nart++];
+		a->out = &outputs[i];
+		int k = snprintf(a->file, sizeof a->file, "%.*s.%s-by-%s.%s", (int)n, f, fields, metric,
+				 a->out->ext);
+		if (k < 0 || (size_t)k >= sizeof a->file) {
 			fprintf(stderr, "ior: %s: output file name too long\n", f);
 			return -1;
 		}
-		const char *slash = strrchr(a[i]->file, '/');
-		a[i]->name = slash ? slash + 1 : a[i]->file;
-		snprintf(a[i]->route, sizeof a[i]->route, "/%s", a[i]->name);
+		const char *slash = strrchr(a->file, '/');
+		a->name = slash ? slash + 1 : a->file;
+		snprintf(a->route, sizeof a->route, "/%s", a->name);
 	}
 	return 0;
 }
 
-static int render(struct artifact *a, const struct ior_flame_tree *t,
-		  int (*write)(const struct ior_flame_tree *, FILE *))
+static int render(struct artifact *a, const struct ior_flame_tree *t)
 {
 	char *body = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&body, &len);
-	int rc = m ? write(t, m) : -ENOMEM;
+	int rc = m ? a->out->write(t, m) : -ENOMEM;
 	if (m && fclose(m) && !rc)
 		rc = -ENOMEM;
 	if (rc) {
@@ -264,26 +294,28 @@ fail:
 static int generate(struct flame_job *j)
 {
 	struct ior_flame_tree *t = tree_of(j->o->ior_file, &j->spec, j->quiet);
+	int rc = 0;
 	if (!t)
 		return -1;
-	int rc = render(&j->svg, t, ior_flame_write_svg);
-	if (!rc && j->o->flamegraph_json)
-		rc = render(&j->json, t, ior_flame_write_json);
+	for (unsigned i = 0; i < j->nart && !rc; i++)
+		rc = render(&j->art[i], t);
 	free_tree(t);
 	if (rc) {
 		fprintf(stderr, "ior: %s: cannot render the flame graph: %s\n", j->o->ior_file, strerror(-rc));
 		return -1;
 	}
-	if (save(&j->svg) || (j->o->flamegraph_json && save(&j->json)))
-		return -1;
+	for (unsigned i = 0; i < j->nart; i++)
+		if (save(&j->art[i]))
+			return -1;
 	return 0;
 }
 
 static int publish(struct flame_job *j, struct ior_http *srv)
 {
-	int rc = ior_http_set(srv, j->svg.route, "image/svg+xml", j->svg.body, j->svg.len);
-	if (!rc && j->o->flamegraph_json)
-		rc = ior_http_set(srv, j->json.route, "application/json", j->json.body, j->json.len);
+	int rc = 0;
+	for (unsigned i = 0; i < j->nart && !rc; i++)
+		rc = ior_http_set(srv, j->art[i].route, j->art[i].out->content_type, j->art[i].body,
+				  j->art[i].len);
 	return rc;
 }
 
@@ -293,8 +325,8 @@ static int publish_routes(struct flame_job *j, struct ior_http *srv)
 {
 	if (!publish(j, srv))
 		return 0;
-	snprintf(j->svg.route, sizeof j->svg.route, "/flamegraph.svg");
-	snprintf(j->json.route, sizeof j->json.route, "/flamegraph.json");
+	for (unsigned i = 0; i < j->nart; i++)
+		snprintf(j->art[i].route, sizeof j->art[i].route, "%s", j->art[i].out->fallback_route);
 	return publish(j, srv);
 }
 
@@ -320,7 +352,7 @@ static int add_watch_page(struct flame_job *j, struct ior_http *srv, char *page_
 	uint64_t secs = j->o->watch_interval_ns / 1000000000ull;
 	unsigned interval = secs < 1 ? 1 : secs > 3600 ? 3600 : (unsigned)secs;
 	size_t plen;
-	char *page = ior_http_reload_page(j->svg.route, j->svg.name, interval, &plen);
+	char *page = ior_http_reload_page(j->art[0].route, j->art[0].name, interval, &plen);
 	if (!page)
 		return -errno;
 	snprintf(page_route, len, "/watch.html");
@@ -329,8 +361,6 @@ static int add_watch_page(struct flame_job *j, struct ior_http *srv, char *page_
 	return rc;
 }
 
-/* The URL people click: the path as written, except bytes outside the
- * unreserved set and ":@/", which are percent-encoded. */
 /* The server's URL and the route, percent-encoded (too long: a prefix
  * ending on a whole character, as http's encoder cuts it). */
 static void route_url(const struct ior_http *srv, const char *route, char *buf, size_t len)
@@ -353,14 +383,14 @@ static int serve(struct flame_job *j)
 	if (!rc && j->o->watch_interval_ns)
 		rc = add_watch_page(j, srv, page, sizeof page);
 	if (!rc)
-		rc = ior_http_set_redirect(srv, "/", *page ? page : j->svg.route);
+		rc = ior_http_set_redirect(srv, "/", *page ? page : j->art[0].route);
 	if (rc) {
 		fprintf(stderr, "ior: cannot set up the HTTP routes: %s\n", strerror(-rc));
 		ior_http_close(srv);
 		return 1;
 	}
 	catch_stop_signals();
-	route_url(srv, j->svg.route, url, sizeof url);
+	route_url(srv, j->art[0].route, url, sizeof url);
 	printf("Flamegraph available at %s\n", url);
 	if (*page) {
 		route_url(srv, page, url, sizeof url);
@@ -401,15 +431,14 @@ int ior_cmd_flame(const struct ior_opts *o)
 		goto out;
 	j.quiet = true;
 	if (o->nohttp) {
-		printf("Wrote %s\n", j.svg.file);
-		if (o->flamegraph_json)
-			printf("Wrote %s\n", j.json.file);
+		for (unsigned i = 0; i < j.nart; i++)
+			printf("Wrote %s\n", j.art[i].file);
 		status = 0;
 		goto out;
 	}
 	status = serve(&j);
 out:
-	free(j.svg.body);
-	free(j.json.body);
+	for (unsigned i = 0; i < j.nart; i++)
+		free(j.art[i].body);
 	return status;
 }
