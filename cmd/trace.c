@@ -199,7 +199,7 @@ static int open_recording(struct trace *t)
 		fprintf(stderr, "ior: -flamegraph: %s%s\n", t->err, rec_hint(-r));
 		return 1;
 	}
-	return ior_session_add_sink(t->session, &(struct ior_sink){ rec_pair, rec_tick, t });
+	return ior_session_add_sink(t->session, (struct ior_sink){ rec_pair, rec_tick, t });
 }
 
 static int close_recording(struct trace *t)
@@ -278,7 +278,7 @@ static int open_live(struct trace *t)
 	if (r < 0)
 		return t->err[0] = 0, fail(t, r, "setting up the live page");
 	publish_live(t, ior_mono_ns());
-	return ior_session_add_sink(t->session, &(struct ior_sink){ live_pair, NULL, t });
+	return ior_session_add_sink(t->session, (struct ior_sink){ live_pair, NULL, t });
 }
 
 static bool any_ready(const struct pollfd *pfd, nfds_t n)
@@ -393,8 +393,7 @@ static int setup(struct trace *t)
 	/* only now the header: a usage or setup error leaves stdout empty */
 	if (o->plain && !(t->csv = ior_csv_out_new(stdout, t->esc, stderr)))
 		return t->err[0] = 0, fail(t, -ENOMEM, "setting up the CSV output");
-	struct ior_sink csv = t->csv ? ior_csv_out_sink(t->csv) : (struct ior_sink){ 0 };
-	if (t->csv && (r = ior_session_add_sink(t->session, &csv)))
+	if (t->csv && (r = ior_session_add_sink(t->session, ior_csv_out_sink(t->csv))))
 		return t->err[0] = 0, fail(t, r, "setting up the CSV output");
 	if (!o->bench_empty && (r = ior_session_snapshot(t->session, o->pid, o->tid, o->comm)) < 0) {
 		fprintf(stderr, "ior: reading the descriptors of running processes from /proc: %s\n", strerror(-r));

@@ -123,11 +123,11 @@ int ior_session_open(struct ior_session **out, const struct ior_session_cfg *cfg
 	return open_pairing(s, err, errlen);
 }
 
-int ior_session_add_sink(struct ior_session *s, const struct ior_sink *sink)
+int ior_session_add_sink(struct ior_session *s, struct ior_sink sink)
 {
 	if (s->nsinks == IOR_MAX_SINKS)
 		return -ENOSPC;
-	s->sinks[s->nsinks++] = *sink;
+	s->sinks[s->nsinks++] = sink;
 	return 0;
 }
 

@@ -37,7 +37,7 @@ struct ior_session_cfg {
 int ior_session_open(struct ior_session **out, const struct ior_session_cfg *cfg, char *err,
 		     size_t errlen);
 /* -ENOSPC past IOR_MAX_SINKS. */
-int ior_session_add_sink(struct ior_session *s, const struct ior_sink *sink);
+int ior_session_add_sink(struct ior_session *s, struct ior_sink sink);
 int ior_session_attach(struct ior_session *s, char *err, size_t errlen);
 /* The descriptors that predate the trace, from /proc, drained meanwhile.
  * -ENOMEM. */
