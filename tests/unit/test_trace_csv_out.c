@@ -25,56 +25,71 @@ static size_t lines(const char *s, size_t n)
 	return k;
 }
 
+/* A sink writing to memory: the stream in buf, the notes in notes. */
+struct fixture {
+	char *buf, *notes;
+	size_t len, nlen;
+	FILE *out, *nf;
+	struct ior_csv_out *c;
+	struct ior_sink s;
+};
+
+static void fixture_open(struct fixture *f)
+{
+	memset(f, 0, sizeof *f);
+	f->out = open_memstream(&f->buf, &f->len);
+	f->nf = open_memstream(&f->notes, &f->nlen);
+	f->c = ior_csv_out_new(f->out, IOR_ESCAPE_AUTO, f->nf);
+	f->s = ior_csv_out_sink(f->c);
+}
+
+static void fixture_free(struct fixture *f)
+{
+	fclose(f->nf);
+	fclose(f->out);
+	free(f->buf);
+	free(f->notes);
+}
+
 TEST(rows_reach_the_stream_at_the_second_tick_and_close)
 {
-	char *buf = NULL, *notes = NULL;
-	size_t len = 0, nlen = 0;
-	FILE *out = open_memstream(&buf, &len), *nf = open_memstream(&notes, &nlen);
-	struct ior_csv_out *c = ior_csv_out_new(out, IOR_ESCAPE_AUTO, nf);
-	struct ior_sink s = ior_csv_out_sink(c);
+	const char *last = "5,7,cat,10.11,read,4,/a%(3)\n";
+	struct fixture f;
 	struct ior_event_pair p = read_pair();
 
+	fixture_open(&f);
 	for (int i = 0; i < 3; i++)
-		s.pair(s.ctx, &p);
-	CHECK_EQ_INT(s.tick(s.ctx, 1000), 0);
-	fflush(out);
-	CHECK_EQ_INT(lines(buf, len), 1); /* the header: the rows wait in the sink */
-	CHECK_EQ_INT(s.tick(s.ctx, 1000 + 1000000000ull), 0);
-	CHECK_EQ_INT(lines(buf, len), 4);
-	const char *last = "5,7,cat,10.11,read,4,/a%(3)\n";
-	CHECK(len >= strlen(last) && !strcmp(buf + len - strlen(last), last));
-	s.pair(s.ctx, &p);
-	CHECK_EQ_INT(ior_csv_out_close(c), 0);
-	CHECK_EQ_INT(lines(buf, len), 5);
-	fclose(nf);
-	CHECK_EQ_INT(nlen, 0);
-	fclose(out);
-	free(buf);
-	free(notes);
+		f.s.pair(f.s.ctx, &p);
+	CHECK_EQ_INT(f.s.tick(f.s.ctx, 1000), 0);
+	fflush(f.out);
+	CHECK_EQ_INT(lines(f.buf, f.len), 1); /* the header: the rows wait in the sink */
+	CHECK_EQ_INT(f.s.tick(f.s.ctx, 1000 + 1000000000ull), 0);
+	CHECK_EQ_INT(lines(f.buf, f.len), 4);
+	CHECK(f.len >= strlen(last) && !strcmp(f.buf + f.len - strlen(last), last));
+	f.s.pair(f.s.ctx, &p);
+	CHECK_EQ_INT(ior_csv_out_close(f.c), 0);
+	CHECK_EQ_INT(lines(f.buf, f.len), 5);
+	fflush(f.nf);
+	CHECK_EQ_INT(f.nlen, 0);
+	fixture_free(&f);
 }
 
 TEST(summary_rows_are_said_not_printed)
 {
-	char *buf = NULL, *notes = NULL;
-	size_t len = 0, nlen = 0;
-	FILE *out = open_memstream(&buf, &len), *nf = open_memstream(&notes, &nlen);
-	struct ior_csv_out *c = ior_csv_out_new(out, IOR_ESCAPE_AUTO, nf);
-	struct ior_sink s = ior_csv_out_sink(c);
+	struct fixture f;
 	struct ior_event_pair p = read_pair();
 
+	fixture_open(&f);
 	p.summary = 1;
 	p.pairs = 1234;
-	s.pair(s.ctx, &p);
-	s.pair(s.ctx, &p);
-	CHECK_EQ_INT(s.tick(s.ctx, 1), 0);
-	fflush(nf);
-	CHECK(notes && strstr(notes, "ior: 2468 pairs summarized, not printed"));
-	CHECK_EQ_INT(ior_csv_out_close(c), 0);
-	CHECK_EQ_INT(lines(buf, len), 1); /* the header only */
-	fclose(nf);
-	fclose(out);
-	free(buf);
-	free(notes);
+	f.s.pair(f.s.ctx, &p);
+	f.s.pair(f.s.ctx, &p);
+	CHECK_EQ_INT(f.s.tick(f.s.ctx, 1), 0);
+	fflush(f.nf);
+	CHECK(f.notes && strstr(f.notes, "ior: 2468 pairs summarized, not printed"));
+	CHECK_EQ_INT(ior_csv_out_close(f.c), 0);
+	CHECK_EQ_INT(lines(f.buf, f.len), 1); /* the header only */
+	fixture_free(&f);
 }
 
 TEST(a_failed_write_stops_with_its_errno)
