@@ -3,6 +3,8 @@
 # trace -> flame -> http, and only cmd/ and main.c (the mode wiring) see
 # several rooms. A room may include its own headers and those of the
 # rooms below it; none includes the command line (opts.h, flags.h).
+# The kernel side (bpf.c and the parts in bpf/ it includes) shares only
+# trace/event.h with user space: it may include that and bpf/ headers.
 cd "$(dirname "$0")/.." || exit 1
 declare -A ALLOWED=([loader]="" [trace]="loader" [flame]="trace loader" [http]="")
 fails=0
@@ -28,4 +30,17 @@ for room in loader trace flame http; do
 		fails=$((fails + 1))
 	fi
 done
+bad=""
+for f in bpf.c bpf/*.c bpf/*.h; do
+	[ -f "$f" ] || continue
+	while IFS= read -r inc; do
+		case $inc in trace/event.h | bpf/*.h) ;; *) bad="$bad $f:$inc" ;; esac
+	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done
+if [ -z "$bad" ]; then
+	echo "PASS: layers: bpf.c and bpf/ include no other ior header than trace/event.h"
+else
+	echo "FAIL: layers: bpf.c or bpf/ includes what it must not:$bad"
+	fails=$((fails + 1))
+fi
 [ "$fails" = 0 ]
