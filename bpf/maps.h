@@ -1,0 +1,132 @@
+/* The object's data, all of it read or written by user space: the license
+ * the loader passes to the kernel, the settings it writes into .rodata
+ * before load, the counters it reads from .bss, and the maps (their value
+ * layouts are in trace/event.h). */
+#ifndef IOR_BPF_MAPS_H
+#define IOR_BPF_MAPS_H
+
+#include "trace/event.h"
+#include "bpf/helpers.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load; .rodata is frozen, so the verifier prunes
+ * the filters that are off. */
+const volatile __u32 ior_pid = 0;         /* ior itself: never traced */
+const volatile __s64 filter_pid = -1;
+const volatile __s64 filter_tid = -1;
+const volatile __u32 filter_comm_len = 0; /* 0: no comm filter */
+const volatile char filter_comm[IOR_COMM_LEN] = {};
+/* Where task_struct keeps pid (the tid), tgid (the pid) and comm on this
+ * kernel, from its BTF: the tp_btf programs read them directly. */
+const volatile __u32 task_pid_off = 0;
+const volatile __u32 task_tgid_off = 0;
+const volatile __u32 task_comm_off = 0;
+/* The way from the task to the file an fd names (trace/kfields.c), for the
+ * identity of what an open returned; ident_on when all were found. */
+const volatile __u32 ident_on = 0;
+const volatile __u32 task_files_off = 0;
+const volatile __u32 files_fdt_off = 0;
+const volatile __u32 fdt_max_fds_off = 0;
+const volatile __u32 fdt_fd_off = 0;
+const volatile __u32 file_inode_off = 0;
+const volatile __u32 inode_ino_off = 0;
+const volatile __u32 inode_sb_off = 0;
+const volatile __u32 sb_dev_off = 0;
+const volatile __u32 file_path_off = 0;
+const volatile __u32 path_dentry_off = 0;
+const volatile __u32 dentry_name_off = 0;
+const volatile __u32 qstr_name_off = 0;
+
+/* Counted here because nothing else would tell: path pointers that could
+ * not be remembered between enter and exit (path_args full), and records
+ * dropped because the CPU's batch was in use by a program this one
+ * interrupted. A batch the ring refuses is kept (held_batches below). */
+__u64 path_args_full = 0;
+/* Successful renames, links and symlinks by any process (filters do not
+ * apply): user space trusts a cached canonical name while it is unchanged. */
+__u64 names_changed = 0;
+__u64 batch_busy_records = 0;
+/* When a CPU's ring is full its batch is held, not dropped, and pairs are
+ * summarized instead (struct ior_sum_key): held_batches counts holds,
+ * resend_refused the resends the ring refused again (each is a "lost
+ * sample" in the ring's own count, though nothing was lost),
+ * reserve_full the records a held batch had no room for (lost), and
+ * summary_full the pairs neither map had room for (lost). pending_n
+ * counts "pending" entries: while 0, no program looks there. */
+__u64 held_batches = 0;
+__u64 resend_refused = 0;
+__u64 reserve_full = 0;
+__u64 summary_full = 0;
+__u64 pending_n = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, 1024); /* CPUs; user space stores one ring fd per CPU */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, IOR_NR_MAX);
+	__type(key, __u32);
+	__type(value, struct ior_sys_conf);
+} sys_conf SEC(".maps");
+
+struct path_ptrs {
+	__u64 ptr[2];
+};
+
+/* tid -> path arguments saved at enter, read at exit: only the per-syscall
+ * tracepoint programs, whose exit context has no arguments. The batching
+ * programs read them again at exit from pt_regs, which keeps a syscall's
+ * argument registers until it returns: so an exit whose enter came before
+ * ior attached still carries its paths (an open blocked across attach). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct path_ptrs);
+} path_args SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ior_rec_exit);
+} exit_scratch SEC(".maps");
+
+/* A perf sample costs ~290 ns here whatever its size, two per syscall
+ * unbatched: most of what tracing cost. So the batching programs build
+ * records in place in their CPU's batch and send it when the next record
+ * might not fit; user space sends the rest by running ior_flush on each
+ * CPU before it reads the rings. busy guards against that ior_flush: it
+ * runs in an IPI that can interrupt a program mid-append (batch_claim).
+ * The layout, struct ior_batch, is in trace/event.h: user space reads the
+ * map once at stop. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ior_batch);
+} batches SEC(".maps");
+
+/* Summaries of pairs the full rings could not take, and the threads with
+ * a streak of them in progress (trace/event.h). Bounded: what does not fit
+ * is counted in summary_full. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct ior_sum_key);
+	__type(value, struct ior_sum_val);
+} summary SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, struct ior_pending);
+} pending SEC(".maps");
+
+#endif
