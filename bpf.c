@@ -15,16 +15,8 @@
 #include "bpf/maps.h"
 #include "bpf/regs.h"
 #include "bpf/task.h"
-
-INLINE void fill_head(struct ior_rec_head *h, __u64 pid_tgid, __u16 kind, __u32 nr, __u32 len)
-{
-	h->ts = bpf_ktime_get_ns();
-	h->pid = pid_tgid >> 32;
-	h->tid = (__u32)pid_tgid;
-	h->kind = kind;
-	h->nr = (__u16)nr;
-	h->len = len;
-}
+#include "bpf/paths.h"
+#include "bpf/record.h"
 
 /* ---- batches ---------------------------------------------------------- */
 
@@ -236,49 +228,6 @@ INLINE void summarize_exit(struct ior_pending *pe, __u64 pid_tgid, __s64 ret,
 	pe->pairs++;
 }
 
-INLINE void save_paths(const struct args *a, const struct ior_sys_conf *c, __u32 tid)
-{
-	struct path_ptrs p = {};
-
-	p.ptr[0] = arg(a, c->path_arg[0]);
-	if (c->path_arg[1] != IOR_ARG_NONE)
-		p.ptr[1] = arg(a, c->path_arg[1]);
-	if (bpf_map_update_elem(&path_args, &tid, &p, BPF_ANY))
-		__sync_fetch_and_add(&path_args_full, 1);
-}
-
-/* The path pointers of a syscall at its exit, from its arguments. */
-INLINE struct path_ptrs *exit_paths(const struct args *a, const struct ior_sys_conf *c,
-				    struct path_ptrs *p)
-{
-	p->ptr[0] = arg(a, c->path_arg[0]);
-	p->ptr[1] = c->path_arg[1] != IOR_ARG_NONE ? arg(a, c->path_arg[1]) : 0;
-	return p;
-}
-
-/* Returns the record's length: flags and aux only when the syscall has one. */
-INLINE __u32 fill_enter(struct ior_rec_enter *r, __u64 pid_tgid, __u32 nr, const struct ior_sys_conf *c,
-			const struct args *a, const __u64 *comm)
-{
-	__u32 len = c->flags_arg == IOR_ARG_NONE && c->aux_arg == IOR_ARG_NONE ? IOR_REC_ENTER_BASE :
-										      sizeof *r;
-
-	fill_head(&r->h, pid_tgid, IOR_REC_ENTER, nr, len);
-	__builtin_memcpy(r->comm, comm, IOR_COMM_LEN);
-	r->fd = c->fd_arg == IOR_ARG_NONE ? -1 : (__s64)(__s32)arg(a, c->fd_arg);
-	if (len == IOR_REC_ENTER_BASE)
-		return len;
-	r->flags = 0;
-	if (c->flags_arg != IOR_ARG_NONE) {
-		r->flags = arg(a, c->flags_arg);
-		if (c->flags_is_open_how &&
-		    bpf_probe_read_user(&r->flags, sizeof r->flags, (void *)r->flags))
-			r->flags = 0;
-	}
-	r->aux = c->aux_arg == IOR_ARG_NONE ? 0 : arg(a, c->aux_arg);
-	return len;
-}
-
 /* The per-syscall tracepoint programs' enter: sent alone. */
 INLINE int enter_alone(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_sys_conf *c,
 		       const __u64 *comm)
@@ -375,92 +324,6 @@ SEC("tp_btf/sys_enter")
 int ior_btf_enter(__u64 *ctx)
 {
 	return do_enter(ctx, (__u32)ctx[1], SRC_BTF);
-}
-
-INLINE __u32 read_path(char *dst, __u64 ptr)
-{
-	long n;
-
-	if (!ptr)
-		return 0;
-	n = bpf_probe_read_user_str(dst, IOR_PATH_MAX, (const void *)ptr);
-	return n > 0 ? (__u32)(n - 1) : 0;
-}
-
-/* Reads a kernel pointer at base + off; 0 when it cannot. */
-INLINE __u64 kptr(__u64 base, __u32 off)
-{
-	__u64 v = 0;
-
-	if (!base || bpf_probe_read_kernel(&v, sizeof v, (const void *)(base + off)))
-		return 0;
-	return v;
-}
-
-/* The device, inode and leaf name of the file fd names in the current
- * task (an open just returned it): current->files->fdt->fd[fd], its
- * f_inode and f_path.dentry->d_name. leaf has IOR_LEAF_MAX bytes. */
-INLINE int file_ident(__s64 fd, struct ior_file_ident *id, char *leaf)
-{
-	__u64 fdt = kptr(kptr(bpf_get_current_task(), task_files_off), files_fdt_off);
-	__u64 file, inode, sb, name;
-	__u32 max = 0;
-	long n;
-
-	if (!fdt || bpf_probe_read_kernel(&max, sizeof max, (const void *)(fdt + fdt_max_fds_off)) ||
-	    fd < 0 || fd >= max)
-		return -1;
-	file = kptr(kptr(fdt, fdt_fd_off), (__u32)fd * 8);
-	inode = kptr(file, file_inode_off);
-	sb = kptr(inode, inode_sb_off);
-	if (!sb || bpf_probe_read_kernel(&id->ino, sizeof id->ino, (const void *)(inode + inode_ino_off)) ||
-	    bpf_probe_read_kernel(&id->dev, sizeof id->dev, (const void *)(sb + sb_dev_off)))
-		return -1;
-	name = kptr(kptr(file, file_path_off + path_dentry_off), dentry_name_off + qstr_name_off);
-	n = name ? bpf_probe_read_kernel_str(leaf, IOR_LEAF_MAX, (const void *)name) : 0;
-	id->leaf_len = n > 1 ? (__u16)(n - 1) : 0;
-	id->pad = 0;
-	return 0;
-}
-
-/* Fills an exit record and returns its length. With p (the syscall takes
- * paths), the paths are read now that the kernel has faulted their pages
- * in, and the record is cut after the last one. An open that returned an
- * fd (ident) gets the file's identity after its path. */
-INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 ret,
-		       const struct path_ptrs *p, int ident)
-{
-	__u32 len0 = 0, len1 = 0, size = IOR_REC_EXIT_SHORT;
-
-	fill_head(&r->h, pid_tgid, IOR_REC_EXIT, nr, 0);
-	r->ret = ret;
-	r->npaths = 0;
-	r->ident = 0;
-	if (p) {
-		len0 = read_path(r->paths, p->ptr[0]);
-		r->npaths = 1;
-		size = IOR_REC_EXIT_BASE + len0;
-		if (ident_on && ident && ret >= 0 && len0 < IOR_PATH_MAX) {
-			__u32 off = IOR_IDENT_OFF(len0) - IOR_REC_EXIT_BASE;
-			struct ior_file_ident *id = (struct ior_file_ident *)(r->paths + off);
-			if (off <= IOR_PATH_MAX &&
-			    !file_ident(ret, id, r->paths + off + sizeof *id)) {
-				r->ident = 1;
-				size = IOR_REC_EXIT_BASE + off + sizeof *id + id->leaf_len;
-			}
-		}
-		if (p->ptr[1]) {
-			len1 = read_path(r->paths + IOR_PATH_MAX, p->ptr[1]);
-			r->npaths = 2;
-			size = IOR_REC_EXIT_BASE + IOR_PATH_MAX + len1;
-		}
-	}
-	r->path_len[0] = (__u16)len0;
-	r->path_len[1] = (__u16)len1;
-	if (size > sizeof(*r))
-		size = sizeof(*r);
-	r->h.len = size;
-	return size;
 }
 
 /* The exit's comm verdict: yes for the exit of the enter this CPU recorded
