@@ -9,7 +9,14 @@
  * rings; the tp_btf and raw programs batch them per CPU first (struct
  * ior_batch). See trace/event.h for the layouts. Built with clang -target
  * bpf, no libbpf: the few helper and map declarations it needs are spelled
- * out in bpf/helpers.h. */
+ * out in bpf/helpers.h.
+ *
+ * Here are the programs and the bodies they share; bpf/ has the parts they
+ * are made of, one header each, included once (all static, inlined): the
+ * object's data (maps.h), contexts and arguments (regs.h), the current
+ * task and the filters (task.h), paths and file identity (paths.h), the
+ * records (record.h), the CPU's batch (batch.h) and the summaries kept
+ * while a ring is full (summary.h). */
 #include "trace/event.h"
 #include "bpf/helpers.h"
 #include "bpf/maps.h"
@@ -17,216 +24,10 @@
 #include "bpf/task.h"
 #include "bpf/paths.h"
 #include "bpf/record.h"
+#include "bpf/batch.h"
+#include "bpf/summary.h"
 
-/* ---- batches ---------------------------------------------------------- */
-
-/* 0 when the ring took the batch (now empty); else the batch stays. */
-INLINE long batch_send(void *ctx, struct ior_batch *b)
-{
-	__u32 len = b->len;
-	long r = 0;
-
-	if (len > IOR_BATCH_BYTES)
-		len = IOR_BATCH_BYTES;
-	if (len)
-		r = bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, b->data, len);
-	if (r)
-		return r;
-	b->len = 0;
-	b->nrec = 0;
-	b->held = 0;
-	return 0;
-}
-
-INLINE struct ior_batch *batch_get(void)
-{
-	__u32 zero = 0;
-	return bpf_map_lookup_elem(&batches, &zero);
-}
-
-/* A held batch is offered again this often (each refusal costs a failed
- * perf output); ior_flush offers it after every drain too. */
-#define RESEND_NS 100000
-
-/* Sends the batch when full; a ring without room keeps it (held) and
- * the CPU summarizes until a resend is taken: nothing in it is lost. */
-INLINE void batch_make_room(void *ctx, struct ior_batch *b)
-{
-	if (b->held) {
-		__u64 now = bpf_ktime_get_ns();
-		if (now < b->retry_ns)
-			return;
-		if (batch_send(ctx, b)) {
-			__sync_fetch_and_add(&resend_refused, 1);
-			b->retry_ns = now + RESEND_NS;
-		}
-		return;
-	}
-	if (b->len > IOR_BATCH_FILL - IOR_REC_MAX && batch_send(ctx, b)) {
-		b->held = 1;
-		b->retry_ns = bpf_ktime_get_ns() + RESEND_NS;
-		__sync_fetch_and_add(&held_batches, 1);
-	}
-}
-
-/* Claims the CPU's batch and makes room when it is full.
- * 0 when another program holds it: the one this program interrupted.
- * Only programs on this CPU touch its batch, and the only one that can
- * interrupt another is ior_flush (an IPI; syscall tracepoints run their
- * programs with preemption off), which runs to completion: so a plain
- * test and set suffices. A lock cmpxchg cost ~10% of a program here. */
-INLINE int batch_claim(void *ctx, struct ior_batch *b)
-{
-	if (*(volatile __u32 *)&b->busy)
-		return 0;
-	*(volatile __u32 *)&b->busy = 1;
-	asm volatile("" ::: "memory");
-	batch_make_room(ctx, b);
-	return 1;
-}
-
-/* Room for one more record of any size: always unless held and the
- * reserve is used up. */
-INLINE int batch_has_room(const struct ior_batch *b)
-{
-	return b->len <= IOR_BATCH_BYTES - IOR_REC_MAX;
-}
-
-/* A wanted record the busy batch could not take. */
-INLINE void batch_busy_drop(void)
-{
-	__sync_fetch_and_add(&batch_busy_records, 1);
-}
-
-/* Where the claimed batch's next record goes (the bound is for the
- * verifier: callers checked batch_has_room). */
-INLINE void *batch_slot(struct ior_batch *b)
-{
-	__u32 off = b->len;
-
-	if (off > IOR_BATCH_BYTES - IOR_REC_MAX)
-		off = 0;
-	return b->data + off;
-}
-
-INLINE void batch_release(struct ior_batch *b)
-{
-	asm volatile("" ::: "memory");
-	*(volatile __u32 *)&b->busy = 0;
-}
-
-/* Appends the record written at batch_slot (len bytes, 8-byte aligned
- * stride), keeping the batch claimed. */
-INLINE void batch_append(struct ior_batch *b, __u32 len)
-{
-	b->len += (len + 7) & ~7u;
-	b->nrec++;
-}
-
-/* Appends and releases. */
-INLINE void batch_commit(struct ior_batch *b, __u32 len)
-{
-	batch_append(b, len);
-	batch_release(b);
-}
-
-/* A record the held batch had no room for. */
-INLINE void reserve_drop(struct ior_batch *b)
-{
-	__sync_fetch_and_add(&reserve_full, 1);
-	batch_release(b);
-}
-
-/* ---- summaries -------------------------------------------------------- */
-
-INLINE struct ior_pending *pending_get(__u32 tid)
-{
-	if (!*(volatile __u64 *)&pending_n)
-		return NULL;
-	return bpf_map_lookup_elem(&pending, &tid);
-}
-
-/* Ends tid's streak: a struct ior_rec_streak goes into the claimed batch
- * (room permitting) before the thread's next record. */
-INLINE void streak_end(struct ior_batch *b, struct ior_pending *pe, __u64 pid_tgid)
-{
-	__u32 tid = (__u32)pid_tgid;
-
-	if (batch_has_room(b)) {
-		struct ior_rec_streak *r = batch_slot(b);
-		fill_head(&r->h, pid_tgid, IOR_REC_STREAK, pe->first_nr, sizeof *r);
-		r->first_enter = pe->first_enter;
-		r->last_exit = pe->last_exit;
-		r->first_fd = pe->first_fd;
-		r->pairs = pe->pairs;
-		batch_append(b, sizeof *r);
-	} else {
-		__sync_fetch_and_add(&reserve_full, 1);
-	}
-	if (!bpf_map_delete_elem(&pending, &tid))
-		__sync_fetch_and_add(&pending_n, -1);
-}
-
-/* An enter on a CPU whose ring is full: remembered for its exit. */
-INLINE void summarize_enter(struct ior_pending *pe, __u64 pid_tgid, __u32 nr, __s64 fd,
-			    const __u64 *comm)
-{
-	__u32 tid = (__u32)pid_tgid;
-	__u64 now = bpf_ktime_get_ns();
-
-	if (!pe) {
-		struct ior_pending fresh = {};
-		fresh.first_enter = now;
-		fresh.first_nr = (__u16)nr;
-		fresh.first_fd = (__s32)fd;
-		fresh.pid = pid_tgid >> 32;
-		if (bpf_map_update_elem(&pending, &tid, &fresh, BPF_NOEXIST)) {
-			__sync_fetch_and_add(&summary_full, 1);
-			return;
-		}
-		__sync_fetch_and_add(&pending_n, 1);
-		if (!(pe = bpf_map_lookup_elem(&pending, &tid)))
-			return;
-	}
-	pe->open = 1;
-	pe->enter_ns = now;
-	pe->gap_ns = pe->last_exit && now > pe->last_exit ? now - pe->last_exit : 0;
-	pe->nr = (__u16)nr;
-	pe->fd = (__s32)fd;
-	__builtin_memcpy(pe->comm, comm, IOR_COMM_LEN);
-}
-
-/* The exit of a summarized enter: the pair goes into the summary map. */
-INLINE void summarize_exit(struct ior_pending *pe, __u64 pid_tgid, __s64 ret,
-			   const struct ior_sys_conf *c)
-{
-	__u64 now = bpf_ktime_get_ns();
-	struct ior_sum_key k = { pid_tgid >> 32, (__u32)pid_tgid, pe->nr, pe->fd };
-	struct ior_sum_val *v = bpf_map_lookup_elem(&summary, &k);
-
-	pe->open = 0;
-	if (!v) {
-		struct ior_sum_val fresh = {};
-		__builtin_memcpy(fresh.comm, pe->comm, IOR_COMM_LEN);
-		fresh.first_enter = pe->enter_ns;
-		bpf_map_update_elem(&summary, &k, &fresh, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&summary, &k);
-	}
-	if (!v) {
-		__sync_fetch_and_add(&summary_full, 1);
-		return;
-	}
-	v->pairs++;
-	if (c->ret_is_bytes && ret > 0)
-		v->bytes += ret;
-	v->duration_ns += now > pe->enter_ns ? now - pe->enter_ns : 0;
-	v->gap_ns += pe->gap_ns;
-	if (ret < 0)
-		v->errors++;
-	v->last_exit = now;
-	pe->last_exit = now;
-	pe->pairs++;
-}
+/* ---- syscall enter ---------------------------------------------------- */
 
 /* The per-syscall tracepoint programs' enter: sent alone. */
 INLINE int enter_alone(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_sys_conf *c,
@@ -325,6 +126,8 @@ int ior_btf_enter(__u64 *ctx)
 {
 	return do_enter(ctx, (__u32)ctx[1], SRC_BTF);
 }
+
+/* ---- syscall exit ----------------------------------------------------- */
 
 /* The exit's comm verdict: yes for the exit of the enter this CPU recorded
  * last (consumed here), else the filter on the current comm. */
@@ -475,6 +278,8 @@ int ior_btf_exit(__u64 *ctx)
 	return do_exit(ctx, pid_tgid, (__u32)r->orig_ax, (__s64)ctx[1], &a, SRC_BTF, task);
 }
 
+/* ---- tasks ------------------------------------------------------------ */
+
 /* Thread and process exits let user space free per-tid and per-pid state
  * (and know a tid can be reused). */
 INLINE int do_task_exit(void *ctx, int raw)
@@ -589,6 +394,8 @@ int ior_raw_task_exit(void *ctx)
 {
 	return do_task_exit(ctx, 1);
 }
+
+/* ---- flush and the bench's empty programs ----------------------------- */
 
 /* Run by user space on each CPU (BPF_PROG_TEST_RUN with
  * BPF_F_TEST_RUN_ON_CPU, in an IPI there) before it reads the rings, so
