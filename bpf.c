@@ -120,7 +120,7 @@ int ior_raw_enter(struct raw_ctx *ctx)
 }
 
 /* sys_enter(struct pt_regs *regs, long id), typed by the kernel's BTF.
- * cmd/trace.c prefers these and falls back to the raw programs. */
+ * trace/probe.c prefers these and falls back to the raw programs. */
 SEC("tp_btf/sys_enter")
 int ior_btf_enter(__u64 *ctx)
 {
