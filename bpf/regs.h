@@ -24,7 +24,7 @@ struct sys_exit_ctx {
 
 /* Raw tracepoints sys_enter(struct pt_regs *regs, long id) and
  * sys_exit(struct pt_regs *regs, long ret): the same programs attached once
- * for every syscall (cmd/trace.c uses these). Detaching a per-syscall perf
+ * for every syscall (trace/probe.c attaches these). Detaching a per-syscall perf
  * tracepoint costs an RCU grace period under a global mutex, 9 s for ior's
  * 220 tracepoints on this machine; two raw attachments detach at once.
  * Syscalls ior does not trace stop at the sys_conf lookup. */
