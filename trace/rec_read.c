@@ -1,0 +1,653 @@
+/* Recording reader: decodes complete frames only and treats the file as
+ * hostile (rec.h). */
+#include "csv.h"
+#include "rec.h"
+#include "rec_codec.h"
+#include "syscalls.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#define MAX_FRAME (16u << 20) /* decoded bytes per frame */
+#define IN_CHUNK (128u << 10)  /* file bytes read at a time */
+
+struct ior_rec_reader {
+	int fd;
+	const uint8_t *mem;
+	size_t mem_len;
+	uint8_t *in;
+	size_t in_len, in_pos;
+	uint64_t in_base;        /* file offset of in[0] */
+	ZSTD_DCtx *dctx;
+	uint8_t *frame;          /* decoded bytes of the current complete frame */
+	size_t frame_len, frame_cap, pos;
+	bool eof, ended, truncated, failed;
+	uint64_t pairs, last_frame_end; /* pairs: PAIR and SUMMARY records read */
+
+	char *arena;             /* strings of the current generation */
+	uint32_t *off;
+	size_t arena_len, arena_cap;
+	uint32_t nstr, str_cap, gen;
+
+	uint16_t sys_map[MAX_SYSCALLS];
+	uint32_t nsys, bad_sys;
+	char *sys_names;         /* nsys names, MAX_SYSNAME + 1 bytes each */
+
+	struct ior_rec_info info;
+	char *host, *kernel, *cmdline;
+	struct ior_trace_totals totals;
+	bool has_totals;
+	struct codec codec;
+	char err[256];
+};
+
+static int rfail(struct ior_rec_reader *r, int rc, const char *fmt, ...)
+{
+	if (!r->failed) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(r->err, sizeof r->err, fmt, ap);
+		va_end(ap);
+	}
+	r->failed = true;
+	return rc;
+}
+
+static int refill(struct ior_rec_reader *r)
+{
+	if (r->mem) {
+		r->eof = true;
+		return 0;
+	}
+	r->in_base += r->in_len;
+	r->in_len = r->in_pos = 0;
+	for (;;) {
+		ssize_t n = read(r->fd, r->in, IN_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return rfail(r, -errno, "read failed: %s", strerror(errno));
+		if (n == 0)
+			r->eof = true;
+		r->in_len = (size_t)n;
+		return 0;
+	}
+}
+
+/* After a zstd error: a power loss can leave zero-filled blocks at the end
+ * of a file; that is a truncation, anything else is corruption. */
+static bool rest_is_zero(struct ior_rec_reader *r, uint64_t from)
+{
+	if (r->mem) {
+		for (size_t i = (size_t)from; i < r->mem_len; i++)
+			if (r->mem[i])
+				return false;
+		return true;
+	}
+	uint8_t buf[4096];
+	for (uint64_t off = from;;) {
+		ssize_t n = pread(r->fd, buf, sizeof buf, (off_t)off);
+		if (n < 0)
+			return false;
+		if (n == 0)
+			return true;
+		for (ssize_t i = 0; i < n; i++)
+			if (buf[i])
+				return false;
+		off += (uint64_t)n;
+	}
+}
+
+static int grow_frame(struct ior_rec_reader *r)
+{
+	if (r->frame_cap >= MAX_FRAME)
+		return rfail(r, -EFBIG, "corrupt: a frame decodes to more than %u MiB (at byte %llu)",
+			     MAX_FRAME >> 20, (unsigned long long)r->last_frame_end);
+	size_t cap = r->frame_cap ? r->frame_cap * 2 : 1 << 16;
+	uint8_t *f = realloc(r->frame, cap);
+	if (!f)
+		return rfail(r, -ENOMEM, "out of memory");
+	r->frame = f;
+	r->frame_cap = cap;
+	return 0;
+}
+
+/* Decodes the next complete frame into r->frame. 1: got one; 0: no more
+ * complete frames (r->truncated tells why); <0: error. */
+static int next_frame(struct ior_rec_reader *r)
+{
+	r->frame_len = r->pos = 0;
+	for (;;) {
+		if (r->in_pos == r->in_len) {
+			if (r->eof)
+				goto end;
+			int rc = refill(r);
+			if (rc)
+				return rc;
+			if (r->in_len == 0)
+				goto end;
+		}
+		if (r->frame_len == r->frame_cap) {
+			int rc = grow_frame(r);
+			if (rc)
+				return rc;
+		}
+		ZSTD_inBuffer in = { r->in, r->in_len, r->in_pos };
+		ZSTD_outBuffer out = { r->frame, r->frame_cap, r->frame_len };
+		size_t rc = ZSTD_decompressStream(r->dctx, &out, &in);
+		if (ZSTD_isError(rc)) {
+			if (rest_is_zero(r, r->last_frame_end))
+				goto end;
+			if (!r->info.version)
+				return rfail(r, -EBADMSG, "not an ior recording (%s at byte %llu)",
+					     ZSTD_getErrorName(rc), (unsigned long long)r->last_frame_end);
+			return rfail(r, -EBADMSG, "corrupt: %s in the frame at byte %llu",
+				     ZSTD_getErrorName(rc), (unsigned long long)r->last_frame_end);
+		}
+		r->in_pos = in.pos;
+		r->frame_len = out.pos;
+		if (rc == 0) {
+			r->last_frame_end = r->in_base + r->in_pos;
+			return 1;
+		}
+	}
+end:
+	r->truncated = !r->ended;
+	r->frame_len = 0;
+	return 0;
+}
+
+static char *dup_str(const uint8_t *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+static int parse_syscalls(struct ior_rec_reader *r, struct cur *c)
+{
+	if (get_u32(c, &r->nsys) || r->nsys > MAX_SYSCALLS)
+		return rfail(r, -EBADMSG, "corrupt header: syscall table");
+	r->sys_names = calloc(r->nsys ? r->nsys : 1, MAX_SYSNAME + 1);
+	if (!r->sys_names)
+		return rfail(r, -ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < r->nsys; i++) {
+		const uint8_t *s;
+		size_t n;
+		if (get_str(c, MAX_SYSNAME, &s, &n))
+			return rfail(r, -EBADMSG, "corrupt header: syscall name %u", i);
+		char *name = r->sys_names + i * (MAX_SYSNAME + 1);
+		memcpy(name, s, n);
+		const struct ior_syscall *sc = ior_syscall_by_name(name);
+		r->sys_map[i] = sc ? (uint16_t)ior_syscall_index(sc) : UINT16_MAX;
+	}
+	return 0;
+}
+
+static int parse_header(struct ior_rec_reader *r)
+{
+	struct cur c = { r->frame, r->frame + r->frame_len };
+	uint64_t version;
+	if (r->frame_len < sizeof magic || memcmp(r->frame, magic, sizeof magic))
+		return rfail(r, -EBADMSG, "not an ior recording (bad magic)");
+	c.p += sizeof magic;
+	if (get_varint(&c, &version))
+		return rfail(r, -EBADMSG, "corrupt header");
+	if (version < 1 || version > IOR_RECORDING_VERSION)
+		return rfail(r, -EPROTO, "recording format version %llu, this ior reads versions 1 to %d",
+			     (unsigned long long)version, IOR_RECORDING_VERSION);
+	const uint8_t *s[3];
+	size_t n[3];
+	if (get_str(&c, MAX_HOST, &s[0], &n[0]) || get_str(&c, MAX_HOST, &s[1], &n[1]) ||
+	    get_str(&c, MAX_CMDLINE, &s[2], &n[2]) ||
+	    get_varint(&c, &r->info.start_realtime_ns) || get_varint(&c, &r->info.start_monotonic_ns))
+		return rfail(r, -EBADMSG, "corrupt header");
+	r->host = dup_str(s[0], n[0]);
+	r->kernel = dup_str(s[1], n[1]);
+	r->cmdline = dup_str(s[2], n[2]);
+	if (!r->host || !r->kernel || !r->cmdline)
+		return rfail(r, -ENOMEM, "out of memory");
+	r->info.version = (unsigned)version;
+	r->info.host = r->host;
+	r->info.kernel = r->kernel;
+	r->info.cmdline = r->cmdline;
+	int rc = parse_syscalls(r, &c);
+	r->pos = (size_t)(c.p - r->frame);
+	return rc;
+}
+
+static void strings_reset(struct ior_rec_reader *r)
+{
+	r->arena_len = 1;
+	r->nstr = 1;
+	r->gen++;
+	memset(&r->codec, 0, sizeof r->codec);
+}
+
+static int add_string(struct ior_rec_reader *r, const uint8_t *s, size_t n)
+{
+	if (r->nstr >= MAX_STRINGS || r->arena_len + n + 1 > MAX_STR_BYTES)
+		return rfail(r, -EBADMSG, "corrupt: more than %u strings or %u MiB of strings",
+			     MAX_STRINGS, MAX_STR_BYTES >> 20);
+	if (r->nstr == r->str_cap) {
+		uint32_t *off = realloc(r->off, 2 * r->str_cap * sizeof *off);
+		if (!off)
+			return rfail(r, -ENOMEM, "out of memory");
+		r->off = off;
+		r->str_cap *= 2;
+	}
+	if (r->arena_len + n + 1 > r->arena_cap) {
+		size_t cap = r->arena_cap;
+		while (r->arena_len + n + 1 > cap)
+			cap *= 2;
+		char *a = realloc(r->arena, cap);
+		if (!a)
+			return rfail(r, -ENOMEM, "out of memory");
+		r->arena = a;
+		r->arena_cap = cap;
+	}
+	memcpy(r->arena + r->arena_len, s, n);
+	r->arena[r->arena_len + n] = 0;
+	r->off[r->nstr++] = (uint32_t)r->arena_len;
+	r->arena_len += n + 1;
+	return 0;
+}
+
+static int get_id(struct ior_rec_reader *r, struct cur *c, uint32_t *id)
+{
+	uint64_t v;
+	if (get_varint(c, &v) || v >= r->nstr)
+		return -1;
+	*id = (uint32_t)v;
+	return 0;
+}
+
+static int get_fields(struct ior_rec_reader *r, struct cur *c, uint8_t op, uint8_t ext,
+		      struct tid_state *s, struct ior_event_pair *p)
+{
+	uint64_t v;
+	if (op & PAIR_SYS) {
+		if (get_varint(c, &v) || v >= r->nsys)
+			return -1;
+		s->sys = (uint16_t)v;
+	}
+	if (op & PAIR_RET) {
+		if (get_varint(c, &v))
+			return -1;
+		s->ret = unzigzag(v);
+	}
+	if (op & PAIR_TIME) {
+		if (get_varint(c, &v))
+			return -1;
+		p->enter_ns = r->codec.last_enter + (uint64_t)unzigzag(v);
+	}
+	if (ext & EXT_PID && get_u32(c, &s->pid))
+		return -1;
+	if (ext & EXT_COMM && get_id(r, c, &s->comm))
+		return -1;
+	if (ext & EXT_FD) {
+		if (get_varint(c, &v))
+			return -1;
+		int64_t fd = unzigzag(v);
+		if (fd < INT32_MIN || fd > INT32_MAX)
+			return -1;
+		s->fd = (int32_t)fd;
+	}
+	if (ext & EXT_PATH && get_id(r, c, &s->path))
+		return -1;
+	if (ext & EXT_PATH2 && get_id(r, c, &s->path2))
+		return -1;
+	if (ext & EXT_FLAGS) {
+		if (get_varint(c, &v))
+			return -1;
+		s->flags = unzigzag(v);
+	}
+	return 0;
+}
+
+static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
+		       struct ior_event_pair *p, struct ior_rec_ids *ids)
+{
+	struct codec *cd = &r->codec;
+	uint8_t ext = 0;
+	uint32_t tid = cd->last_tid;
+	uint64_t gap, dur;
+	if (op & PAIR_RESERVED)
+		return -1;
+	if (op & PAIR_EXT) {
+		if (c->p >= c->end)
+			return -1;
+		ext = *c->p++;
+	}
+	if (op & PAIR_TID && get_u32(c, &tid))
+		return -1;
+	struct tid_state *s = slot_for(cd, tid);
+	if (get_fields(r, c, op, ext, s, p))
+		return -1;
+	switch (ext >> EXT_BYTES_SHIFT) {
+	case BYTES_ZERO:
+		s->bytes_rule = RULE_ZERO;
+		break;
+	case BYTES_RET:
+		s->bytes_rule = RULE_RET;
+		break;
+	case BYTES_EXPLICIT:
+		if (get_varint(c, &s->bytes))
+			return -1;
+		s->bytes_rule = RULE_VALUE;
+		break;
+	}
+	if (get_varint(c, &gap) || get_varint(c, &dur))
+		return -1;
+	if (!(op & PAIR_TIME))
+		p->enter_ns = s->prev_exit + gap;
+	p->gap_ns = gap;
+	p->duration_ns = dur;
+	p->ret = s->ret;
+	p->bytes = bytes_by_rule(s, s->ret);
+	p->flags = s->flags;
+	p->pid = s->pid;
+	p->tid = tid;
+	p->fd = s->fd;
+	p->comm = r->arena + r->off[s->comm];
+	p->path = r->arena + r->off[s->path];
+	p->path2 = r->arena + r->off[s->path2];
+	if (s->sys >= r->nsys)
+		return -1;
+	if (r->sys_map[s->sys] == UINT16_MAX) {
+		r->bad_sys = s->sys;
+		return -2;
+	}
+	p->sys = r->sys_map[s->sys];
+	p->summary = 0;
+	p->pairs = 0;
+	ids->comm = s->comm;
+	ids->path = s->path;
+	ids->path2 = s->path2;
+	ids->gen = r->gen;
+	cd->last_tid = tid;
+	cd->last_enter = p->enter_ns;
+	s->prev_exit = p->enter_ns + dur;
+	return 0;
+}
+
+/* encode_summary's fields; 0, -1 corrupt, -2 unknown syscall. */
+static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_event_pair *p,
+			  struct ior_rec_ids *ids)
+{
+	uint64_t sys, fd, span;
+	uint32_t comm, path;
+	if (get_u32(c, &p->tid) || get_u32(c, &p->pid) || get_varint(c, &sys) || sys >= r->nsys ||
+	    get_varint(c, &fd) || get_id(r, c, &comm) || get_id(r, c, &path) ||
+	    get_varint(c, &p->enter_ns) || get_varint(c, &span) || get_varint(c, &p->pairs) ||
+	    get_varint(c, &p->bytes) ||
+	    get_varint(c, &p->duration_ns) || get_varint(c, &p->gap_ns))
+		return -1;
+	int64_t f = unzigzag(fd);
+	if (f < INT32_MIN || f > INT32_MAX)
+		return -1;
+	if (r->sys_map[sys] == UINT16_MAX) {
+		r->bad_sys = (uint32_t)sys;
+		return -2;
+	}
+	p->sys = r->sys_map[sys];
+	p->fd = (int32_t)f;
+	p->ret = 0;
+	p->flags = IOR_FLAGS_UNKNOWN;
+	p->summary = 1;
+	p->end_ns = p->enter_ns + span;
+	p->comm = r->arena + r->off[comm];
+	p->path = r->arena + r->off[path];
+	p->path2 = r->arena;
+	ids->comm = comm;
+	ids->path = path;
+	ids->path2 = 0;
+	ids->gen = r->gen;
+	return 0;
+}
+
+static int parse_end(struct ior_rec_reader *r, struct cur *c)
+{
+	struct ior_trace_totals *t = &r->totals;
+	if (get_varint(c, &t->pairs) || get_varint(c, &t->pairs_seen) || get_varint(c, &t->lost) ||
+	    get_varint(c, &t->unpaired_exits) || get_varint(c, &t->overwritten_enters) ||
+	    get_varint(c, &t->in_flight))
+		return -1;
+	if (r->info.version >= 2 && get_varint(c, &t->summarized))
+		return -1;
+	r->has_totals = true;
+	r->ended = true;
+	return 0;
+}
+
+static int corrupt_at(struct ior_rec_reader *r)
+{
+	return rfail(r, -EBADMSG, "corrupt record in the frame ending at byte %llu (after %llu pairs)",
+		     (unsigned long long)r->last_frame_end, (unsigned long long)r->pairs);
+}
+
+/* The name comes from the file: escaped before anyone prints it. */
+static int unknown_syscall(struct ior_rec_reader *r)
+{
+	const char *raw = r->sys_names + (size_t)r->bad_sys * (MAX_SYSNAME + 1);
+	char name[4 * MAX_SYSNAME + 1];
+
+	ior_csv_escape(name, sizeof name, raw, strlen(raw), IOR_ESCAPE_AUTO);
+	return rfail(r, -EPROTO, "the recording uses syscall '%s', unknown to this ior", name);
+}
+
+/* After a PAIR or SUMMARY record was decoded (rc: its decoder's): 1 and
+ * the position past it, or the error. */
+static int row_read(struct ior_rec_reader *r, const struct cur *c, int rc)
+{
+	if (rc == -2)
+		return unknown_syscall(r);
+	if (rc)
+		return corrupt_at(r);
+	r->pos = (size_t)(c->p - r->frame);
+	r->pairs++;
+	return 1;
+}
+
+int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct ior_rec_ids *ids)
+{
+	if (r->failed)
+		return -EBADMSG;
+	for (;;) {
+		if (r->ended)
+			return 0;
+		if (r->pos >= r->frame_len) {
+			int rc = next_frame(r);
+			if (rc <= 0)
+				return rc;
+			continue;
+		}
+		struct cur c = { r->frame + r->pos, r->frame + r->frame_len };
+		uint8_t op = *c.p++;
+		if (op & OP_PAIR)
+			return row_read(r, &c, decode_pair(r, &c, op, p, ids));
+		int rc = 0;
+		const uint8_t *s;
+		size_t n;
+		switch (op) {
+		case OP_STR:
+			if (get_str(&c, MAX_STR_LEN, &s, &n))
+				return corrupt_at(r);
+			rc = add_string(r, s, n);
+			break;
+		case OP_RESET:
+			strings_reset(r);
+			break;
+		case OP_END:
+			if (parse_end(r, &c) || c.p != c.end)
+				return corrupt_at(r);
+			break;
+		case OP_SUMMARY:
+			if (r->info.version < 2)
+				return corrupt_at(r);
+			return row_read(r, &c, decode_summary(r, &c, p, ids));
+		default:
+			return corrupt_at(r);
+		}
+		if (rc)
+			return rc;
+		r->pos = (size_t)(c.p - r->frame);
+	}
+}
+
+int ior_rec_read(struct ior_rec_reader *r, struct ior_event_pair *p)
+{
+	struct ior_rec_ids ids;
+	return ior_rec_read_ids(r, p, &ids);
+}
+
+const char *ior_rec_reader_string(const struct ior_rec_reader *r, uint32_t id)
+{
+	return id < r->nstr ? r->arena + r->off[id] : NULL;
+}
+
+uint32_t ior_rec_reader_nstrings(const struct ior_rec_reader *r)
+{
+	return r->nstr;
+}
+
+const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r)
+{
+	return &r->info;
+}
+
+const struct ior_trace_totals *ior_rec_reader_totals(const struct ior_rec_reader *r)
+{
+	return r->has_totals ? &r->totals : NULL;
+}
+
+uint64_t ior_rec_reader_trailing(const struct ior_rec_reader *r)
+{
+	struct stat st;
+	uint64_t size;
+
+	if (!r->ended)
+		return 0;
+	if (r->mem)
+		size = r->mem_len;
+	else if (fstat(r->fd, &st) || st.st_size < 0)
+		return 0;
+	else
+		size = (uint64_t)st.st_size;
+	return size > r->last_frame_end ? size - r->last_frame_end : 0;
+}
+
+bool ior_rec_reader_truncated(const struct ior_rec_reader *r, uint64_t *pairs, uint64_t *last_frame_end)
+{
+	if (pairs)
+		*pairs = r->pairs;
+	if (last_frame_end)
+		*last_frame_end = r->last_frame_end;
+	return r->truncated;
+}
+
+const char *ior_rec_reader_error(const struct ior_rec_reader *r)
+{
+	return r->failed ? r->err : "";
+}
+
+void ior_rec_reader_close(struct ior_rec_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	ZSTD_freeDCtx(r->dctx);
+	if (!r->mem)
+		free(r->in);
+	free(r->frame);
+	free(r->arena);
+	free(r->off);
+	free(r->sys_names);
+	free(r->host);
+	free(r->kernel);
+	free(r->cmdline);
+	free(r);
+}
+
+static int reader_start(struct ior_rec_reader *r)
+{
+	r->arena_cap = 1 << 16;
+	r->str_cap = 1024;
+	r->arena = malloc(r->arena_cap);
+	r->off = malloc(r->str_cap * sizeof *r->off);
+	r->dctx = ZSTD_createDCtx();
+	if (!r->arena || !r->off || !r->dctx)
+		return rfail(r, -ENOMEM, "out of memory");
+	/* Frames are bounded by MAX_FRAME; a hostile window size must not
+	 * make zstd allocate more. */
+	if (ZSTD_isError(ZSTD_DCtx_setParameter(r->dctx, ZSTD_d_windowLogMax, 24)))
+		return rfail(r, -EINVAL, "zstd setup failed");
+	r->arena[0] = 0;
+	r->arena_len = 1;
+	r->off[0] = 0;
+	r->nstr = 1;
+	int rc = next_frame(r);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return rfail(r, -EBADMSG, "not an ior recording, or cut before its first frame was written");
+	return parse_header(r);
+}
+
+static int open_common(struct ior_rec_reader **rp, struct ior_rec_reader *r, const char *name,
+		       char *err, size_t errlen)
+{
+	int rc = reader_start(r);
+	if (rc) {
+		set_err(err, errlen, "%s: %s", name, r->err);
+		ior_rec_reader_close(r);
+		return rc;
+	}
+	*rp = r;
+	return 0;
+}
+
+int ior_rec_reader_open(struct ior_rec_reader **rp, const char *path, char *err, size_t errlen)
+{
+	*rp = NULL;
+	struct ior_rec_reader *r = calloc(1, sizeof *r);
+	if (!r) {
+		set_err(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	r->in = malloc(IN_CHUNK);
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0 || !r->in) {
+		int rc = r->in ? -errno : -ENOMEM;
+		set_err(err, errlen, "%s: cannot open the recording: %s", path, strerror(-rc));
+		ior_rec_reader_close(r);
+		return rc;
+	}
+	return open_common(rp, r, path, err, errlen);
+}
+
+int ior_rec_reader_open_mem(struct ior_rec_reader **rp, const void *data, size_t len,
+			    char *err, size_t errlen)
+{
+	*rp = NULL;
+	struct ior_rec_reader *r = calloc(1, sizeof *r);
+	if (!r) {
+		set_err(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	r->fd = -1;
+	r->mem = data;
+	r->mem_len = len;
+	r->in = (uint8_t *)data;
+	r->in_len = len;
+	return open_common(rp, r, "recording", err, errlen);
+}
