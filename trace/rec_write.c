@@ -2,10 +2,12 @@
  * least once a second (rec.h). */
 #include "rec.h"
 #include "rec_codec.h"
+#include "strtab.h"
 #include "syscalls.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -55,14 +57,6 @@ int ior_rec_default_name(char *buf, size_t len, const char *host, const char *na
 
 /* ---- writer ------------------------------------------------------------- */
 
-struct wstrings {
-	char *arena;        /* NUL-terminated strings back to back */
-	uint32_t *off;      /* id -> offset in arena; id 0 is "" */
-	uint32_t *hash;     /* open addressing: id or 0 */
-	size_t arena_len, arena_cap;
-	uint32_t n, cap, hcap;
-};
-
 struct ior_rec_writer {
 	int fd, error;
 	char *path;
@@ -73,147 +67,15 @@ struct ior_rec_writer {
 	size_t raw_len, out_cap;
 	uint64_t pairs, bytes_written, last_flush_ns;
 	uint64_t summarized; /* pairs in summary rows */
-	struct wstrings str;
+	struct ior_strtab str; /* id 0 is "" */
 	struct codec codec;
 };
 
-static uint32_t hash_str(const char *s, size_t n)
+/* Empty but for id 0, "" (docs/format.md: defined ids start at 1). */
+static int strings_reset(struct ior_strtab *t)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	/* FNV's low bits follow the last bytes only; mix before masking */
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return (uint32_t)h;
-}
-
-static int wstrings_init(struct wstrings *t)
-{
-	t->cap = 1024;
-	t->hcap = 2048;
-	t->arena_cap = 1 << 16;
-	t->arena = malloc(t->arena_cap);
-	t->off = malloc(t->cap * sizeof *t->off);
-	t->hash = calloc(t->hcap, sizeof *t->hash);
-	if (!t->arena || !t->off || !t->hash)
-		return -ENOMEM;
-	t->arena[0] = 0;
-	t->arena_len = 1;
-	t->off[0] = 0;
-	t->n = 1;
-	return 0;
-}
-
-static void wstrings_clear(struct wstrings *t)
-{
-	memset(t->hash, 0, t->hcap * sizeof *t->hash);
-	t->arena_len = 1;
-	t->n = 1;
-}
-
-static void wstrings_free(struct wstrings *t)
-{
-	free(t->arena);
-	free(t->off);
-	free(t->hash);
-}
-
-static const char *wstr(const struct wstrings *t, uint32_t id)
-{
-	return t->arena + t->off[id];
-}
-
-/* Length of string id (its NUL ends it where the next one starts). */
-static size_t wstr_len(const struct wstrings *t, uint32_t id)
-{
-	uint32_t end = id + 1 < t->n ? t->off[id + 1] : (uint32_t)t->arena_len;
-	return end - t->off[id] - 1;
-}
-
-static uint64_t load8(const char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
-/* memcmp(a, b, n) == 0 a word at a time, the tail as one overlapping word
- * (or two halves): musl compares bytes, and this runs for every string of
- * every pair. Reads only a[0, n) and b[0, n). */
-static bool same_bytes(const char *a, const char *b, size_t n)
-{
-	uint32_t x, y;
-	uint16_t u, v;
-
-	if (n >= 8) {
-		for (size_t i = 0; i + 8 < n; i += 8)
-			if (load8(a + i) != load8(b + i))
-				return false;
-		return load8(a + n - 8) == load8(b + n - 8);
-	}
-	if (n >= 4) {
-		memcpy(&x, a, 4), memcpy(&y, b, 4);
-		if (x != y)
-			return false;
-		memcpy(&x, a + n - 4, 4), memcpy(&y, b + n - 4, 4);
-		return x == y;
-	}
-	if (n >= 2) {
-		memcpy(&u, a, 2), memcpy(&v, b, 2);
-		return u == v && a[n - 1] == b[n - 1];
-	}
-	return !n || *a == *b;
-}
-
-static int wstrings_rehash(struct wstrings *t)
-{
-	uint32_t hcap = t->hcap * 2;
-	uint32_t *h = calloc(hcap, sizeof *h);
-	if (!h)
-		return -ENOMEM;
-	for (uint32_t id = 1; id < t->n; id++) {
-		const char *s = wstr(t, id);
-		uint32_t i = hash_str(s, strlen(s)) & (hcap - 1);
-		while (h[i])
-			i = (i + 1) & (hcap - 1);
-		h[i] = id;
-	}
-	free(t->hash);
-	t->hash = h;
-	t->hcap = hcap;
-	return 0;
-}
-
-static int wstrings_add(struct wstrings *t, const char *s, size_t n, uint32_t slot, uint32_t *id)
-{
-	if (t->n == t->cap) {
-		uint32_t *off = realloc(t->off, 2 * t->cap * sizeof *off);
-		if (!off)
-			return -ENOMEM;
-		t->off = off;
-		t->cap *= 2;
-	}
-	if (t->arena_len + n + 1 > t->arena_cap) {
-		size_t cap = t->arena_cap;
-		while (t->arena_len + n + 1 > cap)
-			cap *= 2;
-		char *a = realloc(t->arena, cap);
-		if (!a)
-			return -ENOMEM;
-		t->arena = a;
-		t->arena_cap = cap;
-	}
-	memcpy(t->arena + t->arena_len, s, n);
-	t->arena[t->arena_len + n] = 0;
-	t->off[t->n] = (uint32_t)t->arena_len;
-	t->arena_len += n + 1;
-	t->hash[slot] = t->n;
-	*id = t->n++;
-	if (t->n * 2 > t->hcap)
-		return wstrings_rehash(t);
-	return 0;
+	ior_strtab_clear(t);
+	return ior_strtab_intern(t, "", 0) ? -ENOMEM : 0;
 }
 
 static void put_bytes(struct ior_rec_writer *w, const void *s, size_t n)
@@ -253,22 +115,19 @@ __attribute__((no_sanitize_address)) static size_t str_len(const char *s, size_t
  * when it is new. */
 static int intern(struct ior_rec_writer *w, const char *s, size_t n, uint32_t *id)
 {
-	struct wstrings *t = &w->str;
 	if (!n) {
 		*id = 0;
 		return 0;
 	}
-	uint32_t i = hash_str(s, n) & (t->hcap - 1);
-	for (; t->hash[i]; i = (i + 1) & (t->hcap - 1)) {
-		uint32_t c = t->hash[i];
-		if (wstr_len(t, c) == n && same_bytes(wstr(t, c), s, n)) {
-			*id = t->hash[i];
-			return 0;
-		}
+	uint32_t known = w->str.n;
+	*id = ior_strtab_intern(&w->str, s, n);
+	if (*id == UINT32_MAX)
+		return -ENOMEM;
+	if (*id == known) {
+		w->raw[w->raw_len++] = OP_STR;
+		put_bytes(w, s, n);
 	}
-	w->raw[w->raw_len++] = OP_STR;
-	put_bytes(w, s, n);
-	return wstrings_add(t, s, n, i, id);
+	return 0;
 }
 
 /* Cheap path first: most pairs repeat their thread's previous strings.
@@ -278,7 +137,7 @@ static int intern_cached(struct ior_rec_writer *w, const char *s, uint32_t prev,
 	if (!s)
 		s = "";
 	size_t n = str_len(s, MAX_STR_LEN + 1);
-	if (n <= MAX_STR_LEN && n == wstr_len(&w->str, prev) && same_bytes(wstr(&w->str, prev), s, n)) {
+	if (n <= MAX_STR_LEN && ior_strtab_is(&w->str, prev, s, n)) {
 		*id = prev;
 		return 0;
 	}
@@ -403,7 +262,7 @@ static void writer_free(struct ior_rec_writer *w)
 	free(w->raw);
 	free(w->out);
 	free(w->path);
-	wstrings_free(&w->str);
+	ior_strtab_free(&w->str);
 	free(w);
 }
 
@@ -419,7 +278,8 @@ static int writer_alloc(struct ior_rec_writer **wp)
 	w->out_cap = ZSTD_compressBound(raw_cap);
 	w->out = malloc(w->out_cap);
 	w->cctx = ZSTD_createCCtx();
-	if (!w->raw || !w->out || !w->cctx || wstrings_init(&w->str))
+	if (!w->raw || !w->out || !w->cctx || ior_strtab_init(&w->str) ||
+	    strings_reset(&w->str))
 		return -ENOMEM;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, ZSTD_LEVEL)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)))
@@ -462,15 +322,14 @@ int ior_rec_writer_open(struct ior_rec_writer **wp, const char *path,
 
 /* A reset keeps the writer's memory bounded in recordings with millions of
  * distinct paths; both sides forget strings and thread state together. */
-static int maybe_reset_strings(struct ior_rec_writer *w)
+static void maybe_reset_strings(struct ior_rec_writer *w)
 {
-	struct wstrings *t = &w->str;
-	if (t->n + 3 <= MAX_STRINGS && t->arena_len + 3 * (MAX_STR_LEN + 1) <= MAX_STR_BYTES)
-		return 0;
+	struct ior_strtab *t = &w->str;
+	if (t->n + 3 <= MAX_STRINGS && t->len + 3 * (MAX_STR_LEN + 1) <= MAX_STR_BYTES)
+		return;
 	w->raw[w->raw_len++] = OP_RESET;
-	wstrings_clear(t);
+	strings_reset(t); /* cannot fail: the table keeps its memory */
 	memset(&w->codec, 0, sizeof w->codec);
-	return 0;
 }
 
 static uint8_t bytes_mode(struct tid_state *s, const struct ior_event_pair *p)
