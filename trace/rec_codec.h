@@ -6,12 +6,14 @@
 #ifndef IOR_TRACE_REC_CODEC_H
 #define IOR_TRACE_REC_CODEC_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "event_pair.h"
+#include "strtab.h"
 
 static const char magic[8] = { 'I', 'O', 'R', 'R', 'E', 'C', '\r', '\n' };
 
@@ -58,7 +60,7 @@ enum {
 #define MAX_CMDLINE 65536u
 #define TID_SLOTS 4096u             /* direct-mapped per-thread state */
 
-/* ---- shared per-thread state -------------------------------------------- */
+/* ---- shared state: per thread, strings ---------------------------------- */
 
 enum { RULE_ZERO, RULE_RET, RULE_VALUE };
 
@@ -107,6 +109,14 @@ static inline uint64_t zigzag(int64_t v)
 static inline int64_t unzigzag(uint64_t v)
 {
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* A string table as a generation starts: only id 0, "" (defined ids start
+ * at 1). Cannot fail once the table has memory: a reset keeps it. */
+static inline int strings_start(struct ior_strtab *t)
+{
+	ior_strtab_clear(t);
+	return ior_strtab_append(t, "", 0) ? -ENOMEM : 0;
 }
 
 /* ---- primitive encodings ------------------------------------------------ */

@@ -31,10 +31,8 @@ struct ior_rec_reader {
 	bool eof, ended, truncated, failed;
 	uint64_t pairs, last_frame_end; /* pairs: PAIR and SUMMARY records read */
 
-	char *arena;             /* strings of the current generation */
-	uint32_t *off;
-	size_t arena_len, arena_cap;
-	uint32_t nstr, str_cap, gen;
+	struct ior_strtab str;   /* the current generation's strings, by the file's ids */
+	uint32_t gen;
 
 	uint16_t sys_map[MAX_SYSCALLS];
 	uint32_t nsys, bad_sys;
@@ -228,45 +226,25 @@ static int parse_header(struct ior_rec_reader *r)
 
 static void strings_reset(struct ior_rec_reader *r)
 {
-	r->arena_len = 1;
-	r->nstr = 1;
+	strings_start(&r->str);
 	r->gen++;
 	memset(&r->codec, 0, sizeof r->codec);
 }
 
 static int add_string(struct ior_rec_reader *r, const uint8_t *s, size_t n)
 {
-	if (r->nstr >= MAX_STRINGS || r->arena_len + n + 1 > MAX_STR_BYTES)
+	if (r->str.n >= MAX_STRINGS || r->str.len + n + 1 > MAX_STR_BYTES)
 		return rfail(r, -EBADMSG, "corrupt: more than %u strings or %u MiB of strings",
 			     MAX_STRINGS, MAX_STR_BYTES >> 20);
-	if (r->nstr == r->str_cap) {
-		uint32_t *off = realloc(r->off, 2 * r->str_cap * sizeof *off);
-		if (!off)
-			return rfail(r, -ENOMEM, "out of memory");
-		r->off = off;
-		r->str_cap *= 2;
-	}
-	if (r->arena_len + n + 1 > r->arena_cap) {
-		size_t cap = r->arena_cap;
-		while (r->arena_len + n + 1 > cap)
-			cap *= 2;
-		char *a = realloc(r->arena, cap);
-		if (!a)
-			return rfail(r, -ENOMEM, "out of memory");
-		r->arena = a;
-		r->arena_cap = cap;
-	}
-	memcpy(r->arena + r->arena_len, s, n);
-	r->arena[r->arena_len + n] = 0;
-	r->off[r->nstr++] = (uint32_t)r->arena_len;
-	r->arena_len += n + 1;
+	if (ior_strtab_append(&r->str, (const char *)s, n) == UINT32_MAX)
+		return rfail(r, -ENOMEM, "out of memory");
 	return 0;
 }
 
 static int get_id(struct ior_rec_reader *r, struct cur *c, uint32_t *id)
 {
 	uint64_t v;
-	if (get_varint(c, &v) || v >= r->nstr)
+	if (get_varint(c, &v) || v >= r->str.n)
 		return -1;
 	*id = (uint32_t)v;
 	return 0;
@@ -359,9 +337,9 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	p->pid = s->pid;
 	p->tid = tid;
 	p->fd = s->fd;
-	p->comm = r->arena + r->off[s->comm];
-	p->path = r->arena + r->off[s->path];
-	p->path2 = r->arena + r->off[s->path2];
+	p->comm = ior_strtab_get(&r->str, s->comm);
+	p->path = ior_strtab_get(&r->str, s->path);
+	p->path2 = ior_strtab_get(&r->str, s->path2);
 	if (s->sys >= r->nsys)
 		return -1;
 	if (r->sys_map[s->sys] == UINT16_MAX) {
@@ -406,9 +384,9 @@ static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_ev
 	p->flags = IOR_FLAGS_UNKNOWN;
 	p->summary = 1;
 	p->end_ns = p->enter_ns + span;
-	p->comm = r->arena + r->off[comm];
-	p->path = r->arena + r->off[path];
-	p->path2 = r->arena;
+	p->comm = ior_strtab_get(&r->str, comm);
+	p->path = ior_strtab_get(&r->str, path);
+	p->path2 = ior_strtab_get(&r->str, 0);
 	ids->comm = comm;
 	ids->path = path;
 	ids->path2 = 0;
@@ -513,12 +491,12 @@ int ior_rec_read(struct ior_rec_reader *r, struct ior_event_pair *p)
 
 const char *ior_rec_reader_string(const struct ior_rec_reader *r, uint32_t id)
 {
-	return id < r->nstr ? r->arena + r->off[id] : NULL;
+	return id < r->str.n ? ior_strtab_get(&r->str, id) : NULL;
 }
 
 uint32_t ior_rec_reader_nstrings(const struct ior_rec_reader *r)
 {
-	return r->nstr;
+	return r->str.n;
 }
 
 const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r)
@@ -571,8 +549,7 @@ void ior_rec_reader_close(struct ior_rec_reader *r)
 	if (!r->mem)
 		free(r->in);
 	free(r->frame);
-	free(r->arena);
-	free(r->off);
+	ior_strtab_free(&r->str);
 	free(r->sys_names);
 	free(r->host);
 	free(r->kernel);
@@ -582,21 +559,13 @@ void ior_rec_reader_close(struct ior_rec_reader *r)
 
 static int reader_start(struct ior_rec_reader *r)
 {
-	r->arena_cap = 1 << 16;
-	r->str_cap = 1024;
-	r->arena = malloc(r->arena_cap);
-	r->off = malloc(r->str_cap * sizeof *r->off);
 	r->dctx = ZSTD_createDCtx();
-	if (!r->arena || !r->off || !r->dctx)
+	if (ior_strtab_init(&r->str) || strings_start(&r->str) || !r->dctx)
 		return rfail(r, -ENOMEM, "out of memory");
 	/* Frames are bounded by MAX_FRAME; a hostile window size must not
 	 * make zstd allocate more. */
 	if (ZSTD_isError(ZSTD_DCtx_setParameter(r->dctx, ZSTD_d_windowLogMax, 24)))
 		return rfail(r, -EINVAL, "zstd setup failed");
-	r->arena[0] = 0;
-	r->arena_len = 1;
-	r->off[0] = 0;
-	r->nstr = 1;
 	int rc = next_frame(r);
 	if (rc < 0)
 		return rc;

@@ -2,7 +2,6 @@
  * least once a second (rec.h). */
 #include "rec.h"
 #include "rec_codec.h"
-#include "strtab.h"
 #include "syscalls.h"
 
 #include <errno.h>
@@ -70,13 +69,6 @@ struct ior_rec_writer {
 	struct ior_strtab str; /* id 0 is "" */
 	struct codec codec;
 };
-
-/* Empty but for id 0, "" (docs/format.md: defined ids start at 1). */
-static int strings_reset(struct ior_strtab *t)
-{
-	ior_strtab_clear(t);
-	return ior_strtab_intern(t, "", 0) ? -ENOMEM : 0;
-}
 
 static void put_bytes(struct ior_rec_writer *w, const void *s, size_t n)
 {
@@ -279,7 +271,7 @@ static int writer_alloc(struct ior_rec_writer **wp)
 	w->out = malloc(w->out_cap);
 	w->cctx = ZSTD_createCCtx();
 	if (!w->raw || !w->out || !w->cctx || ior_strtab_init(&w->str) ||
-	    strings_reset(&w->str))
+	    strings_start(&w->str))
 		return -ENOMEM;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, ZSTD_LEVEL)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)))
@@ -328,7 +320,7 @@ static void maybe_reset_strings(struct ior_rec_writer *w)
 	if (t->n + 3 <= MAX_STRINGS && t->len + 3 * (MAX_STR_LEN + 1) <= MAX_STR_BYTES)
 		return;
 	w->raw[w->raw_len++] = OP_RESET;
-	strings_reset(t); /* cannot fail: the table keeps its memory */
+	strings_start(t);
 	memset(&w->codec, 0, sizeof w->codec);
 }
 

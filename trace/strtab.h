@@ -3,7 +3,8 @@
  * off[id]). Interning (ior_strtab_intern) adds a string only when new, via
  * an open-addressing index on its bytes; appending (ior_strtab_append)
  * adds it as a new id whatever it holds, for ids someone else assigns (a
- * recording's), and does not index it: use one or the other on a table.
+ * recording's), and leaves it out of the index: find and intern do not
+ * see it.
  * Not thread-safe. Strings may move when one is added; ids stay. */
 #ifndef IOR_TRACE_STRTAB_H
 #define IOR_TRACE_STRTAB_H
