@@ -3,33 +3,20 @@
 #include "csv.h"
 #include "rec.h"
 #include "rec_codec.h"
+#include "rec_frames.h"
 #include "syscalls.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zstd.h>
-
-#define MAX_FRAME (16u << 20) /* decoded bytes per frame */
-#define IN_CHUNK (128u << 10)  /* file bytes read at a time */
 
 struct ior_rec_reader {
-	int fd;
-	const uint8_t *mem;
-	size_t mem_len;
-	uint8_t *in;
-	size_t in_len, in_pos;
-	uint64_t in_base;        /* file offset of in[0] */
-	ZSTD_DCtx *dctx;
-	uint8_t *frame;          /* decoded bytes of the current complete frame */
-	size_t frame_len, frame_cap, pos;
-	bool eof, ended, truncated, failed;
-	uint64_t pairs, last_frame_end; /* pairs: PAIR and SUMMARY records read */
+	struct ior_rec_frames in;
+	size_t pos;              /* of the next record in in.frame */
+	bool ended, truncated, failed;
+	uint64_t pairs;          /* PAIR and SUMMARY records read */
 
 	struct ior_strtab str;   /* the current generation's strings, by the file's ids */
 	uint32_t gen;
@@ -58,108 +45,17 @@ static int rfail(struct ior_rec_reader *r, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static int refill(struct ior_rec_reader *r)
-{
-	if (r->mem) {
-		r->eof = true;
-		return 0;
-	}
-	r->in_base += r->in_len;
-	r->in_len = r->in_pos = 0;
-	for (;;) {
-		ssize_t n = read(r->fd, r->in, IN_CHUNK);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return rfail(r, -errno, "read failed: %s", strerror(errno));
-		if (n == 0)
-			r->eof = true;
-		r->in_len = (size_t)n;
-		return 0;
-	}
-}
-
-/* After a zstd error: a power loss can leave zero-filled blocks at the end
- * of a file; that is a truncation, anything else is corruption. */
-static bool rest_is_zero(struct ior_rec_reader *r, uint64_t from)
-{
-	if (r->mem) {
-		for (size_t i = (size_t)from; i < r->mem_len; i++)
-			if (r->mem[i])
-				return false;
-		return true;
-	}
-	uint8_t buf[4096];
-	for (uint64_t off = from;;) {
-		ssize_t n = pread(r->fd, buf, sizeof buf, (off_t)off);
-		if (n < 0)
-			return false;
-		if (n == 0)
-			return true;
-		for (ssize_t i = 0; i < n; i++)
-			if (buf[i])
-				return false;
-		off += (uint64_t)n;
-	}
-}
-
-static int grow_frame(struct ior_rec_reader *r)
-{
-	if (r->frame_cap >= MAX_FRAME)
-		return rfail(r, -EFBIG, "corrupt: a frame decodes to more than %u MiB (at byte %llu)",
-			     MAX_FRAME >> 20, (unsigned long long)r->last_frame_end);
-	size_t cap = r->frame_cap ? r->frame_cap * 2 : 1 << 16;
-	uint8_t *f = realloc(r->frame, cap);
-	if (!f)
-		return rfail(r, -ENOMEM, "out of memory");
-	r->frame = f;
-	r->frame_cap = cap;
-	return 0;
-}
-
-/* Decodes the next complete frame into r->frame. 1: got one; 0: no more
- * complete frames (r->truncated tells why); <0: error. */
+/* The next complete frame; 0 and r->truncated at the end of the input. */
 static int next_frame(struct ior_rec_reader *r)
 {
-	r->frame_len = r->pos = 0;
-	for (;;) {
-		if (r->in_pos == r->in_len) {
-			if (r->eof)
-				goto end;
-			int rc = refill(r);
-			if (rc)
-				return rc;
-			if (r->in_len == 0)
-				goto end;
-		}
-		if (r->frame_len == r->frame_cap) {
-			int rc = grow_frame(r);
-			if (rc)
-				return rc;
-		}
-		ZSTD_inBuffer in = { r->in, r->in_len, r->in_pos };
-		ZSTD_outBuffer out = { r->frame, r->frame_cap, r->frame_len };
-		size_t rc = ZSTD_decompressStream(r->dctx, &out, &in);
-		if (ZSTD_isError(rc)) {
-			if (rest_is_zero(r, r->last_frame_end))
-				goto end;
-			if (!r->info.version)
-				return rfail(r, -EBADMSG, "not an ior recording (%s at byte %llu)",
-					     ZSTD_getErrorName(rc), (unsigned long long)r->last_frame_end);
-			return rfail(r, -EBADMSG, "corrupt: %s in the frame at byte %llu",
-				     ZSTD_getErrorName(rc), (unsigned long long)r->last_frame_end);
-		}
-		r->in_pos = in.pos;
-		r->frame_len = out.pos;
-		if (rc == 0) {
-			r->last_frame_end = r->in_base + r->in_pos;
-			return 1;
-		}
-	}
-end:
-	r->truncated = !r->ended;
-	r->frame_len = 0;
-	return 0;
+	char msg[sizeof r->err];
+	r->pos = 0;
+	int rc = ior_rec_frames_next(&r->in, msg, sizeof msg);
+	if (rc < 0)
+		return rfail(r, rc, "%s", msg);
+	if (rc == 0)
+		r->truncated = !r->ended;
+	return rc;
 }
 
 static char *dup_str(const uint8_t *s, size_t n)
@@ -194,9 +90,9 @@ static int parse_syscalls(struct ior_rec_reader *r, struct cur *c)
 
 static int parse_header(struct ior_rec_reader *r)
 {
-	struct cur c = { r->frame, r->frame + r->frame_len };
+	struct cur c = { r->in.frame, r->in.frame + r->in.frame_len };
 	uint64_t version;
-	if (r->frame_len < sizeof magic || memcmp(r->frame, magic, sizeof magic))
+	if (r->in.frame_len < sizeof magic || memcmp(r->in.frame, magic, sizeof magic))
 		return rfail(r, -EBADMSG, "not an ior recording (bad magic)");
 	c.p += sizeof magic;
 	if (get_varint(&c, &version))
@@ -220,7 +116,7 @@ static int parse_header(struct ior_rec_reader *r)
 	r->info.kernel = r->kernel;
 	r->info.cmdline = r->cmdline;
 	int rc = parse_syscalls(r, &c);
-	r->pos = (size_t)(c.p - r->frame);
+	r->pos = (size_t)(c.p - r->in.frame);
 	return rc;
 }
 
@@ -411,7 +307,7 @@ static int parse_end(struct ior_rec_reader *r, struct cur *c)
 static int corrupt_at(struct ior_rec_reader *r)
 {
 	return rfail(r, -EBADMSG, "corrupt record in the frame ending at byte %llu (after %llu pairs)",
-		     (unsigned long long)r->last_frame_end, (unsigned long long)r->pairs);
+		     (unsigned long long)r->in.end, (unsigned long long)r->pairs);
 }
 
 /* The name comes from the file: escaped before anyone prints it. */
@@ -432,7 +328,7 @@ static int row_read(struct ior_rec_reader *r, const struct cur *c, int rc)
 		return unknown_syscall(r);
 	if (rc)
 		return corrupt_at(r);
-	r->pos = (size_t)(c->p - r->frame);
+	r->pos = (size_t)(c->p - r->in.frame);
 	r->pairs++;
 	return 1;
 }
@@ -444,13 +340,13 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 	for (;;) {
 		if (r->ended)
 			return 0;
-		if (r->pos >= r->frame_len) {
+		if (r->pos >= r->in.frame_len) {
 			int rc = next_frame(r);
 			if (rc <= 0)
 				return rc;
 			continue;
 		}
-		struct cur c = { r->frame + r->pos, r->frame + r->frame_len };
+		struct cur c = { r->in.frame + r->pos, r->in.frame + r->in.frame_len };
 		uint8_t op = *c.p++;
 		if (op & OP_PAIR)
 			return row_read(r, &c, decode_pair(r, &c, op, p, ids));
@@ -479,7 +375,7 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 		}
 		if (rc)
 			return rc;
-		r->pos = (size_t)(c.p - r->frame);
+		r->pos = (size_t)(c.p - r->in.frame);
 	}
 }
 
@@ -511,18 +407,7 @@ const struct ior_trace_totals *ior_rec_reader_totals(const struct ior_rec_reader
 
 uint64_t ior_rec_reader_trailing(const struct ior_rec_reader *r)
 {
-	struct stat st;
-	uint64_t size;
-
-	if (!r->ended)
-		return 0;
-	if (r->mem)
-		size = r->mem_len;
-	else if (fstat(r->fd, &st) || st.st_size < 0)
-		return 0;
-	else
-		size = (uint64_t)st.st_size;
-	return size > r->last_frame_end ? size - r->last_frame_end : 0;
+	return r->ended ? ior_rec_frames_trailing(&r->in) : 0;
 }
 
 bool ior_rec_reader_truncated(const struct ior_rec_reader *r, uint64_t *pairs, uint64_t *last_frame_end)
@@ -530,7 +415,7 @@ bool ior_rec_reader_truncated(const struct ior_rec_reader *r, uint64_t *pairs, u
 	if (pairs)
 		*pairs = r->pairs;
 	if (last_frame_end)
-		*last_frame_end = r->last_frame_end;
+		*last_frame_end = r->in.end;
 	return r->truncated;
 }
 
@@ -543,12 +428,7 @@ void ior_rec_reader_close(struct ior_rec_reader *r)
 {
 	if (!r)
 		return;
-	if (r->fd >= 0)
-		close(r->fd);
-	ZSTD_freeDCtx(r->dctx);
-	if (!r->mem)
-		free(r->in);
-	free(r->frame);
+	ior_rec_frames_close(&r->in);
 	ior_strtab_free(&r->str);
 	free(r->sys_names);
 	free(r->host);
@@ -559,14 +439,12 @@ void ior_rec_reader_close(struct ior_rec_reader *r)
 
 static int reader_start(struct ior_rec_reader *r)
 {
-	r->dctx = ZSTD_createDCtx();
-	if (ior_strtab_init(&r->str) || strings_start(&r->str) || !r->dctx)
+	int rc = ior_rec_frames_start(&r->in);
+	if (ior_strtab_init(&r->str) || strings_start(&r->str) || rc == -ENOMEM)
 		return rfail(r, -ENOMEM, "out of memory");
-	/* Frames are bounded by MAX_FRAME; a hostile window size must not
-	 * make zstd allocate more. */
-	if (ZSTD_isError(ZSTD_DCtx_setParameter(r->dctx, ZSTD_d_windowLogMax, 24)))
-		return rfail(r, -EINVAL, "zstd setup failed");
-	int rc = next_frame(r);
+	if (rc)
+		return rfail(r, rc, "zstd setup failed");
+	rc = next_frame(r);
 	if (rc < 0)
 		return rc;
 	if (rc == 0)
@@ -595,10 +473,8 @@ int ior_rec_reader_open(struct ior_rec_reader **rp, const char *path, char *err,
 		set_err(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	r->in = malloc(IN_CHUNK);
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0 || !r->in) {
-		int rc = r->in ? -errno : -ENOMEM;
+	int rc = ior_rec_frames_open(&r->in, path);
+	if (rc) {
 		set_err(err, errlen, "%s: cannot open the recording: %s", path, strerror(-rc));
 		ior_rec_reader_close(r);
 		return rc;
@@ -615,10 +491,6 @@ int ior_rec_reader_open_mem(struct ior_rec_reader **rp, const void *data, size_t
 		set_err(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	r->fd = -1;
-	r->mem = data;
-	r->mem_len = len;
-	r->in = (uint8_t *)data;
-	r->in_len = len;
+	ior_rec_frames_open_mem(&r->in, data, len);
 	return open_common(rp, r, "recording", err, errlen);
 }
