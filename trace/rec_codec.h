@@ -101,16 +101,6 @@ static inline uint64_t bytes_by_rule(const struct tid_state *s, int64_t ret)
 	}
 }
 
-static inline uint64_t zigzag(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static inline int64_t unzigzag(uint64_t v)
-{
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
 /* A string table as a generation starts: only id 0, "" (defined ids start
  * at 1). Cannot fail once the table has memory: a reset keeps it. */
 static inline int strings_start(struct ior_strtab *t)
@@ -120,6 +110,16 @@ static inline int strings_start(struct ior_strtab *t)
 }
 
 /* ---- primitive encodings ------------------------------------------------ */
+
+static inline uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
 
 static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
 {

@@ -115,7 +115,7 @@ static int intern(struct ior_rec_writer *w, const char *s, size_t n, uint32_t *i
 	*id = ior_strtab_intern(&w->str, s, n);
 	if (*id == UINT32_MAX)
 		return -ENOMEM;
-	if (*id == known) {
+	if (*id == known) { /* new: it took the next id */
 		w->raw[w->raw_len++] = OP_STR;
 		put_bytes(w, s, n);
 	}
