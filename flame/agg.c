@@ -6,7 +6,7 @@
  * (tree.c). */
 #include "agg.h"
 #include "field.h"
-#include "strtab.h"
+#include "trace/strtab.h"
 #include "trace/rec.h"
 
 #include <errno.h>
@@ -31,7 +31,7 @@ struct ior_flame_agg {
 	const struct ior_flame_field *keyf[IOR_FLAME_MAX_FIELDS];
 	uint8_t word[IOR_FLAME_MAX_FIELDS];
 	unsigned nkey, stride;          /* key words; words per slot */
-	struct ior_flame_strtab strs;   /* the text fields' strings */
+	struct ior_strtab strs;         /* the text fields' strings */
 	uint64_t *table;                /* tcap slots of stride words */
 	uint32_t tcap, nentries;
 	uint32_t last;                  /* slot of the previous pair, + 1 */
@@ -85,7 +85,7 @@ int ior_flame_agg_new(struct ior_flame_agg **ap, const struct ior_flame_spec *sp
 	}
 	a->tcap = 2048;
 	a->table = calloc((size_t)a->tcap * a->stride, sizeof *a->table);
-	if (!a->table || ior_flame_strtab_init(&a->strs)) {
+	if (!a->table || ior_strtab_init(&a->strs)) {
 		ior_flame_agg_free(a);
 		return -ENOMEM;
 	}
@@ -97,7 +97,7 @@ void ior_flame_agg_free(struct ior_flame_agg *a)
 {
 	if (!a)
 		return;
-	ior_flame_strtab_free(&a->strs);
+	ior_strtab_free(&a->strs);
 	free(a->table);
 	free(a->idmap);
 	free(a->comm_ok);
@@ -249,9 +249,9 @@ static int string_id(struct ior_flame_agg *a, const char *s, uint64_t *id, bool 
 	size_t n = strlen(s);
 	uint32_t v;
 	if (a->max_string_bytes && a->strs.len >= a->max_string_bytes) {
-		v = ior_flame_strtab_find(&a->strs, s, n);
+		v = ior_strtab_find(&a->strs, s, n);
 		*absent |= v == UINT32_MAX;
-	} else if ((v = ior_flame_strtab_intern(&a->strs, s, n)) == UINT32_MAX) {
+	} else if ((v = ior_strtab_intern(&a->strs, s, n)) == UINT32_MAX) {
 		return -ENOMEM;
 	}
 	*id = v;
@@ -332,7 +332,7 @@ static inline uint32_t map_id(struct ior_flame_agg *a, struct ior_rec_reader *r,
 	if (a->idmap[id])
 		return a->idmap[id] - 1;
 	const char *s = ior_rec_reader_string(r, id);
-	uint32_t v = ior_flame_strtab_intern(&a->strs, s, strlen(s));
+	uint32_t v = ior_strtab_intern(&a->strs, s, strlen(s));
 	if (v != UINT32_MAX)
 		a->idmap[id] = v + 1;
 	return v;
@@ -455,7 +455,7 @@ int ior_flame_agg_each(const struct ior_flame_agg *a,
 
 const char *ior_flame_agg_string(const struct ior_flame_agg *a, uint64_t id)
 {
-	return id < a->strs.n ? ior_flame_strtab_get(&a->strs, (uint32_t)id) : "";
+	return id < a->strs.n ? ior_strtab_get(&a->strs, (uint32_t)id) : "";
 }
 
 const struct ior_flame_spec *ior_flame_agg_spec(const struct ior_flame_agg *a)

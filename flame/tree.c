@@ -3,7 +3,7 @@
  * name; what folded, SVG and JSON render. */
 #include "agg.h"
 #include "field.h"
-#include "strtab.h"
+#include "trace/strtab.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 struct builder {
 	struct ior_flame_tree *t;
-	struct ior_flame_strtab names;
+	struct ior_strtab names;
 	uint32_t ncap;
 	uint64_t *child_keys;   /* (parent << 32 | name) + 1, 0 empty */
 	uint32_t *child_nodes;
@@ -91,7 +91,7 @@ static int child(struct builder *b, uint32_t parent, uint32_t name, uint32_t *id
 static int frame(struct builder *b, uint32_t *node, const char *s, size_t n, uint64_t w)
 {
 	size_t len = ior_flame_sanitize(b->buf, sizeof b->buf, s, n);
-	uint32_t name = ior_flame_strtab_intern(&b->names, b->buf, len);
+	uint32_t name = ior_strtab_intern(&b->names, b->buf, len);
 	if (name == UINT32_MAX)
 		return -ENOMEM;
 	int rc = child(b, *node, name, node);
@@ -174,7 +174,7 @@ static int build(struct builder *b, const struct ior_flame_agg *a)
 	struct ior_flame_tree *t = b->t;
 	struct walk w = { b, a };
 	uint32_t root;
-	int rc = ior_flame_strtab_intern(&b->names, "all", 3) == UINT32_MAX ? -ENOMEM : 0;
+	int rc = ior_strtab_intern(&b->names, "all", 3) == UINT32_MAX ? -ENOMEM : 0;
 	if (!rc)
 		rc = new_node(b, 0, 0, &root);
 	if (!rc)
@@ -206,13 +206,13 @@ int ior_flame_tree_build(const struct ior_flame_agg *a, struct ior_flame_tree **
 	b.child_keys = calloc(b.ccap, sizeof *b.child_keys);
 	b.child_nodes = malloc(b.ccap * sizeof *b.child_nodes);
 	int rc = -ENOMEM;
-	if (t->nodes && b.child_keys && b.child_nodes && !ior_flame_strtab_init(&b.names))
+	if (t->nodes && b.child_keys && b.child_nodes && !ior_strtab_init(&b.names))
 		rc = build(&b, a);
 	free(b.child_keys);
 	free(b.child_nodes);
 	t->names = b.names.arena;
 	b.names.arena = NULL;
-	ior_flame_strtab_free(&b.names);
+	ior_strtab_free(&b.names);
 	if (rc) {
 		ior_flame_tree_free(t);
 		return rc;
