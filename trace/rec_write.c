@@ -1,5 +1,6 @@
 /* Recording writer: encodes pairs into frames of a zstd stream, flushed at
  * least once a second (rec.h). */
+#include "clock.h"
 #include "rec.h"
 #include "rec_codec.h"
 #include "syscalls.h"
@@ -214,9 +215,7 @@ static void put_header(struct ior_rec_writer *w, const struct ior_rec_info *info
 	struct utsname u;
 	if (uname(&u))
 		memset(&u, 0, sizeof u);
-	struct timespec rt, mono;
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
+	uint64_t mono_now = ior_mono_ns(), rt_now = mono_now + (uint64_t)ior_realtime_offset_ns();
 	const char *host = info && info->host ? info->host : u.nodename;
 	const char *kernel = info && info->kernel ? info->kernel : u.release;
 	const char *cmdline = info ? info->cmdline : NULL;
@@ -224,10 +223,8 @@ static void put_header(struct ior_rec_writer *w, const struct ior_rec_info *info
 		own_cmdline(cmdline_buf, sizeof cmdline_buf);
 		cmdline = cmdline_buf;
 	}
-	uint64_t rt_ns = info && info->start_realtime_ns ? info->start_realtime_ns :
-			 (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
-	uint64_t mono_ns = info && info->start_monotonic_ns ? info->start_monotonic_ns :
-			   (uint64_t)mono.tv_sec * 1000000000ull + (uint64_t)mono.tv_nsec;
+	uint64_t rt_ns = info && info->start_realtime_ns ? info->start_realtime_ns : rt_now;
+	uint64_t mono_ns = info && info->start_monotonic_ns ? info->start_monotonic_ns : mono_now;
 
 	memcpy(w->raw, magic, sizeof magic);
 	w->raw_len = sizeof magic;
@@ -305,9 +302,7 @@ int ior_rec_writer_open(struct ior_rec_writer **wp, const char *path,
 		writer_free(w);
 		return rc;
 	}
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	w->last_flush_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	w->last_flush_ns = ior_mono_ns();
 	*wp = w;
 	return 0;
 }
