@@ -21,6 +21,9 @@
 
 struct check {
 	char reason[1024]; /* first failure */
+	/* the syscalls whose tracepoints exist (all when that is unknown):
+	 * what the bpf object line brings up, the missing ones said once */
+	unsigned char sel[IOR_NR_MAX];
 };
 
 static void line(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -125,6 +128,7 @@ static void check_tracepoints(struct check *c)
 			failed(c, "tracepoints:", err);
 			return;
 		}
+		c->sel[i] = in && out;
 		if (in && out) {
 			present++;
 			continue;
@@ -173,19 +177,18 @@ static void probe_warning(void *ctx, const char *msg)
 }
 
 /* Brings bpf.c up exactly as the tracer does (trace/probe.h: the same
- * programs, filters, sys_conf and attach table) for every syscall, then
- * detaches: proves the kernel accepts them where tracing puts them. */
+ * programs, filters, sys_conf and attach table) for every syscall this
+ * kernel has, then detaches: proves the kernel accepts them where tracing
+ * puts them. */
 static void check_object(struct check *c, bool verbose)
 {
 	static char err[64 << 10];
-	static unsigned char sel[IOR_NR_MAX];
 	size_t size = (size_t)(ior_bpf_object_end - ior_bpf_object);
-	struct ior_probe_cfg cfg = { .object = ior_bpf_object, .object_size = size, .pid = -1, .tid = -1, .comm = "", .sel = sel, .verbose = verbose,
-				     .warn = probe_warning };
+	struct ior_probe_cfg cfg = { .object = ior_bpf_object, .object_size = size, .pid = -1, .tid = -1,
+				     .comm = "", .sel = c->sel, .verbose = verbose, .warn = probe_warning };
 	struct ior_probe p;
 	const char *names[IOR_PROBE_MAX_ATTACH + 2];
 
-	memset(sel, 1, ior_nsyscalls);
 	int r = ior_probe_load(&p, &cfg, err, sizeof err);
 	if (!r)
 		r = ior_probe_attach(&p, err, sizeof err);
@@ -206,7 +209,9 @@ static void check_object(struct check *c, bool verbose)
 
 int ior_cmd_check(const struct ior_opts *o)
 {
-	struct check c = { "" };
+	static struct check c;
+
+	memset(c.sel, 1, ior_nsyscalls);
 	check_kernel();
 	check_lockdown(&c);
 	check_bpf(&c);
