@@ -431,8 +431,11 @@ size_t ior_pair_in_flight(const struct ior_pairer *p, struct ior_in_flight *out,
 				break;
 			all = a;
 		}
-		all[n] = (struct ior_in_flight){ t->enter_ts, t->pid, t->tid,
-						 (uint16_t)ior_syscall_index(s), { 0 } };
+		int fd = s->fd_arg != IOR_ARG_NONE && !s->fd_is_dirfd2 && t->fd >= 0 && t->fd <= INT32_MAX
+				 ? (int)t->fd : -1;
+		int64_t flags;
+		all[n] = (struct ior_in_flight){ t->enter_ts, t->pid, t->tid, (uint16_t)ior_syscall_index(s),
+						 { 0 }, fd, fd >= 0 ? ior_fdtab_get(p->cfg.fds, t->pid, fd, &flags) : "" };
 		memcpy(all[n].comm, t->comm, sizeof all[n].comm);
 		n++;
 	}

@@ -30,6 +30,10 @@ struct ior_in_flight {
 	uint32_t pid, tid;
 	uint16_t sys; /* index into ior_syscalls[] */
 	char comm[16];
+	int32_t fd;       /* the fd it acts on, -1 when none */
+	const char *path; /* that fd's path now ("" when unknown; a path
+			   * argument is read at exit only); valid until the
+			   * next feed */
 };
 
 struct ior_pair_cfg {

@@ -61,14 +61,18 @@ static void print_in_flight(const struct ior_session *s, FILE *f)
 {
 	struct ior_in_flight fl[IN_FLIGHT_SHOWN];
 	size_t n = ior_pair_in_flight(s->pairer, fl, IN_FLIGHT_SHOWN);
-	char comm[80];
+	char comm[80], path[1100];
 
 	for (size_t i = 0; i < n && i < IN_FLIGHT_SHOWN; i++) {
 		uint64_t age = s->stop_ns > fl[i].enter_ns ? s->stop_ns - fl[i].enter_ns : 0;
 		ior_csv_escape(comm, sizeof comm, fl[i].comm, strnlen(fl[i].comm, sizeof fl[i].comm),
 			       IOR_ESCAPE_AUTO);
-		fprintf(f, "ior:   %s by %s %u.%u, in the syscall for %.3f s\n", ior_syscalls[fl[i].sys].name,
+		ior_csv_escape(path, sizeof path, fl[i].path, strlen(fl[i].path), IOR_ESCAPE_AUTO);
+		fprintf(f, "ior:   %s by %s %u.%u, in the syscall for %.3f s", ior_syscalls[fl[i].sys].name,
 			comm, fl[i].pid, fl[i].tid, age / 1e9);
+		if (fl[i].fd >= 0)
+			fprintf(f, ", on fd %d%s%s", fl[i].fd, path[0] ? " " : "", path);
+		fputc('\n', f);
 	}
 	if (n > IN_FLIGHT_SHOWN)
 		fprintf(f, "ior:   ... and %zu more\n", n - IN_FLIGHT_SHOWN);

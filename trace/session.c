@@ -286,6 +286,11 @@ void ior_session_stop(struct ior_session *s)
 	tick_sinks(s, s->stop_ns);
 }
 
+size_t ior_session_in_flight(const struct ior_session *s, struct ior_in_flight *out, size_t max)
+{
+	return s->pairer ? ior_pair_in_flight(s->pairer, out, max) : 0;
+}
+
 const struct ior_probe *ior_session_probe(const struct ior_session *s)
 {
 	return &s->probe;

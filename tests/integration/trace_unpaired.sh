@@ -33,10 +33,10 @@ else
 		else
 			check_stats inflight-statistics "enters in flight at stop=1" "exits without an enter=0" \
 				"lost=0" "syscall pairs=0"
-			if grep -q "^ior: .*read by workload $P\.$P, in the syscall for" "$IOR_ERR"; then
+			if grep -q "^ior: .*read by workload $P\.$P, in the syscall for [0-9.]* s, on fd [0-9]* $FIFO\$" "$IOR_ERR"; then
 				pass inflight-named
 			else
-				fail inflight-named "no line naming the read of $P.$P: $(tail -n 3 "$IOR_ERR" | tr '\n' ' ')"
+				fail inflight-named "no line naming the read of $P.$P on $FIFO: $(tail -n 3 "$IOR_ERR" | tr '\n' ' ')"
 			fi
 			check inflight-no-rows "count==0"
 		fi
