@@ -153,8 +153,9 @@ TEST(unpaired_overwritten_mismatched_counted)
 	struct ior_rec_enter a = enter(200, 1, 1, NR_READ, 0, 0, 0);
 	struct ior_rec_enter b = enter(300, 1, 1, NR_WRITE, 1, 0, 0); /* a's exit lost */
 	struct ior_rec_exit xw = exit_(400, 1, 1, NR_READ, 1);        /* b's exit lost, a read's... */
-	struct ior_rec_enter open = enter(500, 1, 2, NR_READ, 0, 0, 0);
+	struct ior_rec_enter open = enter(500, 1, 2, NR_READ, 5, 0, 0);
 
+	ior_fdtab_set(r->fds, 1, 5, "/work/fifo", O_RDONLY);
 	push(r, 0, &lone, SHORT_EXIT);
 	push(r, 0, &a, sizeof a);
 	push(r, 0, &b, sizeof b);
@@ -173,6 +174,8 @@ TEST(unpaired_overwritten_mismatched_counted)
 	CHECK_EQ_INT(f[0].tid, 2);
 	CHECK_EQ_INT(f[0].enter_ns, 500);
 	CHECK_EQ_STR(ior_syscalls[f[0].sys].name, "read");
+	CHECK_EQ_INT(f[0].fd, 5);
+	CHECK_EQ_STR(f[0].path, "/work/fifo"); /* the hung read's file, from the fd table */
 	rig_free(r);
 }
 
