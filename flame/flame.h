@@ -4,9 +4,12 @@
  * Frames, bottom up, one field after the other in -fields order; the
  * fields and the frames each draws are one table, flame/field.c.
  *
- * Frame names are valid UTF-8 without control characters or ';' (invalid
- * bytes and control characters become U+FFFD, ';' becomes '_'), so folded
- * output stays parseable and SVG/JSON only need ordinary escaping.
+ * Frame names are written in one lossless, reversible notation, the CSV's
+ * (trace/csv.h, escape auto) plus ';': "\\" is a backslash, "\xHH" a byte
+ * (control bytes, invalid UTF-8, ';'), "\uHHHH" a code point a terminal
+ * acts on (C1 controls, bidi formatting, line separators). So a folded line
+ * splits at every ';', names are valid UTF-8 without controls, SVG/JSON
+ * need only their ordinary escaping, and the traced bytes can be recovered.
  *
  * Nothing here prints except the writers, which write to the FILE given. */
 #ifndef IOR_FLAME_FLAME_H
@@ -116,8 +119,8 @@ int ior_flame_write_svg(const struct ior_flame_tree *t, FILE *out);
 /* {"name":"all","value":N,"children":[...]} plus metadata on the root. */
 int ior_flame_write_json(const struct ior_flame_tree *t, FILE *out);
 
-/* Frame-name sanitiser (see top): writes at most cap-1 bytes + NUL to dst;
- * returns the length written. */
+/* A frame name in the notation above: at most cap-1 bytes + NUL to dst,
+ * never cutting an escape or a character; returns the length written. */
 size_t ior_flame_sanitize(char *dst, size_t cap, const char *src, size_t len);
 /* "1,234 calls", "12.5 ms", "3.2 MiB" */
 void ior_flame_format_value(char *buf, size_t len, enum ior_flame_metric m, uint64_t v);

@@ -1,70 +1,61 @@
 /* Frame names and values as people read them. */
 #include "flame.h"
+#include "trace/csv.h"
 
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid:
- * no overlongs, no surrogates, nothing above U+10FFFF. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+/* The CSV's visible notation (trace/csv.h, escape auto) plus ';' as \x3b:
+ * lossless and reversible (\\ is a backslash, \xHH a byte, \uHHHH a
+ * code point in UTF-8), and ';' never appears inside a frame name, so a
+ * folded line splits at every ';'. */
+static size_t put_hex(char *out, char kind, unsigned v, int digits)
 {
-	unsigned c = s[0];
-	size_t len;
-	unsigned cp, min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
+	static const char hex[] = "0123456789abcdef";
+
+	out[0] = '\\';
+	out[1] = kind;
+	for (int i = 0; i < digits; i++)
+		out[2 + i] = hex[(v >> (4 * (digits - 1 - i))) & 0xf];
+	return 2 + (size_t)digits;
 }
 
-static bool is_control(const unsigned char *s, size_t len)
+/* The notation of the character at s[0..n) into out (at most 6 bytes);
+ * *used: the bytes it took. */
+static size_t escape_one(char *out, const unsigned char *s, size_t n, size_t *used)
 {
-	if (len == 1)
-		return s[0] < 0x20 || s[0] == 0x7f;
-	/* C1 controls U+0080..U+009F and the line/paragraph separators */
-	if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0)
-		return true;
-	return len == 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9);
+	unsigned cp;
+	int len;
+
+	*used = 1;
+	if (s[0] == '\\')
+		return memcpy(out, "\\\\", 2), 2;
+	if (s[0] == ';' || s[0] < 0x20 || s[0] == 0x7f)
+		return put_hex(out, 'x', s[0], 2);
+	if (s[0] < 0x80)
+		return out[0] = (char)s[0], 1;
+	if (!(len = ior_utf8_seq(s, n, &cp)))
+		return put_hex(out, 'x', s[0], 2);
+	*used = (size_t)len;
+	if (ior_cp_is_unsafe(cp))
+		return put_hex(out, 'u', cp, 4);
+	memcpy(out, s, (size_t)len);
+	return (size_t)len;
 }
 
 size_t ior_flame_sanitize(char *dst, size_t cap, const char *src, size_t n)
 {
-	static const char fffd[] = "\xef\xbf\xbd";
 	const unsigned char *s = (const unsigned char *)src;
 	size_t o = 0;
 	if (!cap)
 		return 0;
 	for (size_t i = 0; i < n && s[i];) {
-		size_t len = utf8_len(s + i, n - i);
-		const char *put = (const char *)s + i;
-		size_t plen = len;
-		if (!len || is_control(s + i, len)) {
-			put = fffd;
-			plen = 3;
-			len = len ? len : 1;
-		} else if (s[i] == ';') {
-			put = "_";
-		}
-		if (o + plen >= cap)
-			break;
-		memcpy(dst + o, put, plen);
-		o += plen;
-		i += len;
+		char one[8];
+		size_t used, k = escape_one(one, s + i, n - i, &used);
+		if (o + k >= cap)
+			break; /* never half an escape or a character */
+		memcpy(dst + o, one, k);
+		o += k;
+		i += used;
 	}
 	dst[o] = 0;
 	return o;

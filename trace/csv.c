@@ -136,10 +136,7 @@ static void put_hex_escape(struct buf *b, char kind, unsigned v, int digits)
 	put(b, tmp, 2 + (size_t)digits);
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4) and its code point, or 0
- * when the bytes are not well-formed UTF-8 (overlongs, surrogates, > U+10FFFF
- * and truncated sequences included). */
-static int utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
+int ior_utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
 {
 	unsigned c = s[0], lo = 0x80, hi = 0xbf;
 	int len;
@@ -162,11 +159,9 @@ static int utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
 	return len;
 }
 
-/* Code points a terminal acts on or that reorder text: C1 controls and the
- * bidirectional formatting characters (Trojan Source). */
-static int cp_is_unsafe(unsigned cp)
+int ior_cp_is_unsafe(unsigned cp)
 {
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x200e || cp == 0x200f ||
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x200e || cp == 0x200f || cp == 0x2028 || cp == 0x2029 ||
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
@@ -175,7 +170,7 @@ static int cp_is_unsafe(unsigned cp)
  * points as \\uHHHH, the backslash as \\\\ so the notation stays
  * unambiguous. The NUL stops a run like a byte to escape, so the string is
  * measured in the same pass. A UTF-8 sequence never spans a NUL (a
- * continuation byte is not 0), so max bounds utf8_seq as strnlen did. */
+ * continuation byte is not 0), so max bounds ior_utf8_seq as strnlen did. */
 static void put_escaped(struct buf *b, const char *s, size_t max, int nul_ends, enum ior_escape esc)
 {
 	/* 1: not printable ASCII (NUL included), or a byte escaping or quoting acts on */
@@ -217,11 +212,11 @@ static void put_escaped(struct buf *b, const char *s, size_t max, int nul_ends, 
 			else /* the backslash */
 				put(b, "\\\\", 2);
 			i++;
-		} else if (esc == IOR_ESCAPE_ALWAYS || !(len = utf8_seq(u + i, max - i, &cp))) {
+		} else if (esc == IOR_ESCAPE_ALWAYS || !(len = ior_utf8_seq(u + i, max - i, &cp))) {
 			put_hex_escape(b, 'x', c, 2);
 			i++;
 		} else {
-			if (cp_is_unsafe(cp))
+			if (ior_cp_is_unsafe(cp))
 				put_hex_escape(b, 'u', cp, 4);
 			else
 				put(b, s + i, (size_t)len);

@@ -37,6 +37,13 @@ size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_e
 /* The first 256 bytes of s[0..n) in the notation of esc, into dst
  * (NUL-terminated, cut at len - 1 bytes); returns the length written. */
 size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_escape esc);
+/* The notation's parts, for other writers of it (flame/text.c): the
+ * length of the valid UTF-8 sequence at s (1..4) and its code point, or 0
+ * when not well-formed (overlongs, surrogates, > U+10FFFF, truncated);
+ * whether a code point is one a terminal acts on or that reorders text
+ * (C1 controls, bidi formatting: written \uHHHH). */
+int ior_utf8_seq(const unsigned char *s, size_t n, unsigned *cp);
+int ior_cp_is_unsafe(unsigned cp);
 /* "O_RDONLY|O_CLOEXEC" for open flags; writes at most len bytes. */
 void ior_open_flags_str(char *buf, size_t len, long long flags);
 

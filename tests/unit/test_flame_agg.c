@@ -287,18 +287,72 @@ TEST(spec_errors)
 TEST(sanitize_frames)
 {
 	char out[64];
-	ior_flame_sanitize(out, sizeof out, "a;b\nc", 5);
-	CHECK_EQ_STR(out, "a_b\xef\xbf\xbd" "c");
+	ior_flame_sanitize(out, sizeof out, "a;b\nc\\d", 7);
+	CHECK_EQ_STR(out, "a\\x3bb\\x0ac\\\\d");
 	ior_flame_sanitize(out, sizeof out, "\xff" "ok\xc3\xa9\xc0\xaf", 7);
-	CHECK_EQ_STR(out, "\xef\xbf\xbdok\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_EQ_STR(out, "\\xffok\xc3\xa9\\xc0\\xaf");
 	ior_flame_sanitize(out, sizeof out, "\xed\xa0\x80", 3); /* surrogate */
-	CHECK_EQ_STR(out, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_EQ_STR(out, "\\xed\\xa0\\x80");
 	ior_flame_sanitize(out, sizeof out, "\xe2\x82", 2); /* cut sequence */
-	CHECK_EQ_STR(out, "\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_EQ_STR(out, "\\xe2\\x82");
 	ior_flame_sanitize(out, 6, "\xe2\x82\xac\xe2\x82\xac", 6); /* never cuts a character */
 	CHECK_EQ_STR(out, "\xe2\x82\xac");
-	ior_flame_sanitize(out, sizeof out, "\x7f\t\xc2\x85", 4);
-	CHECK_EQ_STR(out, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	ior_flame_sanitize(out, 6, "ab\x01", 3); /* nor an escape */
+	CHECK_EQ_STR(out, "ab");
+	ior_flame_sanitize(out, sizeof out, "\x7f\t\xc2\x85\xe2\x80\xae\xe2\x80\xa8", 10);
+	CHECK_EQ_STR(out, "\\x7f\\x09\\u0085\\u202e\\u2028");
+}
+
+/* The notation's inverse, as a reader of folded stacks would write it. */
+static size_t unescape(unsigned char *out, const char *s)
+{
+	size_t o = 0;
+	for (size_t i = 0; s[i];) {
+		unsigned v = 0;
+		if (s[i] != '\\') {
+			out[o++] = (unsigned char)s[i++];
+		} else if (s[i + 1] == '\\') {
+			out[o++] = '\\';
+			i += 2;
+		} else if (s[i + 1] == 'x') {
+			sscanf(s + i + 2, "%2x", &v);
+			out[o++] = (unsigned char)v;
+			i += 4;
+		} else { /* \uHHHH: the code point in UTF-8 (all below U+10000) */
+			sscanf(s + i + 2, "%4x", &v);
+			if (v < 0x800) {
+				out[o++] = (unsigned char)(0xc0 | v >> 6);
+			} else {
+				out[o++] = (unsigned char)(0xe0 | v >> 12);
+				out[o++] = (unsigned char)(0x80 | (v >> 6 & 0x3f));
+			}
+			out[o++] = (unsigned char)(0x80 | (v & 0x3f));
+			i += 6;
+		}
+	}
+	return o;
+}
+
+/* Random names (hostile bytes, valid and broken UTF-8) come back whole. */
+TEST(frame_names_are_reversible)
+{
+	static const unsigned char pieces[][4] = { "a", ";", "\\", "\n", "\x7f", "\xff", "\xc3\xa9",
+						   "\xc2\x85", "\xe2\x80\xae", "\xf0\x9f\x94\xa5", "\xe2\x82", " " };
+	unsigned seed = 7, bad = 0;
+	for (int round = 0; round < 2000; round++) {
+		unsigned char name[64], back[512];
+		char out[512];
+		size_t n = 0;
+		for (int k = (int)((seed = seed * 1103515245 + 12345) >> 16) % 12; k >= 0; k--) {
+			const unsigned char *p = pieces[((seed = seed * 1103515245 + 12345) >> 16) % 12];
+			size_t len = strnlen((const char *)p, 4);
+			memcpy(name + n, p, len);
+			n += len;
+		}
+		ior_flame_sanitize(out, sizeof out, (const char *)name, n);
+		bad += strchr(out, ';') || unescape(back, out) != n || memcmp(back, name, n);
+	}
+	CHECK_EQ_INT(bad, 0);
 }
 
 TEST(value_units)
@@ -478,6 +532,7 @@ int main(void)
 	RUN(filters_match_live_semantics);
 	RUN(spec_errors);
 	RUN(sanitize_frames);
+	RUN(frame_names_are_reversible);
 	RUN(value_units);
 	RUN(distinct_paths_across_resets);
 	RUN(key_limit_other_bucket);

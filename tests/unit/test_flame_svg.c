@@ -74,7 +74,10 @@ TEST(hostile_names_render_as_text)
 	CHECK(strstr(s, "<title>&lt;/text&gt;&lt;script&gt;alert(1)&lt;/script&gt;\n"));
 	CHECK(strstr(s, "<title>a&amp;b\n"));
 	CHECK(strstr(s, "<title>&quot;q&apos;&quot;\n"));
-	CHECK(strstr(s, "<title>\xef\xbf\xbd" "ctl\n"));
+	CHECK(strstr(s, "<title>\\x01ctl\n")); /* the folded notation, XML-escaped after */
+	CHECK(strstr(s, "<title>\\xff\\xfe\n"));
+	CHECK(strstr(s, "<title>rel\\u2028z\n"));
+	CHECK(strstr(s, "<title>x\\x1b[31m\n"));
 	CHECK(strstr(s, "<title>]]&gt;\n"));
 	CHECK(strstr(s, "host h&lt;o&gt;st&amp;&quot;, 2025-12-02 10:40:00 \xe2\x80\x93 10:40:01 UTC (1.500 s)"));
 	for (size_t i = 0; i < len; i++)
