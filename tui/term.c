@@ -17,9 +17,12 @@
 #include <unistd.h>
 
 /* Alternate screen, auto-wrap off, cursor hidden, attributes reset, erased;
- * and back: attributes reset, auto-wrap on, cursor shown, normal screen. */
+ * and back: attributes reset, erased (a terminal without an alternate
+ * screen, such as the Linux console, is left clean; tmux keeps lines of a
+ * resized alternate screen otherwise), auto-wrap on, cursor shown, normal
+ * screen. */
 static const char enter_seq[] = "\x1b[?1049h\x1b[?7l\x1b[?25l\x1b[0m\x1b[H\x1b[2J";
-static const char leave_seq[] = "\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l";
+static const char leave_seq[] = "\x1b[0m\x1b[H\x1b[2J\x1b[?7h\x1b[?25h\x1b[?1049l";
 
 enum { QUITTING, FATAL, WINCH, TSTP, CONT };
 

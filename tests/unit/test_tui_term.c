@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 static const char enter_seq[] = "\x1b[?1049h";
-static const char leave_seq[] = "\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l";
+static const char leave_seq[] = "\x1b[0m\x1b[H\x1b[2J\x1b[?7h\x1b[?25h\x1b[?1049l";
 
 struct pty {
 	int master, slave;
