@@ -16,6 +16,8 @@ struct glyph {
 	int len, width;
 };
 
+static const struct glyph space = { " ", 1, 1 };
+
 static int clampi(int v, int lo, int hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
@@ -53,7 +55,6 @@ static void set_style(struct ior_tui_cell *c, struct ior_tui_style st)
 static void set_cell(struct ior_tui_screen *s, int row, int col, const struct glyph *g,
 		     struct ior_tui_style st)
 {
-	static const struct glyph space = { " ", 1, 1 };
 	struct ior_tui_cell *c;
 	int wide = g->width == 2;
 
@@ -161,7 +162,7 @@ int ior_tui_text_width(const struct ior_tui_screen *s, const char *text, size_t 
 	int w = 0;
 	struct glyph g;
 
-	while (pos < len && w < IOR_TUI_MAX_COLS * 4) {
+	while (pos < len && w < (1 << 28)) { /* no int overflow on any string */
 		next_glyph(s->utf8, text, len, &pos, &g);
 		w += g.width;
 	}
@@ -211,7 +212,6 @@ static size_t tail_start(const struct ior_tui_screen *s, const char *text, size_
 
 static void pad(struct ior_tui_screen *s, int row, int col, int n, struct ior_tui_style st)
 {
-	static const struct glyph space = { " ", 1, 1 };
 	for (int i = 0; i < n; i++)
 		set_cell(s, row, col + i, &space, st);
 }
@@ -294,7 +294,6 @@ static void glyph_of(const struct ior_tui_screen *s, const char *ch, struct glyp
 void ior_tui_fill(struct ior_tui_screen *s, int row, int col, int height, int width,
 		  struct ior_tui_style st, const char *ch)
 {
-	static const struct glyph space = { " ", 1, 1 };
 	struct glyph g;
 
 	glyph_of(s, ch, &g);

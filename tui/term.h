@@ -27,6 +27,8 @@
  *   - SIGWINCH: IOR_TUI_RESIZED is reported.
  * Reports are collected by ior_tui_term_events; ior_tui_term_fd becomes
  * readable (POLLIN) whenever there is one, so a poll() loop wakes up.
+ * Install the program's own signal handlers before enter: leave puts back
+ * the dispositions enter found, so one installed in between is lost.
  *
  * Not thread-safe; call from the thread that handles signals. */
 #ifndef IOR_TUI_TERM_H

@@ -11,27 +11,10 @@
 
 static const struct ior_tui_style plain = { 0, 0, 0 };
 
-/* Row r as text: every cell's character, the right halves of wide ones
- * left out. */
-static const char *row_text(const struct ior_tui_screen *s, int r)
-{
-	static char buf[4 * IOR_TUI_MAX_COLS + 1];
-	size_t n = 0;
-
-	for (int c = 0; c < s->cols; c++) {
-		const struct ior_tui_cell *cell = ior_tui_cell_at(s, r, c);
-		size_t len = strnlen(cell->ch, 4);
-		memcpy(buf + n, cell->ch, len);
-		n += len;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 /* Row r as text without its trailing spaces. */
 static const char *row_trim(const struct ior_tui_screen *s, int r)
 {
-	char *t = (char *)row_text(s, r);
+	char *t = (char *)vt_row_text(s, r);
 	size_t n = strlen(t);
 
 	while (n && t[n - 1] == ' ')
@@ -45,7 +28,7 @@ static const char *put_row(int utf8, int width, int flags, const char *text)
 	static struct ior_tui_screen s;
 	ior_tui_screen_init(&s, 1, width, utf8);
 	ior_tui_putn(&s, 0, 0, width, plain, flags, text, strlen(text));
-	const char *r = row_text(&s, 0);
+	const char *r = vt_row_text(&s, 0);
 	ior_tui_screen_free(&s);
 	return r;
 }
@@ -104,14 +87,14 @@ TEST(clip_wide)
 	CHECK_EQ_INT(ior_tui_text_width(&s, jp, strlen(jp)), 6);
 	ior_tui_put(&s, 0, 0, -1, plain, "\xe6\x97\xa5"); /* cols 0-1 */
 	ior_tui_put(&s, 0, 1, -1, plain, "x");           /* over its right half */
-	CHECK_EQ_STR(row_text(&s, 0), " x  ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), " x  ");
 	ior_tui_put(&s, 0, 2, -1, plain, "\xe6\x97\xa5"); /* cols 2-3 */
 	ior_tui_put(&s, 0, 2, -1, plain, "y");           /* over its left half */
-	CHECK_EQ_STR(row_text(&s, 0), " xy ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), " xy ");
 	ior_tui_put(&s, 0, 3, -1, plain, "\xe6\x97\xa5"); /* no room on the screen */
-	CHECK_EQ_STR(row_text(&s, 0), " xy ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), " xy ");
 	ior_tui_put(&s, 0, -1, -1, plain, "\xe6\x97\xa5z"); /* half off the left edge */
-	CHECK_EQ_STR(row_text(&s, 0), " zy ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), " zy ");
 	ior_tui_screen_free(&s);
 }
 
@@ -147,8 +130,8 @@ TEST(hostile_text_becomes_question_marks)
 		char want[32];
 		ior_tui_putn(&s, (int)i, 0, -1, plain, IOR_TUI_PAD, cases[i].in, len);
 		snprintf(want, sizeof want, "%-12s", cases[i].want);
-		if (strcmp(row_text(&s, (int)i), want))
-			T_FAIL("case %zu: \"%s\", want \"%s\"", i, row_text(&s, (int)i), want);
+		if (strcmp(vt_row_text(&s, (int)i), want))
+			T_FAIL("case %zu: \"%s\", want \"%s\"", i, vt_row_text(&s, (int)i), want);
 	}
 	/* the model terminal rejects any escape or byte it does not know */
 	CHECK_EQ_STR(play(NULL, &s, NULL), "");
@@ -185,15 +168,15 @@ TEST(lines_and_box_utf8)
 	struct ior_tui_screen s;
 	ior_tui_screen_init(&s, 3, 4, 1);
 	ior_tui_box(&s, 0, 0, 3, 4, plain);
-	CHECK_EQ_STR(row_text(&s, 0), "\xe2\x94\x8c\xe2\x94\x80\xe2\x94\x80\xe2\x94\x90");
-	CHECK_EQ_STR(row_text(&s, 1), "\xe2\x94\x82  \xe2\x94\x82");
-	CHECK_EQ_STR(row_text(&s, 2), "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80\xe2\x94\x98");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "\xe2\x94\x8c\xe2\x94\x80\xe2\x94\x80\xe2\x94\x90");
+	CHECK_EQ_STR(vt_row_text(&s, 1), "\xe2\x94\x82  \xe2\x94\x82");
+	CHECK_EQ_STR(vt_row_text(&s, 2), "\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80\xe2\x94\x98");
 	ior_tui_hline(&s, 1, 1, 2, plain);
-	CHECK_EQ_STR(row_text(&s, 1), "\xe2\x94\x82\xe2\x94\x80\xe2\x94\x80\xe2\x94\x82");
+	CHECK_EQ_STR(vt_row_text(&s, 1), "\xe2\x94\x82\xe2\x94\x80\xe2\x94\x80\xe2\x94\x82");
 	ior_tui_fill(&s, 0, 0, 3, 4, plain, "\xe6\x97\xa5"); /* wide fill */
-	CHECK_EQ_STR(row_text(&s, 2), "\xe6\x97\xa5\xe6\x97\xa5");
+	CHECK_EQ_STR(vt_row_text(&s, 2), "\xe6\x97\xa5\xe6\x97\xa5");
 	ior_tui_fill(&s, 0, 0, 3, 3, plain, "\xe6\x97\xa5"); /* an odd width ends in a space */
-	CHECK_EQ_STR(row_text(&s, 2), "\xe6\x97\xa5  "); /* which erased the wide one it cut */
+	CHECK_EQ_STR(vt_row_text(&s, 2), "\xe6\x97\xa5  "); /* which erased the wide one it cut */
 	ior_tui_screen_free(&s);
 }
 
@@ -205,20 +188,20 @@ TEST(sparkline)
 
 	ior_tui_screen_init(&s, 1, 12, 1);
 	CHECK_EQ_INT(ior_tui_sparkline(&s, 0, 0, 12, plain, v, 9, 8), 9);
-	CHECK_EQ_STR(row_text(&s, 0), "    \xe2\x96\x81\xe2\x96\x82\xe2\x96\x83\xe2\x96\x84\xe2\x96\x85\xe2\x96\x86\xe2\x96\x87\xe2\x96\x88");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "    \xe2\x96\x81\xe2\x96\x82\xe2\x96\x83\xe2\x96\x84\xe2\x96\x85\xe2\x96\x86\xe2\x96\x87\xe2\x96\x88");
 	ior_tui_sparkline(&s, 0, 0, 3, plain, v, 9, 0); /* the last 3, scaled to 8 */
-	CHECK_EQ_STR(row_text(&s, 0), "\xe2\x96\x86\xe2\x96\x87\xe2\x96\x88 \xe2\x96\x81\xe2\x96\x82\xe2\x96\x83\xe2\x96\x84\xe2\x96\x85\xe2\x96\x86\xe2\x96\x87\xe2\x96\x88");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "\xe2\x96\x86\xe2\x96\x87\xe2\x96\x88 \xe2\x96\x81\xe2\x96\x82\xe2\x96\x83\xe2\x96\x84\xe2\x96\x85\xe2\x96\x86\xe2\x96\x87\xe2\x96\x88");
 	ior_tui_screen_free(&s);
 
 	ior_tui_screen_init(&s, 1, 9, 0);
 	ior_tui_sparkline(&s, 0, 0, 9, plain, v, 9, 8);
-	CHECK_EQ_STR(row_text(&s, 0), " .:-=+*##");
+	CHECK_EQ_STR(vt_row_text(&s, 0), " .:-=+*##");
 	ior_tui_sparkline(&s, 0, 0, 9, plain, v, 9, 4); /* above max: the top */
-	CHECK_EQ_STR(row_text(&s, 0), " :=*#####");
+	CHECK_EQ_STR(vt_row_text(&s, 0), " :=*#####");
 	ior_tui_sparkline(&s, 0, 0, 4, plain, odd, 4, 0); /* autoscaled to +inf */
-	CHECK_EQ_STR(row_text(&s, 0), "  #.#####");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "  #.#####");
 	ior_tui_sparkline(&s, 0, 0, 4, plain, NULL, 0, 0);
-	CHECK_EQ_STR(row_text(&s, 0), "    #####");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "    #####");
 	ior_tui_screen_free(&s);
 }
 
@@ -228,19 +211,19 @@ TEST(bar)
 
 	ior_tui_screen_init(&s, 1, 10, 1);
 	CHECK_EQ_INT(ior_tui_bar(&s, 0, 0, 10, plain, 0.5), 5);
-	CHECK_EQ_STR(row_text(&s, 0), "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88     ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88     ");
 	CHECK_EQ_INT(ior_tui_bar(&s, 0, 0, 10, plain, 0.55), 6); /* 44 eighths: 5 and a half */
-	CHECK_EQ_STR(row_text(&s, 0), "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x8c    ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x8c    ");
 	CHECK_EQ_INT(ior_tui_bar(&s, 0, 0, 10, plain, 0.0125), 1); /* one eighth */
-	CHECK_EQ_STR(row_text(&s, 0), "\xe2\x96\x8f         ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "\xe2\x96\x8f         ");
 	CHECK_EQ_INT(ior_tui_bar(&s, 0, 0, 10, plain, 7), 10);
 	CHECK_EQ_INT(ior_tui_bar(&s, 0, 0, 10, plain, NAN), 0);
-	CHECK_EQ_STR(row_text(&s, 0), "          ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "          ");
 	ior_tui_screen_free(&s);
 
 	ior_tui_screen_init(&s, 1, 10, 0);
 	CHECK_EQ_INT(ior_tui_bar(&s, 0, 0, 10, plain, 0.55), 6);
-	CHECK_EQ_STR(row_text(&s, 0), "######    ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "######    ");
 	ior_tui_screen_free(&s);
 }
 
@@ -362,7 +345,7 @@ TEST(resize_redraws_everything)
 	ior_tui_put(&a, 0, 0, -1, plain, "title");
 	ior_tui_put(&b, 0, 0, -1, plain, "title");
 	CHECK_EQ_INT(ior_tui_screen_resize(&b, 30, 100), 0);
-	CHECK(b.rows == 30 && b.cols == 100 && strspn(row_text(&b, 0), " ") == 100);
+	CHECK(b.rows == 30 && b.cols == 100 && strspn(vt_row_text(&b, 0), " ") == 100);
 	ior_tui_put(&b, 0, 0, -1, plain, "title");
 	ior_tui_put(&b, 29, 90, -1, plain, "corner");
 	ior_tui_render(&out, &a, &b);

@@ -3,24 +3,10 @@
 #include "tui/edit.h"
 #include "tui/table.h"
 #include "t.h"
+#include "vt.h"
 
 static const struct ior_tui_style plain = { 0, 0, 0 }, rev = { IOR_TUI_REVERSE, 0, 0 },
 				  bold = { IOR_TUI_BOLD, 0, 0 };
-
-static const char *row_text(const struct ior_tui_screen *s, int r)
-{
-	static char buf[4 * IOR_TUI_MAX_COLS + 1];
-	size_t n = 0;
-
-	for (int c = 0; c < s->cols; c++) {
-		const struct ior_tui_cell *cell = ior_tui_cell_at(s, r, c);
-		size_t len = strnlen(cell->ch, 4);
-		memcpy(buf + n, cell->ch, len);
-		n += len;
-	}
-	buf[n] = '\0';
-	return buf;
-}
 
 static const struct ior_tui_column cols[] = {
 	{ "syscall", 8, 0 },
@@ -52,10 +38,10 @@ TEST(layout_and_header)
 	ior_tui_screen_init(&s, 6, 30, 1);
 	ior_tui_table_draw(&t, &s, 0, 0, 6, 30);
 	/* 8 + 1 + 6 + 1 + 14 (flexible) = 30 */
-	CHECK_EQ_STR(row_text(&s, 0), "syscall  count\xe2\x96\xbc file          ");
-	CHECK_EQ_STR(row_text(&s, 1), "read          0 \xe2\x80\xa6/path/data.db");
-	CHECK_EQ_STR(row_text(&s, 2), "read         10               ");
-	CHECK_EQ_STR(row_text(&s, 4), "read?[2J     30 \xe2\x80\xa6/path/data.db");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "syscall  count\xe2\x96\xbc file          ");
+	CHECK_EQ_STR(vt_row_text(&s, 1), "read          0 \xe2\x80\xa6/path/data.db");
+	CHECK_EQ_STR(vt_row_text(&s, 2), "read         10               ");
+	CHECK_EQ_STR(vt_row_text(&s, 4), "read?[2J     30 \xe2\x80\xa6/path/data.db");
 	CHECK_EQ_INT(ior_tui_cell_at(&s, 0, 0)->attr, IOR_TUI_BOLD);
 	CHECK_EQ_INT(ior_tui_cell_at(&s, 1, 20)->attr, IOR_TUI_REVERSE); /* the selected row, whole */
 	CHECK_EQ_INT(ior_tui_cell_at(&s, 1, 8)->attr, IOR_TUI_REVERSE);  /* and its gaps */
@@ -67,13 +53,13 @@ TEST(layout_and_header)
 	t.sort_col = 0;
 	t.sort_desc = 0;
 	ior_tui_table_draw(&t, &s, 0, 0, 3, 12);
-	CHECK_EQ_STR(row_text(&s, 0), "syscall\xe2\x96\xb2 cou                  ");
-	CHECK_EQ_STR(row_text(&s, 1), "read       0                  ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "syscall\xe2\x96\xb2 cou                  ");
+	CHECK_EQ_STR(vt_row_text(&s, 1), "read       0                  ");
 	ior_tui_screen_free(&s);
 
 	ior_tui_screen_init(&s, 2, 30, 0); /* ASCII marks */
 	ior_tui_table_draw(&t, &s, 0, 0, 2, 30);
-	CHECK_EQ_STR(row_text(&s, 0), "syscall^  count file          ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "syscall^  count file          ");
 	ior_tui_screen_free(&s);
 }
 
@@ -96,7 +82,7 @@ TEST(selection_scrolls)
 	ior_tui_table_key(&t, &k);
 	CHECK(t.selected == 99 && t.top == 96);
 	ior_tui_table_draw(&t, &s, 0, 0, 5, 30);
-	CHECK(!strncmp(row_text(&s, 4), "read        990", 15));
+	CHECK(!strncmp(vt_row_text(&s, 4), "read        990", 15));
 	CHECK_EQ_INT(ior_tui_cell_at(&s, 4, 0)->attr, IOR_TUI_REVERSE);
 	k.code = IOR_TUI_KEY_PGUP;
 	ior_tui_table_key(&t, &k);
@@ -116,13 +102,13 @@ TEST(selection_scrolls)
 	t.nrows = 3;
 	ior_tui_table_draw(&t, &s, 0, 0, 5, 30);
 	CHECK(t.selected == 2 && t.top == 0);
-	CHECK_EQ_STR(row_text(&s, 4), "                              ");
+	CHECK_EQ_STR(vt_row_text(&s, 4), "                              ");
 	t.nrows = 0;
 	k.code = IOR_TUI_KEY_DOWN;
 	ior_tui_table_key(&t, &k);
 	CHECK_EQ_INT(t.selected, 0);
 	ior_tui_table_draw(&t, &s, 0, 0, 5, 30);
-	CHECK_EQ_STR(row_text(&s, 1), "                              ");
+	CHECK_EQ_STR(vt_row_text(&s, 1), "                              ");
 	ior_tui_screen_free(&s);
 }
 
@@ -207,19 +193,19 @@ TEST(edit_draw_scrolls)
 	ior_tui_screen_init(&s, 1, 12, 1);
 	ior_tui_edit_set(&e, "abc");
 	ior_tui_edit_draw(&e, &s, 0, 2, 6, plain);
-	CHECK_EQ_STR(row_text(&s, 0), "  abc       ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "  abc       ");
 	CHECK(s.cursor_visible && s.cursor_row == 0 && s.cursor_col == 5);
 	ior_tui_edit_set(&e, "abcdefghij");
 	ior_tui_edit_draw(&e, &s, 0, 2, 6, plain);
-	CHECK_EQ_STR(row_text(&s, 0), "  fghij     ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "  fghij     ");
 	CHECK_EQ_INT(s.cursor_col, 7);
 	type(&e, IOR_TUI_KEY_HOME, 0, NULL);
 	ior_tui_edit_draw(&e, &s, 0, 2, 6, plain);
-	CHECK_EQ_STR(row_text(&s, 0), "  abcdef    ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "  abcdef    ");
 	CHECK_EQ_INT(s.cursor_col, 2);
 	ior_tui_edit_set(&e, "\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5"); /* 8 columns */
 	ior_tui_edit_draw(&e, &s, 0, 2, 6, plain);
-	CHECK_EQ_STR(row_text(&s, 0), "  \xe6\x97\xa5\xe6\x97\xa5      ");
+	CHECK_EQ_STR(vt_row_text(&s, 0), "  \xe6\x97\xa5\xe6\x97\xa5      ");
 	CHECK_EQ_INT(s.cursor_col, 6);
 	ior_tui_screen_free(&s);
 }

@@ -213,6 +213,23 @@ static inline void vt_feed(struct vt *v, const void *data, size_t n)
 	}
 }
 
+/* Row r of screen s as text: every cell's character, the right halves of
+ * wide ones left out. A static buffer. */
+static inline const char *vt_row_text(const struct ior_tui_screen *s, int r)
+{
+	static char buf[4 * IOR_TUI_MAX_COLS + 1];
+	size_t n = 0;
+
+	for (int c = 0; c < s->cols; c++) {
+		const struct ior_tui_cell *cell = ior_tui_cell_at(s, r, c);
+		size_t len = strnlen(cell->ch, 4);
+		memcpy(buf + n, cell->ch, len);
+		n += len;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 /* "" when v shows s exactly (characters, attributes, the cursor), else
  * the first difference, in why. */
 static inline const char *vt_differs(struct vt *v, const struct ior_tui_screen *s, char *why, size_t len)
