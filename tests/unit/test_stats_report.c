@@ -222,6 +222,9 @@ TEST(summary_rows_and_empty)
 	p.summary = 1, p.pairs = 1000, p.end_ns = 2 * S;
 	ior_stats_add(s, &p);
 	out = report(s, IOR_ESCAPE_AUTO, 0);
+	const char *first = "1000 pairs in 1.00s (1000/s); 0 errors; 4096000 bytes read, 0 written; 30.0µs in syscalls\n";
+	if (strncmp(out, first, strlen(first)))
+		T_FAIL("first line: %.*s", (int)strcspn(out, "\n"), out);
 	CHECK(strstr(out, "1000 of the pairs came in summary rows") != NULL);
 	CHECK_EQ_INT(find_row(out, "Syscalls", 0, "pread64", f), 13);
 	CHECK_EQ_STR(f[1], "1000");
