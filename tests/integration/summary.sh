@@ -161,24 +161,12 @@ fi
 
 # 5. usage: exit 2 and one line; a missing recording: exit 1
 bad=""
-for args in "" "-escape=bogus $REC" "$REC $REC" "-fields"; do
-	# shellcheck disable=SC2086 # one flag or none, and file names without spaces
-	"$IOR" summary $args >"$T/u.out" 2>"$T/u.err"
-	rc=$?
-	if [ "$rc" != 2 ] || [ -s "$T/u.out" ] || [ "$(wc -l <"$T/u.err")" != 1 ]; then
-		bad="$bad; summary ${args:-(nothing)}: exit $rc, $(head -c 150 "$T/u.err")"
-	fi
-done
-"$IOR" summary "$T/no-such.ior.zst" >"$T/u.out" 2>"$T/u.err"
-rc=$?
-if [ "$rc" != 1 ] || [ "$(wc -l <"$T/u.err")" != 1 ] || ! grep -q 'No such file' "$T/u.err"; then
-	bad="$bad; a missing file: exit $rc, $(head -c 150 "$T/u.err")"
-fi
-"$IOR" -ior="$REC" -summary -plain >"$T/u.out" 2>"$T/u.err"
-rc=$?
-if [ "$rc" != 2 ] || [ "$(wc -l <"$T/u.err")" != 1 ]; then
-	bad="$bad; -ior -summary -plain: exit $rc, $(head -c 150 "$T/u.err")"
-fi
+ior_fails 2 'usage: ior summary' summary || bad="$bad; $WHY"
+ior_fails 2 'usage: ior summary' summary "$REC" "$REC" || bad="$bad; $WHY"
+ior_fails 2 bogus summary -escape=bogus "$REC" || bad="$bad; $WHY"
+ior_fails 2 fields summary -fields || bad="$bad; $WHY"
+ior_fails 1 'No such file' summary "$T/no-such.ior.zst" || bad="$bad; $WHY"
+ior_fails 2 'use one of them' -ior="$REC" -summary -plain || bad="$bad; $WHY"
 if [ -z "$bad" ]; then pass summary-usage; else fail summary-usage "${bad#; }"; fi
 
 finish
