@@ -85,11 +85,22 @@ void ior_stats_free(struct ior_stats *s)
 
 /* ---- adding a pair --------------------------------------------------------- */
 
+/* READ bytes are read, WRITE bytes written, TRANSFER bytes both. */
+static void add_bytes(uint64_t *read, uint64_t *written, unsigned cls, uint64_t bytes)
+{
+	if (cls == IOR_SC_READ || cls == IOR_SC_TRANSFER)
+		*read += bytes;
+	if (cls == IOR_SC_WRITE || cls == IOR_SC_TRANSFER)
+		*written += bytes;
+}
+
 static void add_sums(struct ior_stats_sums *a, const struct ior_event_pair *p, uint64_t n, unsigned cls)
 {
+	a->gap_ns += p->gap_ns;
+	if (!n) /* a gap correction */
+		return;
 	a->pairs += n;
 	a->time_ns += p->duration_ns;
-	a->gap_ns += p->gap_ns;
 	if (p->summary)
 		a->summarized += n;
 	else {
@@ -97,10 +108,7 @@ static void add_sums(struct ior_stats_sums *a, const struct ior_event_pair *p, u
 		if (p->duration_ns > a->max_ns)
 			a->max_ns = p->duration_ns;
 	}
-	if (cls == IOR_SC_READ || cls == IOR_SC_TRANSFER)
-		a->bytes_read += p->bytes;
-	if (cls == IOR_SC_WRITE || cls == IOR_SC_TRANSFER)
-		a->bytes_written += p->bytes;
+	add_bytes(&a->bytes_read, &a->bytes_written, cls, p->bytes);
 }
 
 static int add_hists(struct ior_stats *s, const struct ior_event_pair *p)
@@ -129,13 +137,7 @@ static void add_second(struct ior_stats *s, const struct ior_event_pair *p, uint
 	slot->pairs += n;
 	slot->errors += !p->summary && p->ret < 0;
 	slot->time_ns += p->duration_ns;
-	if (p->bytes) {
-		unsigned cls = ior_syscalls[p->sys].cls;
-		if (cls == IOR_SC_READ || cls == IOR_SC_TRANSFER)
-			slot->bytes_read += p->bytes;
-		if (cls == IOR_SC_WRITE || cls == IOR_SC_TRANSFER)
-			slot->bytes_written += p->bytes;
-	}
+	add_bytes(&slot->bytes_read, &slot->bytes_written, ior_syscalls[p->sys].cls, p->bytes);
 }
 
 /* comm, NUL-padded to 16 bytes: rows compare it as two words. */

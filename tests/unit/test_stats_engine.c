@@ -174,6 +174,7 @@ TEST(summary_rows)
 	add(s, summary("pread64", 7, 8, "/data", 1000, 2 * MS, 4096000, 5 * S + 2 * MS, 6 * S + 500 * MS));
 	struct ior_event_pair fix = summary("pread64", 7, 8, "/data", 0, 0, 0, 6 * S, 6 * S);
 	fix.gap_ns = 777;
+	fix.duration_ns = 99, fix.bytes = 7; /* nothing a correction may carry: ignored */
 	add(s, fix);
 
 	int n = ior_stats_select(s, IOR_STATS_SYSCALLS, IOR_STATS_BY_TIME, false, rows, 8, &other);
@@ -200,6 +201,8 @@ TEST(summary_rows)
 	CHECK_EQ_INT(tot.sums.pairs, 1002);
 	CHECK_EQ_INT(tot.sums.summarized, 1000);
 	CHECK_EQ_INT(tot.sums.gap_ns, 777);
+	CHECK_EQ_INT(tot.sums.time_ns, 2 * MS + 4000);
+	CHECK_EQ_INT(tot.sums.bytes_read, 4096 * 1002);
 	CHECK_EQ_INT(tot.last_ns, 6 * S + 500 * MS);
 	CHECK_EQ_INT(tot.not_in_hist, 0);
 
