@@ -514,6 +514,7 @@ int ior_stats_select(struct ior_stats *s, enum ior_stats_table table, enum ior_s
 		n = (int)max;
 	}
 	derive(other, NULL);
-	memcpy(rows, s->scratch, (size_t)n * sizeof *rows);
+	if (n)
+		memcpy(rows, s->scratch, (size_t)n * sizeof *rows);
 	return n;
 }
