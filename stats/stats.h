@@ -135,8 +135,9 @@ int ior_stats_new(struct ior_stats **s, const struct ior_stats_cfg *cfg);
 void ior_stats_free(struct ior_stats *s);
 
 /* One pair or summary row. The sums stay exact whatever happens: a row
- * that cannot be allocated goes to its table's (other). Returns 0, or
- * -ENOMEM when a histogram could not take it (counted in not_in_hist). */
+ * that cannot be allocated goes to its table's (other). Returns 0,
+ * -ENOMEM when a histogram could not take it (counted in not_in_hist), or
+ * -EINVAL (nothing counted) when p->sys is not an index of ior_syscalls[]. */
 int ior_stats_add(struct ior_stats *s, const struct ior_event_pair *p);
 /* The time is now_ns (CLOCK_MONOTONIC): the rates move on without pairs. */
 void ior_stats_tick(struct ior_stats *s, uint64_t now_ns);
@@ -150,7 +151,8 @@ void ior_stats_totals(const struct ior_stats *s, struct ior_stats_totals *t);
  * *other with the table's own (other) row (other->name IOR_STATS_OTHER,
  * other->sums.pairs 0 when it holds nothing; its time and pairs are what
  * matter, its percentiles unknown). Rows without pairs are left out.
- * Returns the number of rows written, or -ENOMEM. */
+ * Returns the number of rows written, -ENOMEM, or -EINVAL for an unknown
+ * table or column. */
 int ior_stats_select(struct ior_stats *s, enum ior_stats_table table, enum ior_stats_col col,
 		     bool ascending, struct ior_stats_row *rows, unsigned max, struct ior_stats_row *other);
 /* Rows the table holds now (without (other)). */
@@ -166,8 +168,9 @@ const struct ior_hist *ior_stats_gaps(struct ior_stats *s, int sys);
 
 /* The last n seconds (n <= IOR_STATS_SECONDS) up to the newest, oldest
  * first into out[0..n); the newest is still filling. The newest second is
- * that of the latest pair or tick. Returns n, or less before the first
- * pair. Pairs older than the ring are in the totals only. */
+ * that of the latest pair or tick. Returns how many were written: n (at
+ * most IOR_STATS_SECONDS), 0 before the first pair. Pairs older than the
+ * ring are in the totals only. */
 unsigned ior_stats_series(const struct ior_stats *s, struct ior_stats_second *out, unsigned n);
 /* Rates over the last `seconds` seconds (at most IOR_STATS_SECONDS; the
  * whole trace when it is shorter): sums over the span from the window's
