@@ -37,6 +37,7 @@ static const struct ior_flag flag_table[] = {
 	{ "flamegraph", IOR_FLAG_BOOL, &opts.flamegraph, "record every pair to HOST-NAME-TIME.ior.zst" },
 	{ "name", IOR_FLAG_STRING, &opts.name, "recording name (default \"default\")" },
 	{ "live", IOR_FLAG_BOOL, &opts.live, "serve a flamegraph of the trace over HTTP while tracing, updated every 2 s (-fields, -count, -http)" },
+	{ "summary", IOR_FLAG_BOOL, &opts.summary, "at the end, print per syscall, file and process: calls, errors, bytes, time, latency percentiles (stdout; stderr with -plain; with -ior: of the recording)" },
 	{ "ior", IOR_FLAG_STRING, &opts.ior_file, "read this recording (.ior.zst) instead of tracing" },
 	{ "fields", IOR_FLAG_STRING, &opts.fields, "flamegraph stack, bottom up: comm,path,tracepoint,pid,tid,flags" },
 	{ "count", IOR_FLAG_STRING, &opts.count, "flamegraph weight: count, duration, durationToPrev, bytes" },
@@ -59,7 +60,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ior [flags]                 trace I/O syscalls (root)\n"
 		"       ior -ior=FILE.ior.zst [flags] flamegraph of a recording\n"
-		"       ior collapsed [flags] FILE  folded stacks of a recording\n\n");
+		"       ior collapsed [flags] FILE  folded stacks of a recording\n"
+		"       ior summary [flags] FILE    tables per syscall, file and process of a recording\n\n");
 	for (size_t i = 0; i < NFLAGS; i++) {
 		const struct ior_flag *f = &flag_table[i];
 		if (!f->usage)
@@ -83,22 +85,26 @@ static int parse(int argc, char **argv)
 	return first;
 }
 
-static int run_collapsed(int argc, char **argv)
+/* ior collapsed|summary [flags] FILE */
+static int run_file_command(int argc, char **argv, const char *flags,
+			    int (*cmd)(const struct ior_opts *, const char *))
 {
 	int first = parse(argc, argv);
 	if (first < 0)
 		return 2;
 	if (first != argc - 1) {
-		fprintf(stderr, "ior: usage: ior collapsed [-fields F] [-count M] FILE.ior.zst\n");
+		fprintf(stderr, "ior: usage: ior %s %sFILE.ior.zst\n", argv[0], flags);
 		return 2;
 	}
-	return ior_cmd_collapsed(&opts, argv[first]);
+	return cmd(&opts, argv[first]);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "collapsed"))
-		return run_collapsed(argc - 1, argv + 1);
+		return run_file_command(argc - 1, argv + 1, "[-fields F] [-count M] ", ior_cmd_collapsed);
+	if (argc > 1 && !strcmp(argv[1], "summary"))
+		return run_file_command(argc - 1, argv + 1, "[-pid N] [-comm S] [-path S] ", ior_cmd_summary);
 
 	int first = parse(argc, argv);
 	if (first < 0)
@@ -122,6 +128,13 @@ int main(int argc, char **argv)
 			opts.live ? "live" : "flamegraph");
 		return 2;
 	}
+	if (opts.ior_file && opts.summary && opts.plain) {
+		fprintf(stderr, "ior: -ior with -plain replays the recording as CSV, with -summary it prints its "
+				"tables: use one of them\n");
+		return 2;
+	}
+	if (opts.ior_file && opts.summary)
+		return ior_cmd_summary(&opts, opts.ior_file);
 	if (opts.ior_file)
 		return opts.plain ? ior_cmd_replay(&opts) : ior_cmd_flame(&opts);
 	return ior_cmd_trace(&opts);

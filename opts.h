@@ -20,6 +20,7 @@ struct ior_opts {
 	bool flamegraph;       /* record to .ior.zst */
 	const char *name;      /* recording name */
 	bool live;
+	bool summary;          /* tables per syscall, file, process at the end */
 	bool verbose;
 	bool bench_empty;      /* hidden: attach the empty program only */
 
@@ -43,5 +44,6 @@ int ior_cmd_trace(const struct ior_opts *o);                    /* cmd/trace.c *
 int ior_cmd_flame(const struct ior_opts *o);                    /* cmd/view.c */
 int ior_cmd_replay(const struct ior_opts *o);                   /* cmd/view.c */
 int ior_cmd_collapsed(const struct ior_opts *o, const char *file); /* cmd/view.c */
+int ior_cmd_summary(const struct ior_opts *o, const char *file);   /* cmd/view.c */
 
 #endif

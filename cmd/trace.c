@@ -1,5 +1,6 @@
 /* ior's trace command: options, the sinks a run asks for (-plain CSV,
- * -flamegraph recording, -live flamegraph over HTTP), and the loop that
+ * -flamegraph recording, -live flamegraph over HTTP, -summary statistics
+ * printed at the end), and the loop that
  * polls the session's rings (and the server's fds) until Ctrl-C, SIGTERM,
  * SIGHUP, the -duration, or a failed sink. The tracing itself is
  * trace/session.h; this file only wires rooms together.
@@ -29,6 +30,7 @@
 #include "http/http.h"
 #include "loader/loader.h"
 #include "opts.h"
+#include "stats/report.h"
 #include "trace/clock.h"
 #include "trace/csv_out.h"
 #include "trace/rec.h"
@@ -66,6 +68,7 @@ struct trace {
 	uint64_t http_polled_ns;
 	int live_error;              /* errno of the first failed update, warned once */
 	uint64_t live_failed;        /* pairs the live aggregate could not count */
+	struct ior_stats *stats;     /* -summary */
 	char err[64 << 10];          /* room for a verifier log */
 };
 
@@ -93,9 +96,9 @@ static int check_opts(struct trace *t)
 		return usage_error("-mapSize %s: at least 64K (a ring holds whole batches of up to 8 KiB)", n);
 	if (o->map_size && (o->map_size & (o->map_size - 1)))
 		return usage_error("-mapSize %s: must be a power of two (e.g. 256K, 1M, 4M)", n);
-	if (!o->plain && !o->flamegraph && !o->live && !o->bench_empty)
-		return usage_error("%snothing to do: add -plain (CSV on stdout), -flamegraph (recording) "
-				   "or -live (flamegraph served over HTTP)", "");
+	if (!o->plain && !o->flamegraph && !o->live && !o->summary && !o->bench_empty)
+		return usage_error("%snothing to do: add -plain (CSV on stdout), -flamegraph (recording), "
+				   "-live (flamegraph served over HTTP) or -summary (tables at the end)", "");
 	if (o->live && o->nohttp)
 		return usage_error("%s-live serves its flamegraph over HTTP: drop -nohttp", "");
 	if (o->live && ior_flame_spec_parse(&t->spec, o->fields, o->count, t->err, sizeof t->err))
@@ -321,6 +324,33 @@ static void print_live(const struct trace *t)
 	fputc('\n', stderr);
 }
 
+/* ---- -summary: the statistics, printed at the end ------------------------- */
+
+static int open_stats(struct trace *t)
+{
+	int r = ior_stats_new(&t->stats, NULL);
+
+	if (r < 0)
+		return t->err[0] = 0, fail(t, r, "setting up the statistics");
+	return ior_session_add_sink(t->session, ior_stats_sink(t->stats));
+}
+
+/* On stdout, unless the CSV has it (-plain): then on stderr. A reader that
+ * left (EPIPE) is no failure, as for the CSV. */
+static int print_stats(struct trace *t)
+{
+	struct ior_stats_report_cfg cfg = { .esc = t->esc };
+	FILE *out = t->o->plain ? stderr : stdout;
+	int r = ior_stats_report(t->stats, out, &cfg);
+	bool failed = (fflush(out) != 0) | (r < 0);
+	int e = r == -ENOMEM ? ENOMEM : errno;
+
+	if (!failed || e == EPIPE)
+		return 0;
+	fprintf(stderr, "ior: writing the summary to %s: %s\n", t->o->plain ? "stderr" : "stdout", strerror(e));
+	return 1;
+}
+
 /* ---- the run ------------------------------------------------------------- */
 
 /* The rings' fds first, then (with -live) the server's, refilled before
@@ -386,6 +416,8 @@ static int setup(struct trace *t)
 		r = open_recording(t);
 	if (!r && o->live)
 		r = open_live(t);
+	if (!r && o->summary)
+		r = open_stats(t);
 	if (r)
 		return r;
 	if ((r = ior_session_attach(t->session, t->err, sizeof t->err)) < 0)
@@ -416,6 +448,8 @@ static int close_sinks(struct trace *t)
 		rc = 1;
 	if (t->live)
 		print_live(t);
+	if (t->stats && print_stats(t))
+		rc = 1;
 	return rc || t->live_failed;
 }
 
@@ -426,6 +460,7 @@ static void teardown(struct trace *t)
 		ior_rec_writer_close(t->rec, NULL, t->err, sizeof t->err);
 	ior_http_close(t->http);
 	ior_flame_live_free(t->live);
+	ior_stats_free(t->stats);
 	ior_session_free(t->session);
 }
 

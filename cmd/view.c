@@ -1,9 +1,11 @@
 /* The recording commands: ior -ior=FILE (flamegraph + HTTP), ior -ior=FILE
- * -plain (CSV replay), ior collapsed FILE (folded stacks). Each prints its
- * own errors, one line each, and returns the exit code. */
+ * -plain (CSV replay), ior collapsed FILE (folded stacks), ior summary FILE
+ * (tables). Each prints its own errors, one line each, and returns the
+ * exit code. */
 #include "flame/flame.h"
 #include "http/http.h"
 #include "opts.h"
+#include "stats/report.h"
 #include "trace/clock.h"
 #include "trace/csv.h"
 #include "trace/rec.h"
@@ -139,13 +141,50 @@ int ior_cmd_collapsed(const struct ior_opts *o, const char *file)
 	return 0;
 }
 
+static int escape_from_opts(const struct ior_opts *o, enum ior_escape *esc)
+{
+	if (!ior_csv_parse_escape(o->escape, esc))
+		return 0;
+	fprintf(stderr, "ior: -escape: unknown mode \"%s\": use auto, always or never\n", o->escape);
+	return -1;
+}
+
+int ior_cmd_summary(const struct ior_opts *o, const char *file)
+{
+	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
+	struct ior_stats_report_cfg cfg = { 0 };
+	struct ior_rec_reader *r;
+	struct ior_event_pair p;
+	struct ior_stats *s;
+	int rc;
+
+	if (escape_from_opts(o, &cfg.esc))
+		return 2;
+	if (open_recording(file, &r))
+		return 1;
+	if ((rc = ior_stats_new(&s, NULL)) < 0) {
+		ior_rec_reader_close(r);
+		fprintf(stderr, "ior: %s: cannot summarize: %s\n", file, strerror(-rc));
+		return 1;
+	}
+	while ((rc = ior_rec_read(r, &p)) == 1)
+		if (ior_flame_spec_match(&filter, &p))
+			ior_stats_add(s, &p); /* out of memory: the report says so */
+	int status = finish_reading(file, r, rc, false) ? 1 : 0;
+	if (!status && ((rc = ior_stats_report(s, stdout, &cfg)) | fflush(stdout))) {
+		fprintf(stderr, "ior: writing the summary to stdout failed: %s\n", strerror(rc == -ENOMEM ? ENOMEM : errno));
+		status = 1;
+	}
+	ior_stats_free(s);
+	ior_rec_reader_close(r);
+	return status;
+}
+
 int ior_cmd_replay(const struct ior_opts *o)
 {
 	enum ior_escape esc;
-	if (ior_csv_parse_escape(o->escape, &esc)) {
-		fprintf(stderr, "ior: -escape: unknown mode \"%s\": use auto, always or never\n", o->escape);
+	if (escape_from_opts(o, &esc))
 		return 2;
-	}
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
 	struct ior_rec_reader *r;
 	if (open_recording(o->ior_file, &r))

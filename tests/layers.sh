@@ -1,15 +1,15 @@
 #!/bin/bash
 # The one-way rule, read from the #include lines: data flows loader ->
-# trace -> flame -> http, tui/ (the terminal toolkit) stands alone like
-# http/, and only cmd/ and main.c (the mode wiring) see
+# trace -> flame -> http (and trace -> stats); tui/ (the terminal toolkit)
+# stands alone like http/, and only cmd/ and main.c (the mode wiring) see
 # several rooms. A room may include its own headers and those of the
 # rooms below it; none includes the command line (opts.h, flags.h).
 # The kernel side (bpf.c and the parts in bpf/ it includes) shares only
 # trace/event.h with user space: it may include that and bpf/ headers.
 cd "$(dirname "$0")/.." || exit 1
-declare -A ALLOWED=([loader]="" [trace]="loader" [flame]="trace loader" [http]="" [tui]="")
+declare -A ALLOWED=([loader]="" [trace]="loader" [stats]="trace loader" [flame]="trace loader" [http]="" [tui]="")
 fails=0
-for room in loader trace flame http tui; do
+for room in loader trace stats flame http tui; do
 	bad=""
 	for f in "$room"/*.c "$room"/*.h; do
 		[ -f "$f" ] || continue

@@ -1,18 +1,20 @@
 /* iorhot: ior's user-space hot path without the kernel, for profiling.
  *
- *   iorhot plain|flame|none [-pairs N] [-threads T] [-reps R] [-out FILE]
+ *   iorhot plain|flame|stats|none [-pairs N] [-threads T] [-reps R] [-out FILE]
  *
  * Builds the records bpf.c sends for the bench's read loop (pread64 of
  * 4 KiB on one fd, T threads, thread i on CPU i % 2) in 7.6 KiB batches
  * as the kernel cuts them, then runs them through what cmd/trace.c does
  * per drain: every CPU's samples into the merge, a flush up to a
  * watermark, pairing, and the sink: CSV rows to stdout (-plain) or a
- * recording (-flamegraph, to FILE, default /dev/shm/iorhot.ior.zst), or
- * nothing (none: the merge and pairing alone).
+ * recording (-flamegraph, to FILE, default /dev/shm/iorhot.ior.zst), the
+ * statistics engine (-summary, stats/stats.h), or nothing (none: the merge
+ * and pairing alone).
  * Prints the consumer's CPU time per pair (best of R passes after a
  * warm-up pass) on
  * stderr. Pure user space: run it under perf record for a profile with
  * many samples. */
+#include "stats/stats.h"
 #include "trace/csv.h"
 #include "trace/event.h"
 #include "trace/fdtab.h"
@@ -50,6 +52,7 @@ struct hot {
 	int flame;
 	FILE *out;
 	struct ior_rec_writer *rec;
+	struct ior_stats *stats;
 	uint64_t pairs;
 };
 
@@ -169,6 +172,8 @@ static void sink(void *ctx, const struct ior_event_pair *p)
 		csv_row(h->out, p);
 	if (h->rec && ior_rec_write(h->rec, p) < 0)
 		die("recording write failed");
+	if (h->stats && ior_stats_add(h->stats, p) < 0)
+		die("statistics: out of memory");
 }
 
 static void deliver(void *ctx, const void *rec, size_t len)
@@ -231,8 +236,9 @@ int main(int argc, char **argv)
 	struct hot h = { 0 };
 	struct stream st[2];
 
-	if (argc < 2 || (strcmp(argv[1], "plain") && strcmp(argv[1], "flame") && strcmp(argv[1], "none")))
-		die("usage: iorhot plain|flame|none [-pairs N] [-threads T] [-reps R] [-out FILE]");
+	if (argc < 2 || (strcmp(argv[1], "plain") && strcmp(argv[1], "flame") && strcmp(argv[1], "stats") &&
+			 strcmp(argv[1], "none")))
+		die("usage: iorhot plain|flame|stats|none [-pairs N] [-threads T] [-reps R] [-out FILE]");
 	h.flame = !strcmp(argv[1], "flame");
 	for (int i = 2; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "-pairs"))
@@ -254,6 +260,8 @@ int main(int argc, char **argv)
 		h.out = stdout;
 		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 	}
+	if (!strcmp(argv[1], "stats") && ior_stats_new(&h.stats, NULL))
+		die("out of memory");
 	/* one merge, fd table and pairer for every pass, as in ior: their
 	 * memory is warm after the first pass, which is not counted */
 	struct ior_merge *m = ior_merge_new(ncpu, 32u << 20);

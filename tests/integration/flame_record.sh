@@ -218,20 +218,10 @@ fi
 
 # usage errors: exit 2 and one line naming the problem; a missing file: 1
 usage_bad=""
-for args in "-fields=bogus" "-count=bogus" ""; do
-	# shellcheck disable=SC2086 # $args is one flag or none
-	"$IOR" collapsed $args ${args:+"$REC"} >"$T/usage.out" 2>"$T/usage.err"
-	rc=$?
-	if [ "$rc" != 2 ] || [ -s "$T/usage.out" ] || [ "$(wc -l <"$T/usage.err")" != 1 ] ||
-		{ [ -n "$args" ] && ! grep -q bogus "$T/usage.err"; }; then
-		usage_bad="$usage_bad; collapsed ${args:-(no file)}: exit $rc, stderr $(head -c 150 "$T/usage.err")"
-	fi
-done
-"$IOR" collapsed "$T/no-such.ior.zst" >"$T/usage.out" 2>"$T/usage.err"
-rc=$?
-if [ "$rc" != 1 ] || [ "$(wc -l <"$T/usage.err")" != 1 ] || ! grep -q 'No such file' "$T/usage.err"; then
-	usage_bad="$usage_bad; a missing file: exit $rc, stderr $(head -c 150 "$T/usage.err")"
-fi
+ior_fails 2 bogus collapsed -fields=bogus "$REC" || usage_bad="$usage_bad; $WHY"
+ior_fails 2 bogus collapsed -count=bogus "$REC" || usage_bad="$usage_bad; $WHY"
+ior_fails 2 '' collapsed || usage_bad="$usage_bad; $WHY"
+ior_fails 1 'No such file' collapsed "$T/no-such.ior.zst" || usage_bad="$usage_bad; $WHY"
 if [ -z "$usage_bad" ]; then
 	pass collapsed-usage
 else

@@ -30,6 +30,9 @@
 #   check_stats NAME 'LABEL=N'...
 #                             ior's end-of-run statistics (ior_stat LABEL)
 #                             equal N, e.g. 'lost=0' 'syscall pairs=22'
+#   ior_fails CODE REGEX ARGS...
+#                             $IOR ARGS exits CODE, prints nothing on stdout
+#                             and one line on stderr matching REGEX ("": any)
 #   finish                    exit status: 1 when any fail was printed
 #
 # Every wait is bounded; the EXIT trap kills what the script started and
@@ -225,6 +228,18 @@ trace_scenario() {
 	start_workload "$@" || return 1
 	[ "${NO_PID:-0}" = 1 ] || ior_args=(-pid "$WL_PID" "${ior_args[@]}")
 	trace_released "${ior_args[@]}"
+}
+
+ior_fails() { # CODE REGEX ARGS...
+	local code=$1 regex=$2 rc
+	shift 2
+	"$IOR" "$@" >"$T/fails.out" 2>"$T/fails.err" </dev/null
+	rc=$?
+	if [ "$rc" != "$code" ] || [ -s "$T/fails.out" ] || [ "$(wc -l <"$T/fails.err")" != 1 ] ||
+		! grep -qE -- "$regex" "$T/fails.err"; then
+		WHY="ior $*: exit $rc (want $code), stderr: $(head -c 150 "$T/fails.err")"
+		return 1
+	fi
 }
 
 check() { # NAME CSVCHECK_ARGS...

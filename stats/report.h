@@ -1,0 +1,32 @@
+/* The text report of a trace's statistics (ior -summary, ior summary
+ * FILE): a totals line, then the Syscalls, Files and Processes tables as
+ * aligned text, like strace -c with percentiles and files.
+ *
+ * Columns are separated by spaces and hold no space themselves: counts
+ * and bytes exact, times human-readable ("850ns", "12.3µs", "4.56ms",
+ * "1.23s"; "us" under IOR_ESCAPE_ALWAYS), "-" for unknown. The last
+ * column of Files (the path) and Processes (the comm) is escaped as in
+ * the CSV (trace/csv.h), so a name from the traced system cannot forge a
+ * line or a terminal escape. Rows by total time, most first; Files and
+ * Processes end with an "(other)" row for what did not fit. */
+#ifndef IOR_STATS_REPORT_H
+#define IOR_STATS_REPORT_H
+
+#include <stdio.h>
+
+#include "stats/stats.h"
+#include "trace/csv.h"
+
+struct ior_stats_report_cfg {
+	enum ior_escape esc;
+	unsigned rows; /* rows of Files and Processes before (other); 0: 20 */
+};
+
+/* Writes the report to out. 0, -ENOMEM, or -EIO when out reports an error. */
+int ior_stats_report(struct ior_stats *s, FILE *out, const struct ior_stats_report_cfg *cfg);
+
+/* "850ns", "12.3µs" (3 significant digits from µs on), "4.56ms", "1.23s",
+ * "1234s"; ascii: "us". */
+void ior_stats_format_ns(char *buf, size_t len, uint64_t ns, bool ascii);
+
+#endif
