@@ -6,7 +6,7 @@
 #                 prints PASS:/FAIL: lines (tests/run bench)
 #   --runs N      runs per figure, the median is reported (default 5)
 #   --tracers L   comma-separated subset of: untraced empty ior-flame
-#                 ior-plain bt-count-raw bt-count bt-count-enter bt-hist
+#                 ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist
 #                 bt-print perf-trace strace, plus "ior-extra" (sustained
 #                 rate, bytes/pair, aggregation, RSS)
 #   --keep        keep the work directory (tracer outputs, recordings)
@@ -66,16 +66,17 @@ fi
 
 declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)"
 	[ior-flame]="ior -flamegraph" [ior-plain]="ior -plain >/dev/null"
+	[ior-summary]="ior -summary (the dashboard's statistics)"
 	[bt-count]="bpftrace count, enter+exit" [bt-count-enter]="bpftrace count, enter only"
 	[bt-count-raw]="bpftrace count, raw_syscalls"
 	[bt-hist]="bpftrace pair+latency hist" [bt-print]="bpftrace printf per pair"
 	[perf-trace]="perf trace -o FILE" [strace]="strace -f -o FILE")
 declare -A FILTER=([untraced]="-" [empty]="none (all processes)" [ior-flame]="comm, in kernel"
-	[ior-plain]="comm, in kernel" [bt-count]="comm, in kernel" [bt-count-enter]="comm, in kernel"
+	[ior-plain]="comm, in kernel" [ior-summary]="comm, in kernel" [bt-count]="comm, in kernel" [bt-count-enter]="comm, in kernel"
 	[bt-count-raw]="comm + syscall set, in kernel"
 	[bt-hist]="comm, in kernel" [bt-print]="comm, in kernel"
 	[perf-trace]="its child task (all its syscalls)" [strace]="its child (all its syscalls)")
-ALL_TRACERS="untraced empty ior-flame ior-plain bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra"
+ALL_TRACERS="untraced empty ior-flame ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra"
 
 log() { echo "bench: $*" >&2; }
 PASSES=0 FAILS=0
@@ -285,12 +286,13 @@ ior_args() { # TRACER WL RUN
 	empty) echo -benchEmpty -duration 1h ;;
 	ior-flame) echo -flamegraph -name "bench-$2-$3" -comm "$COMM" ;;
 	ior-plain) echo -plain -comm "$COMM" ;;
+	ior-summary) echo -summary -comm "$COMM" ;;
 	esac
 }
 
 bench_ior_paired() {
 	local t w run
-	for t in empty ior-flame ior-plain; do
+	for t in empty ior-flame ior-plain ior-summary; do
 		want "$t" || continue
 		PAIRED="$PAIRED $t"
 		SESSION_PAIRS[$t]=0 SESSION_LOST[$t]=0 SESSION_CPU[$t]=0 SESSION_RSS[$t]=0
@@ -881,7 +883,7 @@ if [ "$SMOKE" = 1 ]; then
 	TRACERS=${TRACERS:-untraced,ior-flame,$peer,ior-extra}
 fi
 need_ior=0
-for t in empty ior-flame ior-plain ior-extra; do want "$t" && need_ior=1; done
+for t in empty ior-flame ior-plain ior-summary ior-extra; do want "$t" && need_ior=1; done
 [ "$need_ior" = 1 ] && [ ! -x "$IOR" ] && problem "$IOR missing: run make"
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && ! installed bpftrace && { problem "bpftrace missing: scripts/deps.sh bench"; break; }
