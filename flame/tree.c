@@ -13,36 +13,36 @@ struct builder {
 	struct ior_flame_tree *t;
 	struct ior_strtab names;
 	uint32_t ncap;
-	uint64_t *child_keys;   /* (parent << 32 | name) + 1, 0 empty */
-	uint32_t *child_nodes;
+	/* every node but the root, + 1 (0 empty), by its parent and name:
+	 * the node holds both, so a slot is 4 bytes */
+	uint32_t *children;
 	uint32_t ccap;
 	char buf[4 * 4096 + 16];
 };
 
+/* name: the name's offset in the arena, as a node holds it */
+static uint32_t child_slot(uint32_t parent, uint32_t name, uint32_t cap)
+{
+	return (uint32_t)((((uint64_t)parent << 32 | name) * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
+
 static int grow_children(struct builder *b)
 {
 	uint32_t cap = b->ccap * 2;
-	uint64_t *k = calloc(cap, sizeof *k);
-	uint32_t *n = malloc(cap * sizeof *n);
-	if (!k || !n) {
-		free(k);
-		free(n);
+	uint32_t *c = calloc(cap, sizeof *c);
+	if (!c)
 		return -ENOMEM;
-	}
 	for (uint32_t i = 0; i < b->ccap; i++) {
-		if (!b->child_keys[i])
+		if (!b->children[i])
 			continue;
-		uint64_t h = (b->child_keys[i] * 0x9E3779B97F4A7C15ull) >> 32;
-		uint32_t j = (uint32_t)h & (cap - 1);
-		while (k[j])
+		const struct ior_flame_node *n = &b->t->nodes[b->children[i] - 1];
+		uint32_t j = child_slot(n->parent, n->name, cap);
+		while (c[j])
 			j = (j + 1) & (cap - 1);
-		k[j] = b->child_keys[i];
-		n[j] = b->child_nodes[i];
+		c[j] = b->children[i];
 	}
-	free(b->child_keys);
-	free(b->child_nodes);
-	b->child_keys = k;
-	b->child_nodes = n;
+	free(b->children);
+	b->children = c;
 	b->ccap = cap;
 	return 0;
 }
@@ -70,18 +70,18 @@ static int new_node(struct builder *b, uint32_t parent, uint32_t name, uint32_t 
 /* The child of parent named name, created when missing. */
 static int child(struct builder *b, uint32_t parent, uint32_t name, uint32_t *id)
 {
-	uint64_t key = ((uint64_t)parent << 32 | name) + 1;
-	uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (b->ccap - 1);
-	for (; b->child_keys[j]; j = (j + 1) & (b->ccap - 1))
-		if (b->child_keys[j] == key) {
-			*id = b->child_nodes[j];
+	uint32_t off = b->names.off[name], j = child_slot(parent, off, b->ccap);
+	for (; b->children[j]; j = (j + 1) & (b->ccap - 1)) {
+		const struct ior_flame_node *n = &b->t->nodes[b->children[j] - 1];
+		if (n->parent == parent && n->name == off) {
+			*id = b->children[j] - 1;
 			return 0;
 		}
-	int rc = new_node(b, parent, b->names.off[name], id);
+	}
+	int rc = new_node(b, parent, off, id);
 	if (rc)
 		return rc;
-	b->child_keys[j] = key;
-	b->child_nodes[j] = *id;
+	b->children[j] = *id + 1;
 	if (b->t->nnodes * 2 > b->ccap)
 		return grow_children(b);
 	return 0;
@@ -203,13 +203,11 @@ int ior_flame_tree_build(const struct ior_flame_agg *a, struct ior_flame_tree **
 	t->spec = *ior_flame_agg_spec(a);
 	t->pairs = ior_flame_agg_pairs(a);
 	t->nodes = malloc(b.ncap * sizeof *t->nodes);
-	b.child_keys = calloc(b.ccap, sizeof *b.child_keys);
-	b.child_nodes = malloc(b.ccap * sizeof *b.child_nodes);
+	b.children = calloc(b.ccap, sizeof *b.children);
 	int rc = -ENOMEM;
-	if (t->nodes && b.child_keys && b.child_nodes && !ior_strtab_init(&b.names))
+	if (t->nodes && b.children && !ior_strtab_init(&b.names))
 		rc = build(&b, a);
-	free(b.child_keys);
-	free(b.child_nodes);
+	free(b.children);
 	t->names = b.names.arena;
 	b.names.arena = NULL;
 	ior_strtab_free(&b.names);
