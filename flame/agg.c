@@ -37,8 +37,10 @@ struct ior_flame_agg {
 	uint64_t pairs, total, first_ns, last_ns;
 	bool spanned; /* first_ns and last_ns are set */
 	/* bounds (0: none) and the "(other)" bucket beyond them */
-	uint32_t max_keys;
+	uint32_t max_keys, max_frames;
 	size_t max_string_bytes;
+	uint64_t frames;                /* the keys' frames, with max_frames */
+	bool full;                      /* a bound refused a key: no new one is kept */
 	uint64_t other_pairs, other_value;
 };
 
@@ -155,6 +157,38 @@ void ior_flame_agg_set_limits(struct ior_flame_agg *a, uint32_t max_keys, size_t
 	a->max_string_bytes = max_string_bytes;
 }
 
+void ior_flame_agg_set_max_frames(struct ior_flame_agg *a, uint32_t max_frames)
+{
+	a->max_frames = max_frames;
+}
+
+void ior_flame_agg_set_bounds(struct ior_flame_agg *a)
+{
+	ior_flame_agg_set_limits(a, IOR_FLAME_MAX_KEYS, IOR_FLAME_MAX_STRING_BYTES);
+	ior_flame_agg_set_max_frames(a, IOR_FLAME_MAX_FRAMES);
+}
+
+/* The frames key k (table order) draws: at most what it adds to a tree. */
+static uint32_t key_frames(const struct ior_flame_agg *a, const uint64_t *k)
+{
+	uint32_t n = 0;
+	for (unsigned j = 0; j < a->nkey; j++) {
+		const struct ior_flame_field *f = a->keyf[j];
+		n += ior_flame_count_frames(f, f->text ? ior_strtab_get(&a->strs, (uint32_t)k[j]) : NULL, k[j]);
+	}
+	return n;
+}
+
+/* Room for new key k within the bounds; its frames are counted then.
+ * Once a bound refuses a key, none is kept any more (nor a new string). */
+static bool key_fits(struct ior_flame_agg *a, const uint64_t *k)
+{
+	uint32_t n = a->max_frames && !a->full ? key_frames(a, k) : 0;
+	a->full |= (a->max_keys && a->nentries >= a->max_keys) || (a->max_frames && a->frames + n > a->max_frames);
+	a->frames += a->full ? 0 : n;
+	return !a->full;
+}
+
 static void add_other(struct ior_flame_agg *a, uint64_t w, uint64_t pairs)
 {
 	a->other_pairs += pairs;
@@ -168,7 +202,7 @@ static int lookup(struct ior_flame_agg *a, const uint64_t *k, uint32_t *found)
 	struct slot *s = slot_at(a->table, a->stride, i);
 	*found = 0;
 	if (!s->used) {
-		if (a->max_keys && a->nentries >= a->max_keys)
+		if (!key_fits(a, k))
 			return 0;
 		if ((a->nentries + 1) * 2 > a->tcap) {
 			if (grow_table(a))
@@ -247,7 +281,7 @@ static void account(struct ior_flame_agg *a, const struct ior_event_pair *p, uin
 static bool strings_full(const struct ior_flame_agg *a)
 {
 	return (a->max_string_bytes && a->strs.len >= a->max_string_bytes) ||
-	       (a->max_keys && a->nentries >= a->max_keys) || a->strs.n >= VALUE_ID;
+	       (a->max_keys && a->nentries >= a->max_keys) || a->full || a->strs.n >= VALUE_ID;
 }
 
 /* 0 and *id, 1 when s[0..n) is not kept (see strings_full), or -ENOMEM. */
