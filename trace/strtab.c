@@ -17,7 +17,11 @@ static uint32_t hash_bytes(const char *s, size_t n)
 		h = (h ^ ior_strtab_word(s + i)) * m;
 		h ^= h >> 29;
 	}
-	memcpy(&w, s + i, n - i);
+	if (n >= 8) /* the tail as the last word, overlapping: no memcpy call */
+		w = ior_strtab_word(s + n - 8);
+	else
+		for (; i < n; i++)
+			w = w << 8 | (unsigned char)s[i];
 	h = (h ^ w) * m;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
