@@ -50,6 +50,13 @@ size_t ior_flame_sanitize(char *dst, size_t cap, const char *src, size_t n)
 	if (!cap)
 		return 0;
 	for (size_t i = 0; i < n && s[i];) {
+		if (s[i] >= 0x20 && s[i] < 0x7f) { /* printable ASCII: most names, a byte at a time */
+			if (o + 1 >= cap)
+				break;
+			dst[o++] = s[i] == ';' ? '_' : (char)s[i];
+			i++;
+			continue;
+		}
 		size_t len = utf8_len(s + i, n - i);
 		const char *put = (const char *)s + i;
 		size_t plen = len;
