@@ -9,6 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A frame of the key drawn last: the same bytes under the same parent
+ * are the same node, found without sanitising, interning and looking it
+ * up again (keys share their first frames: the comm, "/", "usr", ...). */
+struct last_frame {
+	uint32_t parent, node;
+	size_t off, len; /* its bytes in builder.last_bytes */
+};
+
 struct builder {
 	struct ior_flame_tree *t;
 	struct ior_strtab names;
@@ -17,6 +25,10 @@ struct builder {
 	 * the node holds both, so a slot is 4 bytes */
 	uint32_t *children;
 	uint32_t ccap;
+	struct last_frame *last; /* by depth from the root, nlast of them */
+	uint32_t nlast, last_cap;
+	char *last_bytes;
+	size_t last_bytes_cap;
 	char buf[4 * 4096 + 16];
 };
 
@@ -87,41 +99,82 @@ static int child(struct builder *b, uint32_t parent, uint32_t name, uint32_t *id
 	return 0;
 }
 
-/* Descends one frame from *node, adding w on the way. */
-static int frame(struct builder *b, uint32_t *node, const char *s, size_t n, uint64_t w)
+static bool same_as_last(const struct builder *b, uint32_t depth, uint32_t parent, const char *s, size_t n,
+			 uint32_t *node)
 {
-	size_t len = ior_flame_sanitize(b->buf, sizeof b->buf, s, n);
-	uint32_t name = ior_strtab_intern(&b->names, b->buf, len);
-	if (name == UINT32_MAX)
+	if (depth >= b->nlast)
+		return false;
+	const struct last_frame *l = &b->last[depth];
+	if (l->parent != parent || l->len != n || !ior_strtab_same_bytes(b->last_bytes + l->off, s, n))
+		return false;
+	*node = l->node;
+	return true;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *q = realloc(*p, c * size);
+	if (!q)
 		return -ENOMEM;
-	int rc = child(b, *node, name, node);
-	if (!rc)
-		b->t->nodes[*node].value = ior_flame_sat_add(b->t->nodes[*node].value, w);
-	return rc;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* Frame depth of the key being drawn; the deeper ones followed another. */
+static int remember(struct builder *b, uint32_t depth, uint32_t parent, const char *s, size_t n, uint32_t node)
+{
+	size_t cap = b->last_cap, off = depth ? b->last[depth - 1].off + b->last[depth - 1].len : 0;
+	if (grow((void **)&b->last, &cap, (size_t)depth + 1, sizeof *b->last) ||
+	    grow((void **)&b->last_bytes, &b->last_bytes_cap, off + n, 1))
+		return -ENOMEM;
+	b->last_cap = (uint32_t)cap;
+	memcpy(b->last_bytes + off, s, n);
+	b->last[depth] = (struct last_frame){ parent, node, off, n };
+	b->nlast = depth + 1;
+	return 0;
+}
+
+/* Descends one frame, the depth-th of a key, from *node, adding w. */
+static int frame(struct builder *b, uint32_t *node, uint32_t depth, const char *s, size_t n, uint64_t w)
+{
+	uint32_t parent = *node;
+	if (!same_as_last(b, depth, parent, s, n, node)) {
+		size_t len = ior_flame_sanitize(b->buf, sizeof b->buf, s, n);
+		uint32_t name = ior_strtab_intern(&b->names, b->buf, len);
+		int rc = name == UINT32_MAX ? -ENOMEM : child(b, parent, name, node);
+		if (!rc)
+			rc = remember(b, depth, parent, s, n, *node);
+		if (rc)
+			return rc;
+	}
+	b->t->nodes[*node].value = ior_flame_sat_add(b->t->nodes[*node].value, w);
+	return 0;
 }
 
 /* A field's frames go up from node, each adding w (field.h); without a
- * builder they are only counted, in node. */
+ * builder they are only counted, in depth. */
 struct ior_flame_frames {
 	struct builder *b;
-	uint32_t node;
+	uint32_t node, depth;
 	uint64_t w;
 };
 
 int ior_flame_frame(struct ior_flame_frames *out, const char *s, size_t n)
 {
-	if (!out->b) {
-		out->node++;
-		return 0;
-	}
-	return frame(out->b, &out->node, s, n, out->w);
+	return out->b ? frame(out->b, &out->node, out->depth++, s, n, out->w) : (out->depth++, 0);
 }
 
 uint32_t ior_flame_count_frames(const struct ior_flame_field *f, const char *text, uint64_t number)
 {
-	struct ior_flame_frames out = { NULL, 0, 0 };
+	struct ior_flame_frames out = { NULL, 0, 0, 0 };
 	f->frames(&out, text, number);
-	return out.node;
+	return out.depth;
 }
 
 static const struct ior_flame_tree *sort_tree;
@@ -168,7 +221,7 @@ static int add_key(void *ctx, const uint64_t *key, uint64_t value)
 	struct walk *w = ctx;
 	struct ior_flame_tree *t = w->b->t;
 	const struct ior_flame_spec *spec = ior_flame_agg_spec(w->a);
-	struct ior_flame_frames out = { w->b, 0, value };
+	struct ior_flame_frames out = { w->b, 0, 0, value };
 	int rc = 0;
 	t->nodes[0].value = ior_flame_sat_add(t->nodes[0].value, value);
 	for (unsigned i = 0; !rc && i < spec->nfields; i++) {
@@ -195,7 +248,7 @@ static int build(struct builder *b, const struct ior_flame_agg *a)
 	if (!rc && ior_flame_agg_other_pairs(a)) {
 		uint32_t node = 0;
 		t->nodes[0].value = ior_flame_sat_add(t->nodes[0].value, other);
-		rc = frame(b, &node, IOR_FLAME_OTHER, strlen(IOR_FLAME_OTHER), other);
+		rc = frame(b, &node, 0, IOR_FLAME_OTHER, strlen(IOR_FLAME_OTHER), other);
 		if (!rc)
 			t->nodes[node].self = ior_flame_sat_add(t->nodes[node].self, other);
 	}
@@ -220,6 +273,8 @@ int ior_flame_tree_build(const struct ior_flame_agg *a, struct ior_flame_tree **
 	if (t->nodes && b.children && !ior_strtab_init(&b.names))
 		rc = build(&b, a);
 	free(b.children);
+	free(b.last);
+	free(b.last_bytes);
 	t->names = b.names.arena;
 	b.names.arena = NULL;
 	ior_strtab_free(&b.names);
