@@ -76,10 +76,11 @@ void ior_flame_agg_set_max_frames(struct ior_flame_agg *a, uint32_t max_frames);
 /* The bounds of the flamegraphs ior draws (ior collapsed, ior -ior=FILE,
  * -live), all three set by ior_flame_agg_set_bounds: with them reading a
  * recording of any number of distinct files stays within 64 MiB (a frame
- * takes about 80 bytes in the tree), and a graph of more stacks would not
- * be read anyway. */
+ * takes about 80 bytes in the tree; 30 MiB at most in all) and above
+ * 1 M pairs/s (the tree's cost is the bound's, not the file's), and a
+ * graph of more stacks would not be read anyway. */
 #define IOR_FLAME_MAX_KEYS 65536
-#define IOR_FLAME_MAX_FRAMES (1u << 19)
+#define IOR_FLAME_MAX_FRAMES (1u << 18)
 #define IOR_FLAME_MAX_STRING_BYTES (16u << 20)
 void ior_flame_agg_set_bounds(struct ior_flame_agg *a);
 uint64_t ior_flame_agg_other_pairs(const struct ior_flame_agg *a);
