@@ -317,8 +317,9 @@ static void print_live(const struct trace *t)
 	fprintf(stderr, "ior: live flamegraph: %llu pairs in %u distinct stacks",
 		(unsigned long long)ior_flame_agg_pairs(a), ior_flame_agg_keys(a));
 	if (other)
-		fprintf(stderr, " (%llu of them in \"" IOR_FLAME_OTHER "\": past %u stacks or %u MiB of names)",
-			(unsigned long long)other, IOR_FLAME_LIVE_MAX_KEYS, IOR_FLAME_LIVE_MAX_STRING_BYTES >> 20);
+		fprintf(stderr, " (%llu of them in \"" IOR_FLAME_OTHER "\": past %u stacks, %u frames or %u MiB of names)",
+			(unsigned long long)other, IOR_FLAME_LIVE_MAX_KEYS, IOR_FLAME_MAX_FRAMES,
+			IOR_FLAME_LIVE_MAX_STRING_BYTES >> 20);
 	if (t->live_failed)
 		fprintf(stderr, ", %llu pairs not counted: out of memory", (unsigned long long)t->live_failed);
 	fputc('\n', stderr);

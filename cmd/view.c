@@ -87,6 +87,18 @@ static uint64_t to_realtime(const struct ior_rec_info *info, uint64_t mono)
 	return info->start_realtime_ns + (mono - info->start_monotonic_ns);
 }
 
+/* Pairs past the bounds are in one frame: say how many, and how to see them. */
+static void say_other(const char *file, const struct ior_flame_agg *a)
+{
+	uint64_t other = ior_flame_agg_other_pairs(a);
+	if (other)
+		fprintf(stderr, "ior: %s: %llu of %llu pairs are in the \"" IOR_FLAME_OTHER "\" frame: a graph "
+				"keeps at most %u stacks, %u frames and %u MiB of names (narrow it with -pid, "
+				"-tid, -comm, -path or fewer -fields)\n",
+			file, (unsigned long long)other, (unsigned long long)ior_flame_agg_pairs(a),
+			IOR_FLAME_MAX_KEYS, IOR_FLAME_MAX_FRAMES, IOR_FLAME_MAX_STRING_BYTES >> 20);
+}
+
 /* Reads file and builds its tree; NULL after printing why. */
 static struct ior_flame_tree *tree_of(const char *file, const struct ior_flame_spec *spec, bool quiet)
 {
@@ -96,10 +108,14 @@ static struct ior_flame_tree *tree_of(const char *file, const struct ior_flame_s
 	if (open_recording(file, &r))
 		return NULL;
 	int rc = ior_flame_agg_new(&a, spec);
-	if (!rc)
+	if (!rc) {
+		ior_flame_agg_set_bounds(a);
 		rc = ior_flame_agg_add_recording(a, r);
+	}
 	if (finish_reading(file, r, rc, quiet))
 		goto out;
+	if (!quiet)
+		say_other(file, a);
 	if (ior_flame_tree_build(a, &t)) {
 		fprintf(stderr, "ior: %s: cannot build the flame graph: %s\n", file, strerror(ENOMEM));
 		goto out;

@@ -21,8 +21,6 @@ struct slot {
 	uint64_t key[];
 };
 
-enum { FILTER_UNKNOWN, FILTER_PASS, FILTER_FAIL };
-
 struct ior_flame_agg {
 	struct ior_flame_spec spec;
 	/* Key word j is field keyf[j]'s, in table order, so text fields are
@@ -31,19 +29,18 @@ struct ior_flame_agg {
 	const struct ior_flame_field *keyf[IOR_FLAME_MAX_FIELDS];
 	uint8_t word[IOR_FLAME_MAX_FIELDS];
 	unsigned nkey, stride;          /* key words; words per slot */
+	bool text_keyed;                /* a key word is a string's id */
 	struct ior_strtab strs;         /* the text fields' strings */
 	uint64_t *table;                /* tcap slots of stride words */
 	uint32_t tcap, nentries;
 	uint32_t last;                  /* slot of the previous pair, + 1 */
-	/* reader string id -> strs id + 1, per reader generation */
-	uint32_t *idmap;
-	uint8_t *comm_ok, *path_ok;
-	uint32_t map_cap, gen;
 	uint64_t pairs, total, first_ns, last_ns;
 	bool spanned; /* first_ns and last_ns are set */
 	/* bounds (0: none) and the "(other)" bucket beyond them */
-	uint32_t max_keys;
+	uint32_t max_keys, max_frames;
 	size_t max_string_bytes;
+	uint64_t frames;                /* the keys' frames, with max_frames */
+	bool full;                      /* a bound refused a key: no new one is kept */
 	uint64_t other_pairs, other_value;
 };
 
@@ -66,6 +63,7 @@ static int plan_key(struct ior_flame_agg *a)
 			if (s->fields[i] == f) {
 				a->word[i] = (uint8_t)a->nkey;
 				a->keyf[a->nkey++] = &ior_flame_fields[f];
+				a->text_keyed |= ior_flame_fields[f].text != NULL;
 			}
 	a->stride = 2 + a->nkey;
 	return 0;
@@ -99,9 +97,6 @@ void ior_flame_agg_free(struct ior_flame_agg *a)
 		return;
 	ior_strtab_free(&a->strs);
 	free(a->table);
-	free(a->idmap);
-	free(a->comm_ok);
-	free(a->path_ok);
 	free(a);
 }
 
@@ -162,6 +157,38 @@ void ior_flame_agg_set_limits(struct ior_flame_agg *a, uint32_t max_keys, size_t
 	a->max_string_bytes = max_string_bytes;
 }
 
+void ior_flame_agg_set_max_frames(struct ior_flame_agg *a, uint32_t max_frames)
+{
+	a->max_frames = max_frames;
+}
+
+void ior_flame_agg_set_bounds(struct ior_flame_agg *a)
+{
+	ior_flame_agg_set_limits(a, IOR_FLAME_MAX_KEYS, IOR_FLAME_MAX_STRING_BYTES);
+	ior_flame_agg_set_max_frames(a, IOR_FLAME_MAX_FRAMES);
+}
+
+/* The frames key k (table order) draws: at most what it adds to a tree. */
+static uint32_t key_frames(const struct ior_flame_agg *a, const uint64_t *k)
+{
+	uint32_t n = 0;
+	for (unsigned j = 0; j < a->nkey; j++) {
+		const struct ior_flame_field *f = a->keyf[j];
+		n += ior_flame_count_frames(f, f->text ? ior_strtab_get(&a->strs, (uint32_t)k[j]) : NULL, k[j]);
+	}
+	return n;
+}
+
+/* Room for new key k within the bounds; its frames are counted then.
+ * Once a bound refuses a key, none is kept any more (nor a new string). */
+static bool key_fits(struct ior_flame_agg *a, const uint64_t *k)
+{
+	uint32_t n = a->max_frames && !a->full ? key_frames(a, k) : 0;
+	a->full |= (a->max_keys && a->nentries >= a->max_keys) || (a->max_frames && a->frames + n > a->max_frames);
+	a->frames += a->full ? 0 : n;
+	return !a->full;
+}
+
 static void add_other(struct ior_flame_agg *a, uint64_t w, uint64_t pairs)
 {
 	a->other_pairs += pairs;
@@ -175,7 +202,7 @@ static int lookup(struct ior_flame_agg *a, const uint64_t *k, uint32_t *found)
 	struct slot *s = slot_at(a->table, a->stride, i);
 	*found = 0;
 	if (!s->used) {
-		if (a->max_keys && a->nentries >= a->max_keys)
+		if (!key_fits(a, k))
 			return 0;
 		if ((a->nentries + 1) * 2 > a->tcap) {
 			if (grow_table(a))
@@ -242,20 +269,40 @@ static void account(struct ior_flame_agg *a, const struct ior_event_pair *p, uin
 	a->total = ior_flame_sat_add(a->total, w);
 }
 
-/* The string's id; once the strings reach their bound only strings already
- * known have one (*absent set otherwise: the pair's tuple is new). */
+/* A recording's string as the reader hands it over (define_string): its
+ * id here and the filters it passes, in the one word the reader keeps. */
+#define VALUE_ID 0x3fffffffu     /* the id; all ones: the string is not kept */
+#define VALUE_COMM_OK (1u << 30) /* passes the comm filter */
+#define VALUE_PATH_OK (1u << 31) /* passes the path filter */
+
+/* No new string is kept once the strings reach their bound, or the keys
+ * theirs (a new string could only make a new tuple, which goes to
+ * "(other)" then), nor beyond the ids VALUE_ID can name. */
+static bool strings_full(const struct ior_flame_agg *a)
+{
+	return (a->max_string_bytes && a->strs.len >= a->max_string_bytes) ||
+	       (a->max_keys && a->nentries >= a->max_keys) || a->full || a->strs.n >= VALUE_ID;
+}
+
+/* 0 and *id, 1 when s[0..n) is not kept (see strings_full), or -ENOMEM. */
+static int keep_string(struct ior_flame_agg *a, const char *s, size_t n, uint32_t *id)
+{
+	if (strings_full(a)) {
+		*id = ior_strtab_find(&a->strs, s, n);
+		return *id == UINT32_MAX;
+	}
+	*id = ior_strtab_intern(&a->strs, s, n);
+	return *id == UINT32_MAX ? -ENOMEM : 0;
+}
+
+/* The string's id; *absent set when it is not kept (the tuple is new). */
 static int string_id(struct ior_flame_agg *a, const char *s, uint64_t *id, bool *absent)
 {
-	size_t n = strlen(s);
 	uint32_t v;
-	if (a->max_string_bytes && a->strs.len >= a->max_string_bytes) {
-		v = ior_strtab_find(&a->strs, s, n);
-		*absent |= v == UINT32_MAX;
-	} else if ((v = ior_strtab_intern(&a->strs, s, n)) == UINT32_MAX) {
-		return -ENOMEM;
-	}
+	int rc = keep_string(a, s, strlen(s), &v);
+	*absent |= rc == 1;
 	*id = v;
-	return 0;
+	return rc < 0 ? rc : 0;
 }
 
 /* The key of a pair, strings by content; *absent: a string is not kept. */
@@ -291,93 +338,52 @@ int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 	return add_key(a, k, same_as_last(a, k), w, ior_pair_count(p));
 }
 
-/* ---- fast path on reader string ids ------------------------------------- */
+/* ---- fast path on a recording's string values ---------------------------- */
 
-static int map_reserve(struct ior_flame_agg *a, uint32_t n)
+static bool contains(const char *s, const char *needle)
 {
-	if (n <= a->map_cap)
-		return 0;
-	uint32_t cap = a->map_cap ? a->map_cap : 1024;
-	while (cap < n)
-		cap *= 2;
-	uint32_t *m = realloc(a->idmap, cap * sizeof *m);
-	uint8_t *c = m ? realloc(a->comm_ok, cap) : NULL;
-	uint8_t *p = c ? realloc(a->path_ok, cap) : NULL;
-	if (m)
-		a->idmap = m;
-	if (c)
-		a->comm_ok = c;
-	if (!p)
-		return -ENOMEM;
-	a->path_ok = p;
-	memset(m + a->map_cap, 0, (cap - a->map_cap) * sizeof *m);
-	memset(c + a->map_cap, 0, cap - a->map_cap);
-	memset(p + a->map_cap, 0, cap - a->map_cap);
-	a->map_cap = cap;
+	return !needle || !*needle || strstr(s, needle);
+}
+
+/* Each string once, as the file defines it (ior_rec_reader_map_strings):
+ * interned when a text field is keyed and the bounds allow, and tested
+ * against the filters now, so no pair reads a string. */
+static int define_string(void *ctx, const char *s, size_t n, uint32_t *value)
+{
+	struct ior_flame_agg *a = ctx;
+	uint32_t id = VALUE_ID;
+	int rc = a->text_keyed ? keep_string(a, s, n, &id) : 1;
+	if (rc < 0)
+		return rc;
+	*value = (rc ? VALUE_ID : id) | (contains(s, a->spec.comm) ? VALUE_COMM_OK : 0) |
+		 (contains(s, a->spec.path) ? VALUE_PATH_OK : 0);
 	return 0;
 }
 
-static void map_reset(struct ior_flame_agg *a, uint32_t gen)
-{
-	if (a->map_cap) {
-		memset(a->idmap, 0, a->map_cap * sizeof *a->idmap);
-		memset(a->comm_ok, 0, a->map_cap);
-		memset(a->path_ok, 0, a->map_cap);
-	}
-	a->gen = gen;
-}
-
-static inline uint32_t map_id(struct ior_flame_agg *a, struct ior_rec_reader *r, uint32_t id)
-{
-	if (a->idmap[id])
-		return a->idmap[id] - 1;
-	const char *s = ior_rec_reader_string(r, id);
-	uint32_t v = ior_strtab_intern(&a->strs, s, strlen(s));
-	if (v != UINT32_MAX)
-		a->idmap[id] = v + 1;
-	return v;
-}
-
-static bool contains_cached(uint8_t *cache, struct ior_rec_reader *r, uint32_t id, const char *needle)
-{
-	if (cache[id] == FILTER_UNKNOWN)
-		cache[id] = strstr(ior_rec_reader_string(r, id), needle) ? FILTER_PASS : FILTER_FAIL;
-	return cache[id] == FILTER_PASS;
-}
-
-static bool fast_match(struct ior_flame_agg *a, struct ior_rec_reader *r,
-		       const struct ior_event_pair *p, const struct ior_rec_ids *ids)
+static bool fast_match(const struct ior_flame_agg *a, const struct ior_event_pair *p,
+		       const struct ior_rec_ids *ids)
 {
 	const struct ior_flame_spec *s = &a->spec;
-	if (s->pid >= 0 && p->pid != (uint64_t)s->pid)
-		return false;
-	if (s->tid >= 0 && p->tid != (uint64_t)s->tid)
-		return false;
-	if (s->comm && *s->comm && !contains_cached(a->comm_ok, r, ids->comm, s->comm))
-		return false;
-	if (s->path && *s->path && !contains_cached(a->path_ok, r, ids->path, s->path) &&
-	    !contains_cached(a->path_ok, r, ids->path2, s->path))
-		return false;
-	return true;
+	return (s->pid < 0 || p->pid == (uint64_t)s->pid) && (s->tid < 0 || p->tid == (uint64_t)s->tid) &&
+	       ids->comm & VALUE_COMM_OK && (ids->path | ids->path2) & VALUE_PATH_OK;
 }
 
-/* The key of a recorded pair, strings by the reader's ids; *same: it is
- * the previous pair's (compared on the way: the common case). */
-static int key_of_ids(struct ior_flame_agg *a, struct ior_rec_reader *r, const struct ior_event_pair *p,
+/* The key of a recorded pair, strings by their values: 0, or 1 when a
+ * string of it is not kept (its tuple is new); *same: it is the previous
+ * pair's (compared on the way: the common case). */
+static int key_of_ids(const struct ior_flame_agg *a, const struct ior_event_pair *p,
 		      const struct ior_rec_ids *ids, uint64_t *k, bool *same)
 {
 	static const uint64_t none[IOR_FLAME_MAX_FIELDS];
 	const uint64_t *last = a->last ? slot_at(a->table, a->stride, a->last - 1)->key : none;
-	const struct ior_flame_field *const *keyf = a->keyf;
 	uint64_t diff = !a->last;
-	/* locals: map_id's stores could alias a's members */
-	for (unsigned j = 0, n = a->nkey; j < n; j++) {
-		const struct ior_flame_field *f = keyf[j];
+	for (unsigned j = 0; j < a->nkey; j++) {
+		const struct ior_flame_field *f = a->keyf[j];
 		uint64_t v;
 		if (!f->text)
 			v = f->number(p);
-		else if ((v = map_id(a, r, f->text_id(ids))) == UINT32_MAX)
-			return -ENOMEM;
+		else if ((v = f->text_id(ids) & VALUE_ID) == VALUE_ID)
+			return 1;
 		diff |= v ^ last[j];
 		k[j] = v;
 	}
@@ -390,22 +396,21 @@ int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *
 	struct ior_event_pair p;
 	struct ior_rec_ids ids;
 	uint64_t k[IOR_FLAME_MAX_FIELDS];
-	int rc;
+	int rc = ior_rec_reader_map_strings(r, define_string, a);
+	if (rc)
+		return rc;
 	while ((rc = ior_rec_read_ids(r, &p, &ids)) == 1) {
-		if (ids.gen != a->gen)
-			map_reset(a, ids.gen);
-		if (map_reserve(a, ior_rec_reader_nstrings(r)))
-			return -ENOMEM;
-		if (!fast_match(a, r, &p, &ids))
+		if (!fast_match(a, &p, &ids))
 			continue;
-		bool same;
-		if (key_of_ids(a, r, &p, &ids, k, &same))
-			return -ENOMEM;
+		bool same = false;
+		int absent = key_of_ids(a, &p, &ids, k, &same);
 		uint64_t w = weight(a->spec.metric, &p);
 		account(a, &p, w);
 		if (p.summary && !w)
 			continue;
-		if (add_key(a, k, same, w, ior_pair_count(&p)))
+		if (absent)
+			add_other(a, w, ior_pair_count(&p));
+		else if (add_key(a, k, same, w, ior_pair_count(&p)))
 			return -ENOMEM;
 	}
 	return rc;

@@ -16,6 +16,10 @@ struct ior_rec_ids;
 /* Draws one frame named s[0..n) (sanitised) above the previous one.
  * 0 or -ENOMEM. */
 int ior_flame_frame(struct ior_flame_frames *out, const char *s, size_t n);
+struct ior_flame_field;
+/* The frames field f draws for a key word (text: its string, or NULL), as
+ * frames() below: what it may add to a tree (tree.c; agg.c's bounds). */
+uint32_t ior_flame_count_frames(const struct ior_flame_field *f, const char *text, uint64_t number);
 
 struct ior_flame_field {
 	const char *name;

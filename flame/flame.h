@@ -57,18 +57,35 @@ struct ior_flame_agg;
 int ior_flame_agg_new(struct ior_flame_agg **a, const struct ior_flame_spec *spec);
 /* One pair (strings compared by content); filters applied. */
 int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p);
-/* Every remaining pair of a recording, on the reader's string ids (fast).
- * Returns 0 at the end, or the reader's negative error. */
+/* Every remaining pair of a recording (fast): the reader hands each string
+ * over once (ior_rec_reader_map_strings, so r serves this aggregation only)
+ * and keeps none. Returns 0 at the end, or the reader's negative error. */
 int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *r);
 /* Bounds the aggregation (0: unbounded, the default): at most max_keys
- * distinct field tuples, and (ior_flame_agg_add only: a recording's strings
- * are bounded by the file) no new comm/path string once the interned
- * strings take max_string_bytes. A pair whose tuple is new while a bound is
- * reached is summed into one IOR_FLAME_OTHER frame under the root (counted
- * by ior_flame_agg_other_pairs), so memory stays bounded however many
- * distinct files a live trace sees. Call before the first add. */
+ * distinct field tuples, and no new comm/path string once the interned
+ * strings take max_string_bytes (a recording's: every string it defines
+ * while a text field is asked for, even of pairs the filters drop). A pair
+ * whose tuple is new once a bound is reached is summed into one
+ * IOR_FLAME_OTHER frame under the root (counted by
+ * ior_flame_agg_other_pairs), so memory stays bounded however many
+ * distinct files a trace or a recording sees; the tuples kept are the
+ * first ones, with all their pairs. Call before the first add. */
 #define IOR_FLAME_OTHER "(other)"
 void ior_flame_agg_set_limits(struct ior_flame_agg *a, uint32_t max_keys, size_t max_string_bytes);
+/* Also at most max_frames frames (0: unbounded): the sum over the distinct
+ * tuples of the frames each draws (a path one per component), which bounds
+ * the tree's nodes, and so its memory, however deep the paths. */
+void ior_flame_agg_set_max_frames(struct ior_flame_agg *a, uint32_t max_frames);
+/* The bounds of the flamegraphs ior draws (ior collapsed, ior -ior=FILE,
+ * -live), all three set by ior_flame_agg_set_bounds: with them reading a
+ * recording of any number of distinct files stays within 64 MiB (a frame
+ * takes about 80 bytes in the tree; 30 MiB at most in all) and above
+ * 1 M pairs/s (the tree's cost is the bound's, not the file's), and a
+ * graph of more stacks would not be read anyway. */
+#define IOR_FLAME_MAX_KEYS 65536
+#define IOR_FLAME_MAX_FRAMES (1u << 18)
+#define IOR_FLAME_MAX_STRING_BYTES (16u << 20)
+void ior_flame_agg_set_bounds(struct ior_flame_agg *a);
 uint64_t ior_flame_agg_other_pairs(const struct ior_flame_agg *a);
 uint32_t ior_flame_agg_keys(const struct ior_flame_agg *a);    /* distinct tuples */
 uint64_t ior_flame_agg_pairs(const struct ior_flame_agg *a);   /* pairs kept */

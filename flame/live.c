@@ -35,6 +35,7 @@ int ior_flame_live_new(struct ior_flame_live **lp, const struct ior_flame_live_c
 	}
 	ior_flame_agg_set_limits(l->agg, cfg->max_keys ? cfg->max_keys : IOR_FLAME_LIVE_MAX_KEYS,
 				 cfg->max_string_bytes ? cfg->max_string_bytes : IOR_FLAME_LIVE_MAX_STRING_BYTES);
+	ior_flame_agg_set_max_frames(l->agg, IOR_FLAME_MAX_FRAMES);
 	l->realtime_offset_ns = cfg->realtime_offset_ns;
 	l->interval_ns = cfg->interval_ns;
 	*lp = l;

@@ -1,7 +1,7 @@
 /* The live flamegraph of ior -live: pairs are aggregated in memory as they
  * are paired (the same aggregation as -ior=FILE, bounded by
- * IOR_FLAME_LIVE_MAX_KEYS / _MAX_STRING_BYTES with an "(other)" frame
- * beyond), and the SVG is regenerated from the aggregate at most once per
+ * IOR_FLAME_LIVE_MAX_KEYS / _MAX_STRING_BYTES and IOR_FLAME_MAX_FRAMES
+ * with an "(other)" frame beyond), and the SVG is regenerated from the aggregate at most once per
  * interval, and only when pairs arrived since the last one: a tree build
  * and an SVG write cost tens of milliseconds at the key bound, taken on
  * the trace thread, so this keeps them to a small, bounded share of it.
@@ -15,8 +15,8 @@
 
 #include "flame/flame.h"
 
-#define IOR_FLAME_LIVE_MAX_KEYS 65536
-#define IOR_FLAME_LIVE_MAX_STRING_BYTES (16u << 20)
+#define IOR_FLAME_LIVE_MAX_KEYS IOR_FLAME_MAX_KEYS
+#define IOR_FLAME_LIVE_MAX_STRING_BYTES IOR_FLAME_MAX_STRING_BYTES
 
 struct ior_flame_live_cfg {
 	struct ior_flame_spec spec;

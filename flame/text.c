@@ -49,6 +49,12 @@ size_t ior_flame_sanitize(char *dst, size_t cap, const char *src, size_t n)
 	if (!cap)
 		return 0;
 	for (size_t i = 0; i < n && s[i];) {
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != ';' && s[i] != '\\') { /* most names: a byte at a time */
+			if (o + 1 >= cap)
+				break;
+			dst[o++] = (char)s[i++];
+			continue;
+		}
 		char one[8];
 		size_t used, k = escape_one(one, s + i, n - i, &used);
 		if (o + k >= cap)

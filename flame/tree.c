@@ -9,40 +9,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A frame of the key drawn last: the same bytes under the same parent
+ * are the same node, found without sanitising, interning and looking it
+ * up again (keys share their first frames: the comm, "/", "usr", ...). */
+struct last_frame {
+	uint32_t parent, node;
+	size_t off, len; /* its bytes in builder.last_bytes */
+};
+
 struct builder {
 	struct ior_flame_tree *t;
 	struct ior_strtab names;
 	uint32_t ncap;
-	uint64_t *child_keys;   /* (parent << 32 | name) + 1, 0 empty */
-	uint32_t *child_nodes;
+	/* every node but the root, + 1 (0 empty), by its parent and name:
+	 * the node holds both, so a slot is 4 bytes */
+	uint32_t *children;
 	uint32_t ccap;
+	struct last_frame *last; /* by depth from the root, nlast of them */
+	uint32_t nlast, last_cap;
+	char *last_bytes;
+	size_t last_bytes_cap;
 	char buf[4 * 4096 + 16];
 };
+
+/* name: the name's offset in the arena, as a node holds it */
+static uint32_t child_slot(uint32_t parent, uint32_t name, uint32_t cap)
+{
+	return (uint32_t)((((uint64_t)parent << 32 | name) * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
 
 static int grow_children(struct builder *b)
 {
 	uint32_t cap = b->ccap * 2;
-	uint64_t *k = calloc(cap, sizeof *k);
-	uint32_t *n = malloc(cap * sizeof *n);
-	if (!k || !n) {
-		free(k);
-		free(n);
+	uint32_t *c = calloc(cap, sizeof *c);
+	if (!c)
 		return -ENOMEM;
-	}
 	for (uint32_t i = 0; i < b->ccap; i++) {
-		if (!b->child_keys[i])
+		if (!b->children[i])
 			continue;
-		uint64_t h = (b->child_keys[i] * 0x9E3779B97F4A7C15ull) >> 32;
-		uint32_t j = (uint32_t)h & (cap - 1);
-		while (k[j])
+		const struct ior_flame_node *n = &b->t->nodes[b->children[i] - 1];
+		uint32_t j = child_slot(n->parent, n->name, cap);
+		while (c[j])
 			j = (j + 1) & (cap - 1);
-		k[j] = b->child_keys[i];
-		n[j] = b->child_nodes[i];
+		c[j] = b->children[i];
 	}
-	free(b->child_keys);
-	free(b->child_nodes);
-	b->child_keys = k;
-	b->child_nodes = n;
+	free(b->children);
+	b->children = c;
 	b->ccap = cap;
 	return 0;
 }
@@ -70,46 +82,99 @@ static int new_node(struct builder *b, uint32_t parent, uint32_t name, uint32_t 
 /* The child of parent named name, created when missing. */
 static int child(struct builder *b, uint32_t parent, uint32_t name, uint32_t *id)
 {
-	uint64_t key = ((uint64_t)parent << 32 | name) + 1;
-	uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (b->ccap - 1);
-	for (; b->child_keys[j]; j = (j + 1) & (b->ccap - 1))
-		if (b->child_keys[j] == key) {
-			*id = b->child_nodes[j];
+	uint32_t off = b->names.off[name], j = child_slot(parent, off, b->ccap);
+	for (; b->children[j]; j = (j + 1) & (b->ccap - 1)) {
+		const struct ior_flame_node *n = &b->t->nodes[b->children[j] - 1];
+		if (n->parent == parent && n->name == off) {
+			*id = b->children[j] - 1;
 			return 0;
 		}
-	int rc = new_node(b, parent, b->names.off[name], id);
+	}
+	int rc = new_node(b, parent, off, id);
 	if (rc)
 		return rc;
-	b->child_keys[j] = key;
-	b->child_nodes[j] = *id;
+	b->children[j] = *id + 1;
 	if (b->t->nnodes * 2 > b->ccap)
 		return grow_children(b);
 	return 0;
 }
 
-/* Descends one frame from *node, adding w on the way. */
-static int frame(struct builder *b, uint32_t *node, const char *s, size_t n, uint64_t w)
+static bool same_as_last(const struct builder *b, uint32_t depth, uint32_t parent, const char *s, size_t n,
+			 uint32_t *node)
 {
-	size_t len = ior_flame_sanitize(b->buf, sizeof b->buf, s, n);
-	uint32_t name = ior_strtab_intern(&b->names, b->buf, len);
-	if (name == UINT32_MAX)
-		return -ENOMEM;
-	int rc = child(b, *node, name, node);
-	if (!rc)
-		b->t->nodes[*node].value = ior_flame_sat_add(b->t->nodes[*node].value, w);
-	return rc;
+	if (depth >= b->nlast)
+		return false;
+	const struct last_frame *l = &b->last[depth];
+	if (l->parent != parent || l->len != n || !ior_strtab_same_bytes(b->last_bytes + l->off, s, n))
+		return false;
+	*node = l->node;
+	return true;
 }
 
-/* A field's frames go up from node, each adding w (field.h). */
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *q = realloc(*p, c * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* Frame depth of the key being drawn; the deeper ones followed another. */
+static int remember(struct builder *b, uint32_t depth, uint32_t parent, const char *s, size_t n, uint32_t node)
+{
+	size_t cap = b->last_cap, off = depth ? b->last[depth - 1].off + b->last[depth - 1].len : 0;
+	if (grow((void **)&b->last, &cap, (size_t)depth + 1, sizeof *b->last) ||
+	    grow((void **)&b->last_bytes, &b->last_bytes_cap, off + n, 1))
+		return -ENOMEM;
+	b->last_cap = (uint32_t)cap;
+	memcpy(b->last_bytes + off, s, n);
+	b->last[depth] = (struct last_frame){ parent, node, off, n };
+	b->nlast = depth + 1;
+	return 0;
+}
+
+/* Descends one frame, the depth-th of a key, from *node, adding w. */
+static int frame(struct builder *b, uint32_t *node, uint32_t depth, const char *s, size_t n, uint64_t w)
+{
+	uint32_t parent = *node;
+	if (!same_as_last(b, depth, parent, s, n, node)) {
+		size_t len = ior_flame_sanitize(b->buf, sizeof b->buf, s, n);
+		uint32_t name = ior_strtab_intern(&b->names, b->buf, len);
+		int rc = name == UINT32_MAX ? -ENOMEM : child(b, parent, name, node);
+		if (!rc)
+			rc = remember(b, depth, parent, s, n, *node);
+		if (rc)
+			return rc;
+	}
+	b->t->nodes[*node].value = ior_flame_sat_add(b->t->nodes[*node].value, w);
+	return 0;
+}
+
+/* A field's frames go up from node, each adding w (field.h); without a
+ * builder they are only counted, in depth. */
 struct ior_flame_frames {
 	struct builder *b;
-	uint32_t node;
+	uint32_t node, depth;
 	uint64_t w;
 };
 
 int ior_flame_frame(struct ior_flame_frames *out, const char *s, size_t n)
 {
-	return frame(out->b, &out->node, s, n, out->w);
+	return out->b ? frame(out->b, &out->node, out->depth++, s, n, out->w) : (out->depth++, 0);
+}
+
+uint32_t ior_flame_count_frames(const struct ior_flame_field *f, const char *text, uint64_t number)
+{
+	struct ior_flame_frames out = { NULL, 0, 0, 0 };
+	f->frames(&out, text, number);
+	return out.depth;
 }
 
 static const struct ior_flame_tree *sort_tree;
@@ -156,7 +221,7 @@ static int add_key(void *ctx, const uint64_t *key, uint64_t value)
 	struct walk *w = ctx;
 	struct ior_flame_tree *t = w->b->t;
 	const struct ior_flame_spec *spec = ior_flame_agg_spec(w->a);
-	struct ior_flame_frames out = { w->b, 0, value };
+	struct ior_flame_frames out = { w->b, 0, 0, value };
 	int rc = 0;
 	t->nodes[0].value = ior_flame_sat_add(t->nodes[0].value, value);
 	for (unsigned i = 0; !rc && i < spec->nfields; i++) {
@@ -183,7 +248,7 @@ static int build(struct builder *b, const struct ior_flame_agg *a)
 	if (!rc && ior_flame_agg_other_pairs(a)) {
 		uint32_t node = 0;
 		t->nodes[0].value = ior_flame_sat_add(t->nodes[0].value, other);
-		rc = frame(b, &node, IOR_FLAME_OTHER, strlen(IOR_FLAME_OTHER), other);
+		rc = frame(b, &node, 0, IOR_FLAME_OTHER, strlen(IOR_FLAME_OTHER), other);
 		if (!rc)
 			t->nodes[node].self = ior_flame_sat_add(t->nodes[node].self, other);
 	}
@@ -203,13 +268,13 @@ int ior_flame_tree_build(const struct ior_flame_agg *a, struct ior_flame_tree **
 	t->spec = *ior_flame_agg_spec(a);
 	t->pairs = ior_flame_agg_pairs(a);
 	t->nodes = malloc(b.ncap * sizeof *t->nodes);
-	b.child_keys = calloc(b.ccap, sizeof *b.child_keys);
-	b.child_nodes = malloc(b.ccap * sizeof *b.child_nodes);
+	b.children = calloc(b.ccap, sizeof *b.children);
 	int rc = -ENOMEM;
-	if (t->nodes && b.child_keys && b.child_nodes && !ior_strtab_init(&b.names))
+	if (t->nodes && b.children && !ior_strtab_init(&b.names))
 		rc = build(&b, a);
-	free(b.child_keys);
-	free(b.child_nodes);
+	free(b.children);
+	free(b.last);
+	free(b.last_bytes);
 	t->names = b.names.arena;
 	b.names.arena = NULL;
 	ior_strtab_free(&b.names);

@@ -8,7 +8,8 @@
 #   --tracers L   comma-separated subset of: untraced empty ior-flame
 #                 ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist
 #                 bt-print perf-trace strace, plus "ior-extra" (sustained
-#                 rate, bytes/pair, aggregation, RSS)
+#                 rate, bytes/pair, aggregation, RSS) and "ior-reader"
+#                 (ior collapsed on big synthetic recordings)
 #   --keep        keep the work directory (tracer outputs, recordings)
 #
 # build/iorbench (tests/bench/gen.c) is the workload. Every tracer filters
@@ -26,10 +27,11 @@ cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 IOR=${IOR:-$ROOT/ior}
 GEN=${GEN:-$ROOT/build/iorbench}
+RECGEN=${RECGEN:-$ROOT/build/iorrecgen}
 COMM=iorbench
 RUNS=5 SMOKE=0 KEEP=0 TRACERS=""
 
-usage() { sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) SMOKE=1 ;;
@@ -58,10 +60,11 @@ SUST_THREADS="1 2 4"
 RATE_STEPS=5 RATE_SECONDS=3  # paced sessions when 1 thread flat out loses
 AGG_RUNS=3
 ROUND_RUNS=2
+READER_PAIRS=1500000   # ior-reader: pairs of each synthetic recording
 if [ "$SMOKE" = 1 ]; then
 	RUNS=1
 	for w in "${WLS[@]}"; do WL_ITERS[$w]=$((WL_ITERS[$w] / 100)); done
-	SLOW_DIV=1 SUST_PAIRS=20000 SUST_THREADS="1" AGG_RUNS=1 ROUND_RUNS=1
+	SLOW_DIV=1 SUST_PAIRS=20000 SUST_THREADS="1" AGG_RUNS=1 ROUND_RUNS=1 READER_PAIRS=150000
 fi
 
 declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)"
@@ -76,7 +79,7 @@ declare -A FILTER=([untraced]="-" [empty]="none (all processes)" [ior-flame]="co
 	[bt-count-raw]="comm + syscall set, in kernel"
 	[bt-hist]="comm, in kernel" [bt-print]="comm, in kernel"
 	[perf-trace]="its child task (all its syscalls)" [strace]="its child (all its syscalls)")
-ALL_TRACERS="untraced empty ior-flame ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra"
+ALL_TRACERS="untraced empty ior-flame ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra ior-reader"
 
 log() { echo "bench: $*" >&2; }
 PASSES=0 FAILS=0
@@ -660,6 +663,40 @@ bench_ior_extra() {
 	extra trace_rss_early_kib "${SUST_HWM_EARLY[t1]}"
 }
 
+# ---- ior: reading big recordings -----------------------------------------
+# ior collapsed -fields=comm,path on iorrecgen recordings of READER_PAIRS
+# newstat pairs: on 100 paths, on as many distinct paths, and on 300 k
+# distinct ones (not in smoke). pairs/s (median of AGG_RUNS), peak RSS,
+# and the pairs the graph's bounds put in "(other)" (README).
+bench_reader() {
+	local spec tag n d file said few_pps
+	if [ ! -x "$RECGEN" ]; then
+		problem "$RECGEN missing: run make build/iorrecgen"
+		return 1
+	fi
+	mkdir -p "$W/agg"
+	for spec in "few $READER_PAIRS 100" "distinct $READER_PAIRS $READER_PAIRS" "distinct300k 300000 300000"; do
+		read -r tag n d <<<"$spec"
+		[ "$SMOKE" = 1 ] && [ "$tag" = distinct300k ] && continue
+		file=$W/agg/reader-$tag.ior.zst
+		log "reader: ior collapsed on $n pairs over $d distinct paths"
+		"$RECGEN" "$file" "$n" "$d" || { problem "iorrecgen $n $d failed"; continue; }
+		time_ior "reader-$tag" "$IOR" collapsed -fields=comm,path "$file" || continue
+		said=$(sed -n 's/^ior: .*: \([0-9][0-9]*\) of [0-9]* pairs are in the "(other)" frame.*/\1/p' "$W/reader-$tag.err")
+		extra "reader_${tag}_pairs" "$n"
+		extra "reader_${tag}_distinct" "$d"
+		extra "reader_${tag}_pairs_per_s" "$(awk -v p="$n" -v t="$TIME_NS" 'BEGIN { printf "%.0f", p * 1e9 / t }')"
+		extra "reader_${tag}_rss_kib" "$TIME_RSS"
+		extra "reader_${tag}_other_pairs" "${said:-0}"
+		extra "reader_${tag}_file_bytes" "$(stat -c %s "$file")"
+		rm -f "$file"
+	done
+	few_pps=$(ex reader_few_pairs_per_s)
+	[ -n "$few_pps" ] && [ -n "$(ex reader_distinct_pairs_per_s)" ] &&
+		extra reader_distinct_slowdown "$(awk -v a="$few_pps" -v b="$(ex reader_distinct_pairs_per_s)" 'BEGIN { printf "%.1fx", a / b }')"
+	return 0
+}
+
 # ---- report --------------------------------------------------------------
 # Per tracer and workload: medians over runs of syscalls, elapsed and
 # ns/syscall, median pairs, summed lost; baseline = untraced.
@@ -834,6 +871,9 @@ print_targets() {
 	agg1=$(ex collapsed_pairs_per_s) agg2=$(ex flame_pairs_per_s)
 	[ -n "$agg1" ] && target aggregation "$(awk -v a="$agg1" -v b="${agg2:-0}" 'BEGIN { print (a >= 2e7 && b >= 2e7) ? "met" : "missed" }')" \
 		"ior collapsed $(awk -v a="$agg1" 'BEGIN { printf "%.1f", a / 1e6 }') M pairs/s, ior -ior -nohttp $(awk -v a="${agg2:-0}" 'BEGIN { printf "%.1f", a / 1e6 }') M pairs/s on $(ex rec_pairs) pairs"
+	local rp=$(ex reader_distinct_pairs_per_s) rr=$(ex reader_distinct_rss_kib)
+	[ -n "$rp" ] && target reader_scale "$(awk -v p="$rp" -v r="$rr" 'BEGIN { print (p >= 1e6 && r != "-" && r < 65536) ? "met" : "missed" }')" \
+		"ior collapsed -fields=comm,path on $(ex reader_distinct_pairs) pairs over as many distinct paths: $(awk -v a="$rp" 'BEGIN { printf "%.2f", a / 1e6 }') M pairs/s, $rr KiB peak RSS ($(ex reader_distinct_other_pairs) pairs in (other)); on 100 paths $(awk -v a="$(ex reader_few_pairs_per_s)" 'BEGIN { printf "%.1f", a / 1e6 }') M pairs/s, $(ex reader_few_rss_kib) KiB (>= 1 M pairs/s, < 64 MiB)"
 	rss=$(ex trace_rss_kib) rss0=$(ex trace_rss_early_kib)
 	if [ -n "$rss" ] && [ "$rss" != "?" ]; then
 		target trace_rss "$(awk -v r="$rss" -v r0="${rss0:-0}" 'BEGIN { print (r < 65536 && r - r0 <= 4096) ? "met" : "missed" }')" \
@@ -880,10 +920,10 @@ if [ "$SMOKE" = 1 ]; then
 	peer=""
 	for p in strace perf bpftrace; do installed "$p" && { peer=$p; break; }; done
 	case $peer in perf) peer=perf-trace ;; bpftrace) peer=bt-count ;; esac
-	TRACERS=${TRACERS:-untraced,ior-flame,$peer,ior-extra}
+	TRACERS=${TRACERS:-untraced,ior-flame,$peer,ior-extra,ior-reader}
 fi
 need_ior=0
-for t in empty ior-flame ior-plain ior-summary ior-extra; do want "$t" && need_ior=1; done
+for t in empty ior-flame ior-plain ior-summary ior-extra ior-reader; do want "$t" && need_ior=1; done
 [ "$need_ior" = 1 ] && [ ! -x "$IOR" ] && problem "$IOR missing: run make"
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && ! installed bpftrace && { problem "bpftrace missing: scripts/deps.sh bench"; break; }
@@ -902,6 +942,7 @@ want perf-trace && installed perf && untraced_round perf-trace && bench_child_tr
 want strace && installed strace && untraced_round strace && bench_child_tracer strace
 untraced_round
 want ior-extra && [ -x "$IOR" ] && bench_ior_extra
+want ior-reader && [ -x "$IOR" ] && bench_reader
 
 summarize
 echo
@@ -941,6 +982,14 @@ if [ "$SMOKE" = 1 ]; then
 		pass "ior collapsed read back $rp pairs ($(ex bytes_per_pair) bytes/pair)"
 	else
 		fail "ior collapsed read back no pairs from the recording"
+	fi
+	if want ior-reader; then
+		rd=$(ex reader_distinct_pairs_per_s) ro=$(ex reader_distinct_other_pairs)
+		if [ -n "$rd" ] && [ "${ro:-0}" -gt 0 ] && [ "$(ex reader_few_other_pairs)" = 0 ]; then
+			pass "ior collapsed read $(ex reader_distinct_pairs) distinct paths at $rd pairs/s, $(ex reader_distinct_rss_kib) KiB ($ro pairs in (other))"
+		else
+			fail "reader figures: distinct ${rd:-missing} pairs/s, (other) ${ro:-missing}, few (other) $(ex reader_few_other_pairs)"
+		fi
 	fi
 	exit $((FAILS > 0))
 fi

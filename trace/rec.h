@@ -81,9 +81,21 @@ struct ior_rec_ids {
 	uint32_t gen;
 };
 int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct ior_rec_ids *ids);
-/* The string for an id of the current generation; NULL when out of range. */
+/* The string for an id of the current generation; NULL when out of range
+ * (and always with a define hook). */
 const char *ior_rec_reader_string(const struct ior_rec_reader *r, uint32_t id);
 uint32_t ior_rec_reader_nstrings(const struct ior_rec_reader *r);
+/* Strings kept once, by the caller: from this call on the reader keeps no
+ * string bytes (a generation may hold 64 MiB of them). define is called
+ * with every string the reader holds, then with each one the file defines
+ * as it is read (NUL-terminated, n bytes, valid during the call), and
+ * gives the 32-bit value the reader then returns in ior_rec_ids for that
+ * id (gen still counts the file's resets, after which ids are defined
+ * anew). p->comm, p->path and p->path2 are NULL from then on. define
+ * returns 0 or a negative errno, which fails the read. Calling it again
+ * with the same define and ctx does nothing; with others: -EINVAL. */
+typedef int (*ior_rec_define_cb)(void *ctx, const char *s, size_t n, uint32_t *value);
+int ior_rec_reader_map_strings(struct ior_rec_reader *r, ior_rec_define_cb define, void *ctx);
 
 const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r);
 /* NULL until the trailer has been read (so: NULL for truncated files). */

@@ -20,6 +20,13 @@ struct ior_rec_reader {
 
 	struct ior_strtab str;   /* the current generation's strings, by the file's ids */
 	uint32_t gen;
+	/* with a define hook (ior_rec_reader_map_strings), instead of str:
+	 * the value of each id, and the counts that bound a generation */
+	ior_rec_define_cb define;
+	void *define_ctx;
+	uint32_t *values, nvalues, values_cap;
+	size_t value_bytes;
+	char scratch[MAX_STR_LEN + 1]; /* the string handed to define, NUL-terminated */
 
 	uint16_t sys_map[MAX_SYSCALLS];
 	uint32_t nsys, bad_sys;
@@ -120,18 +127,52 @@ static int parse_header(struct ior_rec_reader *r)
 	return rc;
 }
 
-static void strings_reset(struct ior_rec_reader *r)
+static uint32_t nstrings(const struct ior_rec_reader *r)
 {
-	strings_start(&r->str);
+	return r->define ? r->nvalues : r->str.n;
+}
+
+/* String s[0..n) (n <= MAX_STR_LEN) to the define hook, as the next id. */
+static int define_string(struct ior_rec_reader *r, const uint8_t *s, size_t n)
+{
+	if (r->nvalues == r->values_cap) {
+		uint32_t cap = r->values_cap ? 2 * r->values_cap : 1024;
+		uint32_t *v = realloc(r->values, cap * sizeof *v);
+		if (!v)
+			return rfail(r, -ENOMEM, "out of memory");
+		r->values = v;
+		r->values_cap = cap;
+	}
+	memcpy(r->scratch, s, n);
+	r->scratch[n] = 0;
+	int rc = r->define(r->define_ctx, r->scratch, n, &r->values[r->nvalues]);
+	if (rc)
+		return rfail(r, rc, "cannot keep the recording's strings: %s", strerror(-rc));
+	r->nvalues++;
+	r->value_bytes += n + 1;
+	return 0;
+}
+
+/* Only id 0, "", is defined at the start of a generation. */
+static int strings_reset(struct ior_rec_reader *r)
+{
 	r->gen++;
 	memset(&r->codec, 0, sizeof r->codec);
+	if (!r->define)
+		return strings_start(&r->str); /* cannot fail: the table keeps its memory */
+	r->nvalues = 0;
+	r->value_bytes = 0;
+	return define_string(r, (const uint8_t *)"", 0);
 }
 
 static int add_string(struct ior_rec_reader *r, const uint8_t *s, size_t n)
 {
-	if (r->str.n >= MAX_STRINGS || r->str.len + n + 1 > MAX_STR_BYTES)
+	size_t bytes = r->define ? r->value_bytes : r->str.len;
+	if (nstrings(r) >= MAX_STRINGS || bytes + n + 1 > MAX_STR_BYTES)
 		return rfail(r, -EBADMSG, "corrupt: more than %u strings or %u MiB of strings",
 			     MAX_STRINGS, MAX_STR_BYTES >> 20);
+	if (r->define)
+		return define_string(r, s, n);
 	if (ior_strtab_append(&r->str, (const char *)s, n) == UINT32_MAX)
 		return rfail(r, -ENOMEM, "out of memory");
 	return 0;
@@ -140,10 +181,30 @@ static int add_string(struct ior_rec_reader *r, const uint8_t *s, size_t n)
 static int get_id(struct ior_rec_reader *r, struct cur *c, uint32_t *id)
 {
 	uint64_t v;
-	if (get_varint(c, &v) || v >= r->str.n)
+	if (get_varint(c, &v) || v >= nstrings(r))
 		return -1;
 	*id = (uint32_t)v;
 	return 0;
+}
+
+/* A row's strings: by pointer, or with a define hook by value only. */
+static void put_strings(const struct ior_rec_reader *r, struct ior_event_pair *p, struct ior_rec_ids *ids,
+			uint32_t comm, uint32_t path, uint32_t path2)
+{
+	if (r->define) {
+		p->comm = p->path = p->path2 = NULL;
+		ids->comm = r->values[comm];
+		ids->path = r->values[path];
+		ids->path2 = r->values[path2];
+	} else {
+		p->comm = ior_strtab_get(&r->str, comm);
+		p->path = ior_strtab_get(&r->str, path);
+		p->path2 = ior_strtab_get(&r->str, path2);
+		ids->comm = comm;
+		ids->path = path;
+		ids->path2 = path2;
+	}
+	ids->gen = r->gen;
 }
 
 static int get_fields(struct ior_rec_reader *r, struct cur *c, uint8_t op, uint8_t ext,
@@ -233,9 +294,6 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	p->pid = s->pid;
 	p->tid = tid;
 	p->fd = s->fd;
-	p->comm = ior_strtab_get(&r->str, s->comm);
-	p->path = ior_strtab_get(&r->str, s->path);
-	p->path2 = ior_strtab_get(&r->str, s->path2);
 	if (s->sys >= r->nsys)
 		return -1;
 	if (r->sys_map[s->sys] == UINT16_MAX) {
@@ -245,10 +303,7 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	p->sys = r->sys_map[s->sys];
 	p->summary = 0;
 	p->pairs = 0;
-	ids->comm = s->comm;
-	ids->path = s->path;
-	ids->path2 = s->path2;
-	ids->gen = r->gen;
+	put_strings(r, p, ids, s->comm, s->path, s->path2);
 	cd->last_tid = tid;
 	cd->last_enter = p->enter_ns;
 	s->prev_exit = p->enter_ns + dur;
@@ -280,13 +335,7 @@ static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_ev
 	p->flags = IOR_FLAGS_UNKNOWN;
 	p->summary = 1;
 	p->end_ns = p->enter_ns + span;
-	p->comm = ior_strtab_get(&r->str, comm);
-	p->path = ior_strtab_get(&r->str, path);
-	p->path2 = ior_strtab_get(&r->str, 0);
-	ids->comm = comm;
-	ids->path = path;
-	ids->path2 = 0;
-	ids->gen = r->gen;
+	put_strings(r, p, ids, comm, path, 0);
 	return 0;
 }
 
@@ -360,7 +409,7 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 			rc = add_string(r, s, n);
 			break;
 		case OP_RESET:
-			strings_reset(r);
+			rc = strings_reset(r);
 			break;
 		case OP_END:
 			if (parse_end(r, &c) || c.p != c.end)
@@ -387,12 +436,27 @@ int ior_rec_read(struct ior_rec_reader *r, struct ior_event_pair *p)
 
 const char *ior_rec_reader_string(const struct ior_rec_reader *r, uint32_t id)
 {
-	return id < r->str.n ? ior_strtab_get(&r->str, id) : NULL;
+	return !r->define && id < r->str.n ? ior_strtab_get(&r->str, id) : NULL;
 }
 
 uint32_t ior_rec_reader_nstrings(const struct ior_rec_reader *r)
 {
-	return r->str.n;
+	return nstrings(r);
+}
+
+int ior_rec_reader_map_strings(struct ior_rec_reader *r, ior_rec_define_cb define, void *ctx)
+{
+	if (r->define)
+		return r->define == define && r->define_ctx == ctx ? 0 : -EINVAL;
+	r->define = define;
+	r->define_ctx = ctx;
+	for (uint32_t id = 0; id < r->str.n; id++) {
+		int rc = define_string(r, (const uint8_t *)ior_strtab_get(&r->str, id), ior_strtab_len(&r->str, id));
+		if (rc)
+			return rc;
+	}
+	ior_strtab_free(&r->str);
+	return 0;
 }
 
 const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r)
@@ -430,6 +494,7 @@ void ior_rec_reader_close(struct ior_rec_reader *r)
 		return;
 	ior_rec_frames_close(&r->in);
 	ior_strtab_free(&r->str);
+	free(r->values);
 	free(r->sys_names);
 	free(r->host);
 	free(r->kernel);

@@ -1,6 +1,7 @@
 /* Hostile recordings through the whole flame pipeline: the reader, the
  * id-based aggregation, the frame tree and every writer. The last input
- * byte picks the metric and rotates the field order. */
+ * byte picks the metric, rotates the field order and, with bit 4, bounds
+ * the aggregation tightly (the "(other)" frame, strings not kept). */
 #include "flame/flame.h"
 #include "trace/rec.h"
 
@@ -28,6 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ior_flame_agg *a;
 	struct ior_flame_tree *t = NULL;
 	if (!ior_flame_agg_new(&a, &spec)) {
+		if (pick & 0x10) {
+			ior_flame_agg_set_limits(a, 8, 256);
+			ior_flame_agg_set_max_frames(a, 40);
+		}
 		ior_flame_agg_add_recording(a, r);
 		if (!ior_flame_tree_build(a, &t)) {
 			t->meta.host = ior_rec_reader_info(r)->host;

@@ -614,6 +614,116 @@ TEST(hostile_input_is_an_error)
 	CHECK(strstr(err, "missing") && strstr(err, "No such file"));
 }
 
+/* What a define hook was given: value i is the i-th string defined. */
+struct defined {
+	char *s[4096];
+	uint32_t n;
+	int bad_len;
+};
+
+static int keep_defined(void *ctx, const char *s, size_t n, uint32_t *value)
+{
+	struct defined *d = ctx;
+	if (d->n == sizeof d->s / sizeof d->s[0])
+		return -ENOSPC;
+	d->bad_len |= strlen(s) != n;
+	d->s[d->n] = strdup(s);
+	*value = d->n++;
+	return 0;
+}
+
+static void forget_defined(struct defined *d)
+{
+	for (uint32_t i = 0; i < d->n; i++)
+		free(d->s[i]);
+	d->n = 0;
+}
+
+/* With a define hook the reader keeps no strings: each id's value names
+ * the string the file gave it, from the first pair or after some were
+ * read (the strings held so far are handed over first). */
+TEST(define_hook_gets_every_string)
+{
+	enum { N = 600 };
+	struct spair *v = malloc(N * sizeof *v);
+	static struct defined d;
+	rng_state = 99;
+	gen_stream(v, N, 7);
+	const char *path = tmp_path("define.ior.zst");
+	CHECK_EQ_INT(write_stream(path, v, N, 50, NULL, NULL, NULL), 0);
+	for (size_t start = 0; start < 3; start++) {
+		struct ior_rec_reader *r;
+		char err[256];
+		struct ior_event_pair p;
+		struct ior_rec_ids ids;
+		size_t i = 0;
+		int rc;
+		CHECK_EQ_INT(ior_rec_reader_open(&r, path, err, sizeof err), 0);
+		for (; i < start && ior_rec_read(r, &p) == 1; i++)
+			;
+		CHECK_EQ_INT(ior_rec_reader_map_strings(r, keep_defined, &d), 0);
+		CHECK_EQ_INT(ior_rec_reader_map_strings(r, keep_defined, &d), 0);
+		CHECK_EQ_INT(ior_rec_reader_map_strings(r, keep_defined, NULL), -EINVAL);
+		while ((rc = ior_rec_read_ids(r, &p, &ids)) == 1 && i < N) {
+			const struct ior_event_pair *w = &v[i].p;
+			size_t plen = strlen(w->path) > 4096 ? 4096 : strlen(w->path) + 1;
+			if (p.comm || p.path || p.path2 || ids.comm >= d.n || ids.path >= d.n ||
+			    ids.path2 >= d.n || strcmp(d.s[ids.comm], w->comm) ||
+			    strncmp(d.s[ids.path], w->path, plen) || strcmp(d.s[ids.path2], w->path2) ||
+			    p.enter_ns != w->enter_ns || p.tid != w->tid) {
+				T_FAIL("start %zu: pair %zu differs", start, i);
+				break;
+			}
+			i++;
+		}
+		CHECK_EQ_INT(rc, 0);
+		CHECK_EQ_INT(i, N);
+		CHECK(!d.bad_len);
+		CHECK(!ior_rec_reader_string(r, 0));
+		ior_rec_reader_close(r);
+		forget_defined(&d);
+	}
+	free(v);
+}
+
+/* A reset starts the ids anew: the hook hears "" and each string again. */
+TEST(define_hook_follows_resets)
+{
+	static struct defined d;
+	uint8_t raw[512], z[1024];
+	char err[256];
+	size_t n = raw_header(raw, 2, 3);
+	/* "cat", "/a"; pair tid 5 read comm 1 path 2; reset; "/b"; pair path 1 */
+	static const uint8_t recs[] = {
+		0x01, 3, 'c', 'a', 't', 0x01, 2, '/', 'a',
+		0x93, 0x0a, 5, 1, 1, 2, 0, 0,
+		0x03, 0x01, 2, '/', 'b',
+		0x93, 0x08, 5, 1, 1, 0, 0,
+		0x02, 1, 1, 0, 0, 0, 0, 0,
+	};
+	memcpy(raw + n, recs, sizeof recs);
+	size_t zn = ZSTD_compress(z, sizeof z, raw, n + sizeof recs, 3);
+	struct ior_rec_reader *r;
+	struct ior_event_pair p;
+	struct ior_rec_ids ids;
+	CHECK(!ZSTD_isError(zn));
+	CHECK_EQ_INT(ior_rec_reader_open_mem(&r, z, zn, err, sizeof err), 0);
+	if (!r)
+		return;
+	CHECK_EQ_INT(ior_rec_reader_map_strings(r, keep_defined, &d), 0);
+	CHECK_EQ_INT(ior_rec_read_ids(r, &p, &ids), 1);
+	uint32_t gen = ids.gen;
+	CHECK(ids.comm < d.n && ids.path < d.n && !strcmp(d.s[ids.comm], "cat") && !strcmp(d.s[ids.path], "/a"));
+	CHECK_EQ_INT(ior_rec_read_ids(r, &p, &ids), 1);
+	CHECK(ids.gen != gen);
+	CHECK(ids.comm < d.n && ids.path < d.n && !strcmp(d.s[ids.comm], "") && !strcmp(d.s[ids.path], "/b"));
+	CHECK_EQ_INT(ior_rec_read_ids(r, &p, &ids), 0);
+	CHECK_EQ_INT(d.n, 5); /* "", "cat", "/a", then "", "/b" after the reset */
+	CHECK_EQ_INT(ior_rec_reader_nstrings(r), 2);
+	ior_rec_reader_close(r);
+	forget_defined(&d);
+}
+
 TEST(read_loop_costs_at_most_6_bytes_per_pair)
 {
 	enum { N = 200000 };
@@ -818,6 +928,8 @@ int main(void)
 	RUN(trailing_bytes_are_counted);
 	RUN(corrupt_bytes_never_yield_wrong_pairs);
 	RUN(hostile_input_is_an_error);
+	RUN(define_hook_gets_every_string);
+	RUN(define_hook_follows_resets);
 	RUN(read_loop_costs_at_most_6_bytes_per_pair);
 	RUN(fast_frames_round_trip);
 	RUN(header_defaults);
