@@ -18,7 +18,7 @@ static const char *const tab_names[IOR_DASH_NTABS] = {
 
 #define R IOR_TUI_RIGHT
 static const struct dash_col syscall_cols[] = {
-	{ { "syscall", 0, IOR_TUI_ELLIPSIS }, IOR_STATS_BY_NAME, V_NAME },
+	{ { "syscall", 15, IOR_TUI_ELLIPSIS }, IOR_STATS_BY_NAME, V_NAME },
 	{ { "calls", 9, R }, IOR_STATS_BY_PAIRS, V_PAIRS },
 	{ { "rate/s", 8, R }, IOR_STATS_BY_PAIRS, V_RATE },
 	{ { "errors", 7, R }, IOR_STATS_BY_ERRORS, V_ERRORS },
@@ -41,33 +41,33 @@ static const struct dash_col file_cols[] = {
 	{ { "max", 8, R }, IOR_STATS_BY_MAX, V_MAX },
 };
 static const struct dash_col process_cols[] = {
-	{ { "pid", 8, R }, IOR_STATS_BY_PID, V_PID },
-	{ { "comm", 16, 0 }, IOR_STATS_BY_COMM, V_COMM },
+	{ { "pid", 7, R }, IOR_STATS_BY_PID, V_PID },
+	{ { "comm", 15, 0 }, IOR_STATS_BY_COMM, V_COMM },
 	{ { "syscalls", 9, R }, IOR_STATS_BY_PAIRS, V_PAIRS },
-	{ { "errors", 7, R }, IOR_STATS_BY_ERRORS, V_ERRORS },
-	{ { "read", 11, R }, IOR_STATS_BY_READ, V_READ },
-	{ { "written", 11, R }, IOR_STATS_BY_WRITTEN, V_WRITTEN },
+	{ { "errors", 6, R }, IOR_STATS_BY_ERRORS, V_ERRORS },
+	{ { "read", 10, R }, IOR_STATS_BY_READ, V_READ },
+	{ { "written", 10, R }, IOR_STATS_BY_WRITTEN, V_WRITTEN },
 	{ { "time", 8, R }, IOR_STATS_BY_TIME, V_TIME },
 	{ { "mean", 8, R }, IOR_STATS_BY_MEAN, V_MEAN },
 };
 static const struct dash_col thread_cols[] = {
-	{ { "pid", 8, R }, IOR_STATS_BY_PID, V_PID },
-	{ { "tid", 8, R }, IOR_STATS_BY_TID, V_TID },
-	{ { "comm", 16, 0 }, IOR_STATS_BY_COMM, V_COMM },
+	{ { "pid", 7, R }, IOR_STATS_BY_PID, V_PID },
+	{ { "tid", 7, R }, IOR_STATS_BY_TID, V_TID },
+	{ { "comm", 15, 0 }, IOR_STATS_BY_COMM, V_COMM },
 	{ { "syscalls", 9, R }, IOR_STATS_BY_PAIRS, V_PAIRS },
-	{ { "errors", 7, R }, IOR_STATS_BY_ERRORS, V_ERRORS },
-	{ { "read", 11, R }, IOR_STATS_BY_READ, V_READ },
-	{ { "written", 11, R }, IOR_STATS_BY_WRITTEN, V_WRITTEN },
+	{ { "errors", 6, R }, IOR_STATS_BY_ERRORS, V_ERRORS },
+	{ { "read", 10, R }, IOR_STATS_BY_READ, V_READ },
+	{ { "written", 10, R }, IOR_STATS_BY_WRITTEN, V_WRITTEN },
 	{ { "time", 8, R }, IOR_STATS_BY_TIME, V_TIME },
 	{ { "mean", 8, R }, IOR_STATS_BY_MEAN, V_MEAN },
 };
 static const struct ior_tui_column flight_cols[] = {
-	{ "age", 8, R }, { "pid", 8, R }, { "tid", 8, R }, { "comm", 16, 0 },
+	{ "age", 8, R }, { "pid", 7, R }, { "tid", 7, R }, { "comm", 15, 0 },
 	{ "syscall", 14, 0 }, { "fd", 5, R }, { "file", 0, IOR_TUI_KEEP_END },
 };
 static const struct ior_tui_column stream_cols[] = {
-	{ "time", 11, R }, { "comm", 16, 0 }, { "pid", 7, R }, { "tid", 7, R }, { "syscall", 12, 0 },
-	{ "ret", 8, R }, { "dur", 8, R }, { "file", 0, IOR_TUI_KEEP_END },
+	{ "time", 10, R }, { "comm", 15, 0 }, { "pid", 7, R }, { "syscall", 11, 0 },
+	{ "ret", 7, R }, { "dur", 7, R }, { "file", 0, IOR_TUI_KEEP_END },
 };
 #undef R
 #define N(a) (int)(sizeof a / sizeof a[0])
@@ -126,8 +126,11 @@ static const char *num(char *buf, size_t len, uint64_t v)
 	return buf;
 }
 
+/* Exact while it fits a table's 10 columns: totals a person compares. */
 static const char *bytes(char *buf, size_t len, uint64_t v)
 {
+	if (v < 10000000000ull)
+		return num(buf, len, v);
 	ior_dash_format_bytes(buf, len, (double)v);
 	return buf;
 }
@@ -214,10 +217,9 @@ static const char *stream_cell(void *ctx, size_t row, int col, char *buf, size_t
 		return buf;
 	case 1: return e->comm;
 	case 2: return num(buf, len, e->pid);
-	case 3: return num(buf, len, e->tid);
-	case 4: return syscall_name(e->sys);
-	case 5: snprintf(buf, len, "%lld", (long long)e->ret); return buf;
-	case 6: return ns(d, buf, len, e->duration_ns);
+	case 3: return syscall_name(e->sys);
+	case 4: snprintf(buf, len, "%lld", (long long)e->ret); return buf;
+	case 5: return ns(d, buf, len, e->duration_ns);
 	default: return e->path;
 	}
 }
@@ -336,8 +338,8 @@ static void overview_top(struct ior_dash *d, struct ior_tui_screen *s, int row, 
 	ior_tui_put(s, row, col, width - 1, HEAD, title);
 	for (int i = 0; i < n; i++) {
 		const struct ior_stats_row *r = &rows[i];
-		ior_tui_putn(s, row + 1 + i, col + width - 10, 9, PLAIN, IOR_TUI_RIGHT, ns(d, t, sizeof t, r->sums.time_ns),
-			     strlen(t));
+		ior_tui_putn(s, row + 1 + i, col + width - 10, 9, PLAIN, IOR_TUI_RIGHT, t,
+			     strlen(ns(d, t, sizeof t, r->sums.time_ns)));
 		if (table == IOR_STATS_PROCESSES)
 			ior_tui_putf(s, row + 1 + i, col, width - 11, PLAIN, IOR_TUI_ELLIPSIS, "%u %s", r->pid, r->comm);
 		else

@@ -1,0 +1,231 @@
+#!/bin/bash
+# The dashboard: bare `ior` on a terminal and `ior -ior=FILE -tui`, in tmux
+# panes of 120x40 and 80x24, against tests/workload scenarios. What a
+# person sees is read back with capture-pane: the workload's comm, its
+# file, exact syscall counts and bytes once it finished, the sort moving
+# with < > r, threads with t, a read in flight while the workload blocks
+# on a FIFO, a recording browsed without root's tracing, and after q the
+# terminal as it was. Without a terminal (stdout a file), bare ior prints
+# the text report every 5 s and at the end.
+. "$(dirname "$0")/../lib/common.sh"
+setup
+cd "$T" || exit 1
+
+SOCK=ior-dash-$$
+if ! command -v tmux >/dev/null; then
+	fail dash-setup "tmux is not installed (scripts/deps.sh test installs it)"
+	exit 1
+fi
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+at_exit "tmux -L $SOCK kill-server 2>/dev/null"
+
+# start NAME COLS ROWS ARGS...: a window running ior ARGS (stderr in
+# $T/NAME.err); after it, the pane shows its exit status and which of
+# echo, icanon, isig are on.
+start() {
+	local name=$1 cols=$2 rows=$3
+	shift 3
+	local cmd="cd $T; echo before; env LANG=C.UTF-8 LC_ALL= LC_CTYPE= TERM=xterm $IOR $* 2>$T/$name.err; echo EXIT=\$?;"
+	cmd="$cmd stty -a | tr ' ;' '\n\n' | grep -x -e echo -e icanon -e isig | sort | tr '\n' ' '; echo; sleep 600"
+	if tm has-session 2>/dev/null; then
+		tm new-window -d -n "$name" "$cmd"
+	else
+		tm new-session -d -s dash -n "$name" -x "$cols" -y "$rows" "$cmd"
+		tm set -s escape-time 0
+	fi
+	tm resize-window -t "dash:$name" -x "$cols" -y "$rows"
+}
+screen() { tm capture-pane -p -t "dash:$1"; }
+keys() { tm send-keys -t "dash:$1" "${@:2}"; }
+# expect WINDOW CHECK PATTERN: the pane shows a line matching PATTERN
+# (grep -E) within 5 s.
+expect() {
+	for _ in $(seq 50); do
+		if screen "$1" | grep -qE -- "$3"; then
+			pass "$2"
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "$2" "pane $1 never showed /$3/; it shows: $(screen "$1" | grep -v '^ *$' | head -14 | tr '\n' '|')"
+	return 1
+}
+# tracing NAME: ior in window NAME has attached (its stderr says so).
+tracing() { wait_until 10 file_has "$T/$1.err" '^ior: tracing [0-9]* syscalls'; }
+# restored WINDOW CHECK: ior is gone, exit 0, the terminal as before.
+restored() {
+	local alt cur
+	expect "$1" "$2-exit" '^EXIT=0$' || return
+	expect "$1" "$2-flags" '^echo icanon isig$' || return
+	alt=$(tm display -p -t "dash:$1" '#{alternate_on}')
+	cur=$(tm display -p -t "dash:$1" '#{cursor_flag}')
+	if [ "$alt" = 0 ] && [ "$cur" = 1 ] && screen "$1" | grep -q '^before$' &&
+		! screen "$1" | grep -q '1 Overview'; then
+		pass "$2-screen"
+	else
+		fail "$2-screen" "alternate_on=$alt cursor_flag=$cur, pane: $(screen "$1" | grep -v '^$' | head -4 | tr '\n' '|')"
+	fi
+}
+blocked_in_read() { read -r nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$nr" = 0 ]; }
+
+# 1. 120x40, -pid: basic with N=10 is 2N+16 = 36 pairs (tests/workload.c)
+mkdir -p "$T/w"
+if ! start_workload basic "$T/w" 10; then
+	fail dash-big-run "$WHY"
+else
+	P=$WL_PID
+	start big 120 40 -pid "$P"
+	if ! tracing big; then
+		fail dash-big-run "ior never said it was tracing: $(head -c 300 "$T/big.err")"
+	else
+		release_workload
+		wait_workload 10 || fail dash-big-workload "$WHY"
+		expect big dash-title "^ior  live -pid $P  tracing  36 pairs in "
+		expect big dash-tabs '^1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream'
+		expect big dash-overview-totals '^total 36 pairs, 0 errors, read 1640, written 65.0KiB; lost 0'
+		expect big dash-overview-process "$P workload"
+		expect big dash-overview-file "/w/data "
+		keys big 2
+		expect big dash-syscalls-header '^syscall +calls +rate/s +errors +bytes +time▼ +min +mean +p50 +p95 +p99 +max$'
+		expect big dash-syscalls-pread64 '^pread64 +10 +[0-9.]+ +0 +1000 '
+		expect big dash-syscalls-read '^read +11 +[0-9.]+ +0 +640 '
+		expect big dash-syscalls-write '^write +2 +[0-9.]+ +0 +66536 '
+		expect big dash-syscalls-openat '^openat +2 +[0-9.]+ +0 +0 '
+		keys big '<'
+		expect big dash-sort-left '^syscall +calls +rate/s +errors +bytes▼ +time '
+		if screen big | sed -n 4p | grep -qE '^write +2 '; then
+			pass dash-sort-order
+		else
+			fail dash-sort-order "the first row by bytes is not write: $(screen big | sed -n 4p)"
+		fi
+		keys big r
+		expect big dash-sort-reverse '^syscall +calls +rate/s +errors +bytes▲ +time '
+		keys big '>' r
+		expect big dash-sort-right '^syscall +calls +rate/s +errors +bytes +time▼ '
+		keys big 3
+		expect big dash-files "/w/data +30 +1640 +66536 +0 "
+		keys big 4
+		expect big dash-processes "^ +$P workload +36 +0 +1640 +66536 "
+		keys big t
+		expect big dash-threads "^ +pid +tid +comm "
+		expect big dash-threads-row "^ +$P +$P workload +36 "
+		keys big 7
+		expect big dash-stream "workload +$P unlinkat +0 .*/w/other2$"
+		keys big 6
+		expect big dash-latency '^durationNs of .* +durationToPrevNs of '
+		keys big '?'
+		expect big dash-help 'r +reverse the sort'
+		keys big Escape
+		keys big q
+		restored big dash-big-quit
+	fi
+fi
+
+# 2. 80x24, -comm: the same scenario, N=5 (26 pairs); other programs
+# named workload may run meanwhile, so the process row is what is checked
+if ! start_workload basic "$T/w" 5; then
+	fail dash-small-run "$WHY"
+else
+	P=$WL_PID
+	start small 80 24 -comm workload
+	if ! tracing small; then
+		fail dash-small-run "ior never said it was tracing: $(head -c 300 "$T/small.err")"
+	else
+		release_workload
+		wait_workload 10 || fail dash-small-workload "$WHY"
+		expect small dash-small-title '^ior  live -comm workload  tracing  [0-9]+ pairs'
+		expect small dash-small-tabs '^1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream$'
+		expect small dash-small-overview "$P workload"
+		keys small 4
+		expect small dash-small-processes "^ +$P workload +26 +0 +820 +66536 "
+		keys small Tab
+		keys small BTab BTab BTab
+		expect small dash-small-shift-tab '^syscall +calls +rate/s +errors +bytes +time▼ +min +mean'
+		expect small dash-small-syscalls '^pread64 +[0-9]+ '
+		tm resize-window -t dash:small -x 100 -y 30
+		expect small dash-small-resized '^syscall +calls +rate/s +errors +bytes +time▼ +min +mean +p50 +p95'
+		keys small q
+		restored small dash-small-quit
+	fi
+fi
+
+# 3. in flight: the workload blocks in read(2) on a FIFO nobody writes
+FIFO="$T/fifo"
+mkfifo "$FIFO"
+if ! start_workload fiforead "$FIFO"; then
+	fail dash-inflight-run "$WHY"
+else
+	P=$WL_PID
+	start flight 120 40 -pid "$P"
+	if ! tracing flight; then
+		fail dash-inflight-run "ior never said it was tracing: $(head -c 300 "$T/flight.err")"
+	else
+		release_workload
+		if ! wait_until 5 blocked_in_read "$P"; then
+			fail dash-inflight-run "workload not blocked in read after 5 s"
+		else
+			keys flight 5
+			expect flight dash-inflight-count '^1 syscalls entered and not returned, oldest first'
+			expect flight dash-inflight-row "^ +[0-9.]+(ns|µs|ms|s) +$P +$P workload +read +3 $FIFO\$"
+			echo x >"$FIFO"
+			expect flight dash-inflight-returned '^0 syscalls entered and not returned'
+			keys flight 2
+			expect flight dash-inflight-read-done '^read +1 +[0-9.]+ +0 +1 '
+		fi
+		keys flight C-c
+		restored flight dash-inflight-ctrl-c
+	fi
+	wait_workload 5 || fail dash-inflight-workload "$WHY"
+fi
+
+# 4. no terminal: text reports every 5 s and at the end
+if ! start_workload basic "$T/w" 10; then
+	fail dash-text-run "$WHY"
+elif ! start_ior -pid "$WL_PID"; then
+	fail dash-text-run "$WHY"
+else
+	release_workload
+	wait_workload 10 || fail dash-text-workload "$WHY"
+	wait_until 8 file_has "$IOR_OUT" '^ior: statistics after 5 s of tracing'
+	if ! stop_ior; then
+		fail dash-text-run "$WHY"
+	else
+		n=$(grep -c '^ior: statistics after [0-9]* s of tracing' "$IOR_OUT")
+		reports=$(grep -cE '^pread64 +10 ' "$IOR_OUT")
+		if [ "$n" -ge 1 ] && [ "$reports" = $((n + 1)) ] && ! grep -q $'\e' "$IOR_OUT"; then
+			pass dash-text-reports
+		else
+			fail dash-text-reports "$n periodic headers, $reports pread64 rows (want headers + 1): $(head -c 300 "$IOR_OUT")"
+		fi
+	fi
+fi
+
+# 5. a recording browsed with -tui
+if ! start_workload basic "$T/w" 10 || ! run_released -flamegraph -name dash -pid "$WL_PID"; then
+	fail dash-rec-run "$WHY"
+else
+	REC=$(sed -n 's/^Wrote \(.*\) ([0-9]* pairs, [0-9]* bytes)$/\1/p' "$IOR_ERR")
+	start rec 100 30 -ior="$REC" -tui
+	expect rec dash-rec-title "^ior  .*\.ior\.zst  recording  36 pairs"
+	keys rec 2
+	expect rec dash-rec-syscalls '^pread64 +10 +[0-9.]+ +0 +1000 '
+	keys rec 5
+	expect rec dash-rec-inflight 'A recording has nothing in flight'
+	keys rec q
+	restored rec dash-rec-quit
+	# not a terminal: the text report of the recording
+	if "$IOR" -ior="$REC" -tui >"$T/rec.txt" 2>"$T/rec.err" </dev/null && grep -qE '^pread64 +10 ' "$T/rec.txt"; then
+		pass dash-rec-text
+	else
+		fail dash-rec-text "$(head -c 300 "$T/rec.err" "$T/rec.txt")"
+	fi
+fi
+
+# 6. usage
+bad=""
+ior_fails 2 '-tui draws on the terminal: drop -plain' -tui -plain || bad="$bad; $WHY"
+ior_fails 2 'use one of them' -ior=x.ior.zst -tui -summary || bad="$bad; $WHY"
+ior_fails 1 'No such file' -ior="$T/none.ior.zst" -tui || bad="$bad; $WHY"
+if [ -z "$bad" ]; then pass dash-usage; else fail dash-usage "${bad#; }"; fi
+
+finish
