@@ -468,7 +468,7 @@ static const char *const help_lines[] = {
 
 static void draw_help(struct ior_tui_screen *s)
 {
-	int n = N(help_lines), h = n + 4, w = 58, r0 = (s->rows - h) / 2, c0 = (s->cols - w) / 2;
+	int n = N(help_lines), h = n + 4, w = 64, r0 = (s->rows - h) / 2, c0 = (s->cols - w) / 2;
 
 	r0 = r0 < 2 ? 2 : r0;
 	c0 = c0 < 0 ? 0 : c0;
