@@ -24,7 +24,7 @@ struct dash_col {
 
 /* A tab drawn as a table of a stats table, sorted by one of its columns. */
 struct dash_view {
-	const struct dash_col *cols;
+	struct dash_col cols[16];
 	int ncols;
 	int sort;     /* index into cols */
 	int ascending;

@@ -40,16 +40,7 @@ static const struct dash_col file_cols[] = {
 	{ { "time", 8, R }, IOR_STATS_BY_TIME, V_TIME },
 	{ { "max", 8, R }, IOR_STATS_BY_MAX, V_MAX },
 };
-static const struct dash_col process_cols[] = {
-	{ { "pid", 7, R }, IOR_STATS_BY_PID, V_PID },
-	{ { "comm", 15, 0 }, IOR_STATS_BY_COMM, V_COMM },
-	{ { "syscalls", 9, R }, IOR_STATS_BY_PAIRS, V_PAIRS },
-	{ { "errors", 6, R }, IOR_STATS_BY_ERRORS, V_ERRORS },
-	{ { "read", 10, R }, IOR_STATS_BY_READ, V_READ },
-	{ { "written", 10, R }, IOR_STATS_BY_WRITTEN, V_WRITTEN },
-	{ { "time", 8, R }, IOR_STATS_BY_TIME, V_TIME },
-	{ { "mean", 8, R }, IOR_STATS_BY_MEAN, V_MEAN },
-};
+/* Processes: these without tid. */
 static const struct dash_col thread_cols[] = {
 	{ { "pid", 7, R }, IOR_STATS_BY_PID, V_PID },
 	{ { "tid", 7, R }, IOR_STATS_BY_TID, V_TID },
@@ -83,33 +74,34 @@ static void table_init(struct ior_tui_table *t, const struct ior_tui_column *col
 				     .show_selection = 1, .head = HEAD, .body = PLAIN, .sel = REV };
 }
 
-static void view_init(struct ior_dash *d, struct dash_view *v, const struct dash_col *cols, int n, int sort)
+/* A view of cols[0..n) but the column skip (-1: none), sorted by cols[sort]. */
+static void view_init(struct ior_dash *d, struct dash_view *v, const struct dash_col *cols, int n, int skip,
+		      int sort)
 {
 	size_t selected = v->table.selected;
 
-	v->cols = cols;
-	v->ncols = n;
-	v->sort = sort;
+	v->ncols = 0;
+	for (int i = 0; i < n && v->ncols < N(v->cols); i++)
+		if (i != skip) {
+			v->cols[v->ncols] = cols[i];
+			v->tcols[v->ncols++] = cols[i].col;
+		}
+	v->sort = sort > skip && skip >= 0 ? sort - 1 : sort;
 	v->ascending = 0;
-	for (int i = 0; i < n && i < N(v->tcols); i++)
-		v->tcols[i] = cols[i].col;
-	table_init(&v->table, v->tcols, n, view_cell, d);
+	table_init(&v->table, v->tcols, v->ncols, view_cell, d);
 	v->table.selected = selected;
 }
 
 /* The tables and their default sort: time, most first. */
 void ior_dash_views_init(struct ior_dash *d)
 {
-	if (!d->views[IOR_DASH_SYSCALLS].cols) {
-		view_init(d, &d->views[IOR_DASH_SYSCALLS], syscall_cols, N(syscall_cols), 5);
-		view_init(d, &d->views[IOR_DASH_FILES], file_cols, N(file_cols), 5);
+	if (!d->views[IOR_DASH_SYSCALLS].ncols) {
+		view_init(d, &d->views[IOR_DASH_SYSCALLS], syscall_cols, N(syscall_cols), -1, 5);
+		view_init(d, &d->views[IOR_DASH_FILES], file_cols, N(file_cols), -1, 5);
 		table_init(&d->flight_table, flight_cols, N(flight_cols), flight_cell, d);
 		table_init(&d->stream_table, stream_cols, N(stream_cols), stream_cell, d);
 	}
-	if (d->threads)
-		view_init(d, &d->views[IOR_DASH_PROCESSES], thread_cols, N(thread_cols), 7);
-	else
-		view_init(d, &d->views[IOR_DASH_PROCESSES], process_cols, N(process_cols), 6);
+	view_init(d, &d->views[IOR_DASH_PROCESSES], thread_cols, N(thread_cols), d->threads ? -1 : 1, 7);
 }
 
 /* ---- cells ---------------------------------------------------------------- */

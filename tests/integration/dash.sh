@@ -11,13 +11,8 @@
 setup
 cd "$T" || exit 1
 
-SOCK=ior-dash-$$
-if ! command -v tmux >/dev/null; then
-	fail dash-setup "tmux is not installed (scripts/deps.sh test installs it)"
-	exit 1
-fi
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-at_exit "tmux -L $SOCK kill-server 2>/dev/null"
+TMUX_SESSION=dash
+. "$ROOT/tests/lib/tmux.sh"
 
 # start NAME COLS ROWS ARGS...: a window running ior ARGS (stderr in
 # $T/NAME.err); after it, the pane shows its exit status and which of
@@ -25,46 +20,22 @@ at_exit "tmux -L $SOCK kill-server 2>/dev/null"
 start() {
 	local name=$1 cols=$2 rows=$3
 	shift 3
-	local cmd="cd $T; echo before; env LANG=C.UTF-8 LC_ALL= LC_CTYPE= TERM=xterm $IOR $* 2>$T/$name.err; echo EXIT=\$?;"
-	cmd="$cmd stty -a | tr ' ;' '\n\n' | grep -x -e echo -e icanon -e isig | sort | tr '\n' ' '; echo; sleep 600"
-	if tm has-session 2>/dev/null; then
-		tm new-window -d -n "$name" "$cmd"
-	else
-		tm new-session -d -s dash -n "$name" -x "$cols" -y "$rows" "$cmd"
-		tm set -s escape-time 0
+	tmux_window "$name" "$cols" "$rows" \
+		"cd $T; echo before; env LANG=C.UTF-8 LC_ALL= LC_CTYPE= TERM=xterm $IOR $* 2>$T/$name.err; echo EXIT=\$?;"
+}
+# start_traced NAME COLS ROWS ARGS...: start, then the waiting workload
+# released once ior has attached; 1 with WHY when ior never did.
+start_traced() {
+	start "$@"
+	if ! wait_until 10 file_has "$T/$1.err" '^ior: tracing [0-9]* syscalls'; then
+		WHY="ior never said it was tracing: $(head -c 300 "$T/$1.err")"
+		return 1
 	fi
-	tm resize-window -t "dash:$name" -x "$cols" -y "$rows"
+	release_workload
 }
-screen() { tm capture-pane -p -t "dash:$1"; }
-keys() { tm send-keys -t "dash:$1" "${@:2}"; }
-# expect WINDOW CHECK PATTERN: the pane shows a line matching PATTERN
-# (grep -E) within 5 s.
-expect() {
-	for _ in $(seq 50); do
-		if screen "$1" | grep -qE -- "$3"; then
-			pass "$2"
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "$2" "pane $1 never showed /$3/; it shows: $(screen "$1" | grep -v '^ *$' | head -14 | tr '\n' '|')"
-	return 1
-}
-# tracing NAME: ior in window NAME has attached (its stderr says so).
-tracing() { wait_until 10 file_has "$T/$1.err" '^ior: tracing [0-9]* syscalls'; }
 # restored WINDOW CHECK: ior is gone, exit 0, the terminal as before.
 restored() {
-	local alt cur
-	expect "$1" "$2-exit" '^EXIT=0$' || return
-	expect "$1" "$2-flags" '^echo icanon isig$' || return
-	alt=$(tm display -p -t "dash:$1" '#{alternate_on}')
-	cur=$(tm display -p -t "dash:$1" '#{cursor_flag}')
-	if [ "$alt" = 0 ] && [ "$cur" = 1 ] && screen "$1" | grep -q '^before$' &&
-		! screen "$1" | grep -q '1 Overview'; then
-		pass "$2-screen"
-	else
-		fail "$2-screen" "alternate_on=$alt cursor_flag=$cur, pane: $(screen "$1" | grep -v '^$' | head -4 | tr '\n' '|')"
-	fi
+	expect "$1" "$2-exit" '^EXIT=0$' && tmux_restored "$1" "$2" '1 Overview'
 }
 blocked_in_read() { read -r nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$nr" = 0 ]; }
 
@@ -74,11 +45,9 @@ if ! start_workload basic "$T/w" 10; then
 	fail dash-big-run "$WHY"
 else
 	P=$WL_PID
-	start big 120 40 -pid "$P"
-	if ! tracing big; then
-		fail dash-big-run "ior never said it was tracing: $(head -c 300 "$T/big.err")"
+	if ! start_traced big 120 40 -pid "$P"; then
+		fail dash-big-run "$WHY"
 	else
-		release_workload
 		wait_workload 10 || fail dash-big-workload "$WHY"
 		expect big dash-title "^ior  live -pid $P  tracing  36 pairs in "
 		expect big dash-tabs '^1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream'
@@ -127,11 +96,9 @@ if ! start_workload basic "$T/w" 5; then
 	fail dash-small-run "$WHY"
 else
 	P=$WL_PID
-	start small 80 24 -comm workload
-	if ! tracing small; then
-		fail dash-small-run "ior never said it was tracing: $(head -c 300 "$T/small.err")"
+	if ! start_traced small 80 24 -comm workload; then
+		fail dash-small-run "$WHY"
 	else
-		release_workload
 		wait_workload 10 || fail dash-small-workload "$WHY"
 		expect small dash-small-title '^ior  live -comm workload  tracing  [0-9]+ pairs'
 		expect small dash-small-tabs '^1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream$'
@@ -156,11 +123,9 @@ if ! start_workload fiforead "$FIFO"; then
 	fail dash-inflight-run "$WHY"
 else
 	P=$WL_PID
-	start flight 120 40 -pid "$P"
-	if ! tracing flight; then
-		fail dash-inflight-run "ior never said it was tracing: $(head -c 300 "$T/flight.err")"
+	if ! start_traced flight 120 40 -pid "$P"; then
+		fail dash-inflight-run "$WHY"
 	else
-		release_workload
 		if ! wait_until 5 blocked_in_read "$P"; then
 			fail dash-inflight-run "workload not blocked in read after 5 s"
 		else
