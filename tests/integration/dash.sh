@@ -111,8 +111,9 @@ else
 		expect small dash-small-syscalls '^pread64 +[0-9]+ '
 		tm resize-window -t dash:small -x 100 -y 30
 		expect small dash-small-resized '^syscall +calls +rate/s +errors +bytes +time▼ +min +mean +p50 +p95'
-		keys small q
-		restored small dash-small-quit
+		# SIGTERM from outside: ior finishes as on q
+		pkill -TERM -P "$(tm display -p -t dash:small '#{pane_pid}')" -x ior
+		restored small dash-small-sigterm
 	fi
 fi
 
@@ -161,6 +162,31 @@ else
 			pass dash-text-reports
 		else
 			fail dash-text-reports "$n periodic headers, $reports pread64 rows (want headers + 1): $(head -c 300 "$IOR_OUT")"
+		fi
+	fi
+fi
+
+# TERM=dumb on a terminal: the text reports, no escapes drawn
+if ! start_workload basic "$T/w" 10; then
+	fail dash-dumb-run "$WHY"
+else
+	tmux_window dumb 100 30 "cd $T; echo before; env TERM=dumb $IOR -pid $WL_PID -duration 6 2>$T/dumb.err; echo EXIT=\$?;"
+	if ! wait_until 10 file_has "$T/dumb.err" '^ior: tracing [0-9]* syscalls'; then
+		fail dash-dumb-run "ior never said it was tracing: $(head -c 300 "$T/dumb.err")"
+	else
+		release_workload
+		wait_workload 10 || fail dash-dumb-workload "$WHY"
+		expect dumb dash-dumb-exit '^EXIT=0$'
+		all=$(tm capture-pane -p -S - -t dash:dumb)
+		if grep -q '^ior: statistics after 5 s of tracing$' <<<"$all" && [ "$(grep -cE '^pread64 +10 ' <<<"$all")" = 2 ]; then
+			pass dash-dumb-reports
+		else
+			fail dash-dumb-reports "no report after 5 s and at the end: $(grep -v '^$' <<<"$all" | head -5 | tr '\n' '|')"
+		fi
+		if [ "$(tm display -p -t dash:dumb '#{alternate_on}')" = 0 ] && ! grep -q '1 Overview' <<<"$all"; then
+			pass dash-dumb-no-dashboard
+		else
+			fail dash-dumb-no-dashboard "the dashboard was drawn with TERM=dumb"
 		fi
 	fi
 fi
