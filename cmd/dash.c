@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FRAME_NS 100000000ull /* at most 10 frames a second */
@@ -111,12 +112,43 @@ static int frame(struct dash_ui *ui, uint64_t now)
 	return ui->out.len ? ior_tui_term_write(ui->out.data, ui->out.len) : 0;
 }
 
+/* `e`: the current table into ior-TABLE-TIME.csv in the current
+ * directory (never over an existing file); the dashboard says how it went. */
+static void export_table(struct dash_ui *ui)
+{
+	char name[96], msg[256], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+	int r;
+
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime_r(&now, &tm));
+	snprintf(name, sizeof name, "ior-%s-%s.csv", ior_dash_table_name(ui->dash), stamp);
+	if (!(f = fopen(name, "wx")))
+		r = -errno;
+	else if ((r = ior_dash_export(ui->dash, f)) >= 0 && fclose(f))
+		r = -errno;
+	else if (r < 0)
+		fclose(f);
+	if (r >= 0)
+		snprintf(msg, sizeof msg, "Wrote %s (%d rows)", name, r);
+	else
+		snprintf(msg, sizeof msg, "export: %s: %s", name, strerror(-r));
+	ior_dash_set_message(ui->dash, msg);
+}
+
 static void on_key(struct dash_ui *ui, const struct ior_tui_key *k)
 {
+	int r = 0;
+
 	if (k->code == 'z' && k->mods == IOR_TUI_MOD_CTRL)
 		ior_tui_term_suspend();
-	else if (ior_dash_key(ui->dash, k) == IOR_DASH_QUIT)
+	else
+		r = ior_dash_key(ui->dash, k);
+	if (r == IOR_DASH_QUIT)
 		ui->quit = 1;
+	if (r == IOR_DASH_EXPORT)
+		export_table(ui);
 	ui->drawn_ns = 0; /* answer a key at the next chance */
 }
 

@@ -94,6 +94,11 @@ void ior_dash_set_state(struct ior_dash *d, const char *state)
 	snprintf(d->state, sizeof d->state, "%s", state ? state : "");
 }
 
+void ior_dash_set_message(struct ior_dash *d, const char *msg)
+{
+	snprintf(d->message, sizeof d->message, "%s", msg ? msg : "");
+}
+
 void ior_dash_set_now(struct ior_dash *d, uint64_t now_ns)
 {
 	d->now_ns = now_ns;
@@ -194,6 +199,9 @@ int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k)
 		d->help = k->code == '?' ? !d->help : 0;
 		return 0;
 	}
+	d->message[0] = 0;
+	if (k->code == 'e' && ior_dash_table_name(d))
+		return IOR_DASH_EXPORT;
 	if (tab_key(d, k) || view_key(d, k) || stream_key(d, k))
 		return 0;
 	if ((t = current_table(d)))

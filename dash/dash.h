@@ -12,6 +12,7 @@
  *   < >   sort by the column to the left / right;  r   reverse the sort
  *   t     Processes: per thread instead of per process
  *   space Stream: pause (the tail stops moving; pairs meanwhile are counted)
+ *   e     the table shown as CSV (the caller writes the file: IOR_DASH_EXPORT)
  *   ?     help;  Esc closes it;  q, Ctrl-C   quit
  * The Latency tab shows the syscall selected in the Syscalls tab (all
  * syscalls when the selection is "(other)" or the table is empty).
@@ -23,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stats/stats.h"
 #include "trace/event_pair.h"
@@ -79,8 +81,21 @@ void ior_dash_set_state(struct ior_dash *d, const char *state);
 void ior_dash_set_now(struct ior_dash *d, uint64_t now_ns);
 
 #define IOR_DASH_QUIT 1
-/* Handles a key: 0, or IOR_DASH_QUIT when it asks to quit. */
+#define IOR_DASH_EXPORT 2 /* `e` on a tab with a table: the caller picks a file, ior_dash_export */
+/* Handles a key: 0, IOR_DASH_QUIT or IOR_DASH_EXPORT. */
 int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k);
+
+/* The current tab's table as CSV into out: a header of its column titles,
+ * then every row in the order shown; times in ns and bytes exact; text
+ * from the traced system escaped as in the -plain CSV (trace/csv.h), then
+ * quoted. Returns the rows written, -ENOTSUP on a tab without a table,
+ * -ENOMEM, or -EIO when out reports an error. */
+int ior_dash_export(struct ior_dash *d, FILE *out);
+/* "syscalls", "files", "processes", "threads", "in-flight", "stream":
+ * for the export's file name; NULL on a tab without a table. */
+const char *ior_dash_table_name(const struct ior_dash *d);
+/* A line shown at the bottom until the next key (what an export did). */
+void ior_dash_set_message(struct ior_dash *d, const char *msg);
 
 enum ior_dash_tab ior_dash_tab(const struct ior_dash *d);
 void ior_dash_set_tab(struct ior_dash *d, enum ior_dash_tab tab);

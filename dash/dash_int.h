@@ -66,6 +66,8 @@ struct ior_dash {
 	uint64_t missed;         /* pairs not kept while paused */
 	int paused, follow;
 	int ascii;
+	int raw;                 /* exporting: times in ns, bytes exact */
+	char message[256];
 };
 
 void ior_dash_views_init(struct ior_dash *d);

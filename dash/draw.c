@@ -3,10 +3,12 @@
  * traced system goes through the screen's put (drawn '?' when hostile). */
 #include "dash_int.h"
 #include "stats/report.h"
+#include "trace/csv.h"
 #include "trace/syscalls.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct ior_tui_style PLAIN = { 0, 0, 0 }, BOLD = { IOR_TUI_BOLD, 0, 0 },
@@ -106,22 +108,24 @@ void ior_dash_views_init(struct ior_dash *d)
 
 /* ---- cells ---------------------------------------------------------------- */
 
-static const char *ns(const struct ior_dash *d, char *buf, size_t len, uint64_t v)
-{
-	ior_stats_format_ns(buf, len, v, d->ascii);
-	return buf;
-}
-
 static const char *num(char *buf, size_t len, uint64_t v)
 {
 	snprintf(buf, len, "%llu", (unsigned long long)v);
 	return buf;
 }
 
-/* Exact while it fits a table's 10 columns: totals a person compares. */
-static const char *bytes(char *buf, size_t len, uint64_t v)
+static const char *ns(const struct ior_dash *d, char *buf, size_t len, uint64_t v)
 {
-	if (v < 10000000000ull)
+	if (d->raw)
+		return num(buf, len, v);
+	ior_stats_format_ns(buf, len, v, d->ascii);
+	return buf;
+}
+
+/* Exact while it fits a table's 10 columns: totals a person compares. */
+static const char *bytes(const struct ior_dash *d, char *buf, size_t len, uint64_t v)
+{
+	if (v < 10000000000ull || d->raw)
 		return num(buf, len, v);
 	ior_dash_format_bytes(buf, len, (double)v);
 	return buf;
@@ -154,9 +158,9 @@ static const char *row_value(const struct ior_dash *d, const struct ior_stats_ro
 		snprintf(buf, len, "%.1f", d->span_s > 0 ? (double)s->pairs / d->span_s : 0.0);
 		return buf;
 	case V_ERRORS: return num(buf, len, s->errors);
-	case V_BYTES: return bytes(buf, len, s->bytes_read + s->bytes_written);
-	case V_READ: return bytes(buf, len, s->bytes_read);
-	case V_WRITTEN: return bytes(buf, len, s->bytes_written);
+	case V_BYTES: return bytes(d, buf, len, s->bytes_read + s->bytes_written);
+	case V_READ: return bytes(d, buf, len, s->bytes_read);
+	case V_WRITTEN: return bytes(d, buf, len, s->bytes_written);
 	case V_TIME: return ns(d, buf, len, s->time_ns);
 	case V_MIN: return pct(d, r, r->min_ns, buf, len);
 	case V_MEAN: return s->pairs ? ns(d, buf, len, r->mean_ns) : "-";
@@ -231,7 +235,12 @@ static enum ior_stats_table stats_table(const struct ior_dash *d)
 static int select_rows(struct ior_dash *d, struct dash_view *v)
 {
 	struct ior_stats_row other;
-	int n = ior_stats_select(d->stats, stats_table(d), v->cols[v->sort].by, v->ascending, d->rows,
+	struct ior_stats_totals t;
+	int n;
+
+	ior_stats_totals(d->stats, &t);
+	d->span_s = t.last_ns > t.first_ns ? (double)(t.last_ns - t.first_ns) / 1e9 : 0;
+	n = ior_stats_select(d->stats, stats_table(d), v->cols[v->sort].by, v->ascending, d->rows,
 				 MAX_ROWS, &other);
 
 	d->nrows = 0;
@@ -452,6 +461,7 @@ static const char *const help_lines[] = {
 	"r                    reverse the sort",
 	"t                    Processes: per thread / per process",
 	"space                Stream: pause / resume",
+	"e                    export this table as CSV (current dir)",
 	"?  Esc               this help / close it",
 	"q  Ctrl-C            quit",
 	"",
@@ -497,22 +507,19 @@ static const char *footer(const struct ior_dash *d)
 {
 	switch (d->tab) {
 	case IOR_DASH_SYSCALLS:
-	case IOR_DASH_FILES: return "? help  q quit  Up/Down select  < > sort column  r reverse";
-	case IOR_DASH_PROCESSES: return "? help  q quit  < > sort column  r reverse  t threads/processes";
-	case IOR_DASH_STREAM: return "? help  q quit  space pause  Up/Down scroll  End follow";
+	case IOR_DASH_FILES: return "? help  q quit  Up/Down select  < > sort column  r reverse  e export";
+	case IOR_DASH_PROCESSES: return "? help  q quit  < > sort column  r reverse  t threads  e export";
+	case IOR_DASH_STREAM: return "? help  q quit  space pause  Up/Down scroll  End follow  e export";
 	default: return "? help  q quit  1-7 or Tab: tabs";
 	}
 }
 
 int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s)
 {
-	struct ior_stats_totals t;
 	int top = 2, height = s->rows - 3, r = 0;
 
 	ior_tui_screen_clear(s, PLAIN);
 	d->ascii = !s->utf8;
-	ior_stats_totals(d->stats, &t);
-	d->span_s = t.last_ns > t.first_ns ? (double)(t.last_ns - t.first_ns) / 1e9 : 0;
 	draw_title(d, s);
 	draw_tabs(d, s);
 	if (height > 0) {
@@ -524,8 +531,97 @@ int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s)
 		default: r = draw_view(d, s, top, height); break;
 		}
 	}
-	ior_tui_put(s, s->rows - 1, 0, s->cols, PLAIN, footer(d));
+	if (d->message[0])
+		ior_tui_put(s, s->rows - 1, 0, s->cols, BOLD, d->message);
+	else
+		ior_tui_put(s, s->rows - 1, 0, s->cols, PLAIN, footer(d));
 	if (d->help)
 		draw_help(s);
 	return r;
+}
+
+/* ---- export ------------------------------------------------------------------ */
+
+#define FIELD_MAX (4 * 4096 * 2 + 16) /* a 4 KiB path escaped (x4), quotes doubled */
+
+const char *ior_dash_table_name(const struct ior_dash *d)
+{
+	switch (d->tab) {
+	case IOR_DASH_SYSCALLS: return "syscalls";
+	case IOR_DASH_FILES: return "files";
+	case IOR_DASH_PROCESSES: return d->threads ? "threads" : "processes";
+	case IOR_DASH_IN_FLIGHT: return d->in_flight ? "in-flight" : NULL;
+	case IOR_DASH_STREAM: return "stream";
+	default: return NULL;
+	}
+}
+
+/* text escaped as in the CSV (in pieces that end on a character), then
+ * quoted when it holds a comma, a quote or a line end. */
+static void csv_field(FILE *out, const char *text, char *field)
+{
+	size_t n = text ? strlen(text) : 0, len = 0;
+	char piece[1100];
+
+	for (size_t off = 0; off < n && len < FIELD_MAX / 2;) {
+		size_t take = n - off < 200 ? n - off : 200;
+		while (take > 1 && off + take < n && ((unsigned char)text[off + take] & 0xc0) == 0x80)
+			take--;
+		size_t m = ior_csv_escape(piece, sizeof piece, text + off, take, IOR_ESCAPE_AUTO);
+		memcpy(field + len, piece, m);
+		len += m;
+		off += take;
+	}
+	field[len] = 0;
+	if (!strpbrk(field, ",\"\r\n")) {
+		fputs(field, out);
+		return;
+	}
+	fputc('"', out);
+	for (const char *p = field; *p; p++)
+		fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, out);
+	fputc('"', out);
+}
+
+static void csv_rows(const struct ior_tui_table *t, FILE *out, char *field)
+{
+	char buf[IOR_TUI_CELL_MAX];
+
+	for (int c = 0; c < t->ncols; c++) {
+		fputs(c ? "," : "", out);
+		csv_field(out, t->cols[c].title, field);
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			fputs(c ? "," : "", out);
+			csv_field(out, t->cell(t->ctx, r, c, buf, sizeof buf), field);
+		}
+		fputc('\n', out);
+	}
+}
+
+int ior_dash_export(struct ior_dash *d, FILE *out)
+{
+	struct ior_tui_table *t = d->tab == IOR_DASH_IN_FLIGHT ? &d->flight_table :
+				  d->tab == IOR_DASH_STREAM ? &d->stream_table : &d->views[d->tab].table;
+	char *field;
+	int r = 0;
+
+	if (!ior_dash_table_name(d))
+		return -ENOTSUP;
+	if (!(field = malloc(FIELD_MAX)))
+		return -ENOMEM;
+	if (t == &d->views[d->tab].table && (r = select_rows(d, &d->views[d->tab])) == 0)
+		t->nrows = d->nrows;
+	if (d->tab == IOR_DASH_STREAM)
+		t->nrows = d->count;
+	d->raw = 1;
+	if (!r)
+		csv_rows(t, out, field);
+	d->raw = 0;
+	free(field);
+	if (r < 0)
+		return r;
+	return fflush(out) || ferror(out) ? -EIO : (int)t->nrows;
 }

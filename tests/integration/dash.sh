@@ -73,6 +73,14 @@ else
 		expect big dash-sort-right '^syscall +calls +rate/s +errors +bytes +time▼ '
 		keys big 3
 		expect big dash-files "/w/data +30 +1640 +66536 +0 "
+		keys big e
+		if expect big dash-export 'Wrote ior-files-[0-9-]+\.csv \(4 rows\)$' &&
+			grep -q "^$T/w/data,30,1640,66536,0,[0-9]*,[0-9]*\$" "$T"/ior-files-*.csv &&
+			head -n 1 "$T"/ior-files-*.csv | grep -qx 'file,accesses,read,written,errors,time,max'; then
+			pass dash-export-csv
+		else
+			fail dash-export-csv "$(cat "$T"/ior-files-*.csv 2>&1 | head -3 | tr '\n' '|')"
+		fi
 		keys big 4
 		expect big dash-processes "^ +$P workload +36 +0 +1640 +66536 "
 		keys big t

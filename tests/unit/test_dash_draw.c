@@ -329,6 +329,57 @@ TEST(format_bytes)
 	CHECK_EQ_STR(b, "3.50MiB");
 }
 
+static char *export(struct fixture *f, int want_rows)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct ior_tui_key e = { .code = 'e' };
+
+	CHECK_EQ_INT(ior_dash_key(f->dash, &e), IOR_DASH_EXPORT);
+	CHECK_EQ_INT(ior_dash_export(f->dash, out), want_rows);
+	fclose(out);
+	return buf;
+}
+
+/* e: the table as CSV, times in ns, bytes exact, paths escaped and quoted. */
+TEST(export_csv)
+{
+	struct fixture f;
+	struct ior_tui_key e = { .code = 'e' };
+	char *csv;
+
+	setup(&f, 24, 80, 1);
+	CHECK_EQ_INT(ior_dash_key(f.dash, &e), 0); /* Overview: no table */
+	key(&f, '2');
+	CHECK_EQ_STR(ior_dash_table_name(f.dash), "syscalls");
+	csv = export(&f, 3);
+	CHECK(strstr(csv, "syscall,calls,rate/s,errors,bytes,time,min,mean,p50,p95,p99,max\n") == csv);
+	CHECK(strstr(csv, "\nread,3,157.8,0,300,6000000,2000000,2000000,2000000,2000000,2000000,2000000\n") != NULL);
+	free(csv);
+	add(&f, pair("read", 42, 42, "workload", "/tmp/a,b\x1b\"c", 30 * MS, MS, 1));
+	key(&f, '3');
+	csv = export(&f, 3);
+	CHECK(strstr(csv, "\n\"/tmp/a,b\\x1b\"\"c\",1,1,0,0,1000000,1000000\n") != NULL);
+	free(csv);
+	key(&f, '4');
+	key(&f, 't');
+	CHECK_EQ_STR(ior_dash_table_name(f.dash), "threads");
+	key(&f, '7');
+	csv = export(&f, 4);
+	CHECK(strstr(csv, "time,comm,pid,syscall,ret,dur,file\n") == csv);
+	free(csv);
+	ior_dash_set_message(f.dash, "Wrote x.csv (3 rows)");
+	CHECK(strstr(draw(&f), "\nWrote x.csv (3 rows)") != NULL);
+	key(&f, '1');
+	CHECK(strstr(draw(&f), "Wrote x.csv") == NULL);
+	teardown(&f);
+	setup(&f, 24, 80, 0);
+	key(&f, '5');
+	CHECK(ior_dash_table_name(f.dash) == NULL); /* a recording: no in-flight table */
+	teardown(&f);
+}
+
 int main(void)
 {
 	RUN(overview_totals_and_tops);
@@ -342,5 +393,6 @@ int main(void)
 	RUN(tabs_help_quit);
 	RUN(every_tab_any_size);
 	RUN(format_bytes);
+	RUN(export_csv);
 	return t_done();
 }
