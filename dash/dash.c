@@ -20,7 +20,10 @@ int ior_dash_new(struct ior_dash **out, const struct ior_dash_cfg *cfg)
 	d->rows = calloc(MAX_ROWS + 1, sizeof *d->rows);
 	d->flight = calloc(MAX_IN_FLIGHT, sizeof *d->flight);
 	d->ring = calloc(d->cap, sizeof *d->ring);
-	if (!d->rows || !d->flight || !d->ring) {
+	d->arena = malloc(ARENA_BYTES);
+	d->groups = calloc(MAX_ROWS + 1, sizeof *d->groups);
+	d->slots = calloc(GROUP_SLOTS, sizeof *d->slots);
+	if (!d->rows || !d->flight || !d->ring || !d->arena || !d->groups || !d->slots) {
 		ior_dash_free(d);
 		return -ENOMEM;
 	}
@@ -29,6 +32,7 @@ int ior_dash_new(struct ior_dash **out, const struct ior_dash_cfg *cfg)
 	d->ctx = cfg->ctx;
 	snprintf(d->title, sizeof d->title, "%s", cfg->title ? cfg->title : "");
 	d->lat_sys = -1;
+	snprintf(d->prefix, sizeof d->prefix, "/");
 	d->follow = 1;
 	ior_dash_views_init(d);
 	*out = d;
@@ -42,6 +46,9 @@ void ior_dash_free(struct ior_dash *d)
 	free(d->rows);
 	free(d->flight);
 	free(d->ring);
+	free(d->arena);
+	free(d->groups);
+	free(d->slots);
 	free(d);
 }
 
@@ -150,6 +157,14 @@ static int view_key(struct ior_dash *d, const struct ior_tui_key *k)
 		v->ascending = !v->ascending;
 		return 1;
 	}
+	if (k->code == 'd' && d->tab == IOR_DASH_FILES) {
+		d->dirs = !d->dirs;
+		snprintf(d->prefix, sizeof d->prefix, "/");
+		v->table.selected = v->table.top = 0;
+		return 1;
+	}
+	if (d->tab == IOR_DASH_FILES && d->dirs && ior_dash_dirs_key(d, k))
+		return 1;
 	if (k->code == 't' && d->tab == IOR_DASH_PROCESSES) {
 		d->threads = !d->threads;
 		ior_dash_views_init(d);

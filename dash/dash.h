@@ -11,6 +11,7 @@
  *   Up, Down, PgUp, PgDn, Home, End   move the selection (scroll the stream)
  *   < >   sort by the column to the left / right;  r   reverse the sort
  *   t     Processes: per thread instead of per process
+ *   d     Files: summed per directory; Enter opens one, Backspace or Left goes up
  *   space Stream: pause (the tail stops moving; pairs meanwhile are counted)
  *   e     the table shown as CSV (the caller writes the file: IOR_DASH_EXPORT)
  *   ?     help;  Esc closes it;  q, Ctrl-C   quit

@@ -9,6 +9,8 @@
 #define STREAM_PATH 200 /* bytes of a path kept per stream entry */
 #define MAX_ROWS 4096   /* rows selected from a stats table per frame */
 #define MAX_IN_FLIGHT 1024
+#define ARENA_BYTES (1u << 20) /* names of the Files tab's directory groups */
+#define GROUP_SLOTS 8192       /* a power of two above MAX_ROWS */
 
 /* What a column shows. */
 enum dash_value {
@@ -67,10 +69,17 @@ struct ior_dash {
 	int paused, follow;
 	int ascii;
 	int raw;                 /* exporting: times in ns, bytes exact */
+	int dirs;                /* Files grouped by directory under prefix */
+	char prefix[4096];       /* "/" or a directory ending in '/' */
+	char *arena;             /* the groups' names */
+	struct ior_stats_row *groups;
+	uint32_t *slots;         /* hash of the groups by name */
 	char message[256];
 };
 
 void ior_dash_views_init(struct ior_dash *d);
+/* Enter on a directory group opens it; Backspace, Left go up. 1 when handled. */
+int ior_dash_dirs_key(struct ior_dash *d, const struct ior_tui_key *k);
 const struct stream_entry *ior_dash_stream_at(const struct ior_dash *d, size_t i); /* 0: oldest */
 
 #endif

@@ -81,6 +81,12 @@ else
 		else
 			fail dash-export-csv "$(cat "$T"/ior-files-*.csv 2>&1 | head -3 | tr '\n' '|')"
 		fi
+		keys big d
+		expect big dash-dirs '^/tmp/ +36 +1640 +66536 +0 '
+		keys big Enter
+		expect big dash-dirs-open "^by directory: /tmp/ *\$"
+		expect big dash-dirs-open-row "^$T/ +36 +1640 +66536 +0 "
+		keys big BSpace d
 		keys big 4
 		expect big dash-processes "^ +$P workload +36 +0 +1640 +66536 "
 		keys big t

@@ -380,6 +380,47 @@ TEST(export_csv)
 	teardown(&f);
 }
 
+/* d: Files summed per directory; Enter opens one, Backspace goes up. */
+TEST(files_by_directory)
+{
+	struct fixture f;
+	struct ior_tui_key enter = { .code = IOR_TUI_KEY_ENTER }, back = { .code = IOR_TUI_KEY_BACKSPACE };
+	char l[256];
+	const char *t;
+
+	setup(&f, 24, 100, 1);
+	add(&f, pair("read", 42, 42, "workload", "/var/log/x", 30 * MS, 10 * MS, 7));
+	add(&f, pair("read", 42, 42, "workload", "/var/log/y", 31 * MS, 10 * MS, 8));
+	add(&f, pair("write", 42, 42, "workload", "/var/z", 32 * MS, 10 * MS, 9));
+	key(&f, '3');
+	key(&f, 'd');
+	t = draw(&f);
+	CHECK(strstr(t, "\nby directory: / ") != NULL);
+	const char *var[] = { "/var/", "3", "15", "9", "0", "30.0ms", "10.0ms" };
+	CHECK(words_in_order(line_with(&f, "/var/", l, sizeof l), var, 7));
+	const char *tmp[] = { "/tmp/", "5", "300", "100", "0", "8.00ms", "2.00ms" };
+	CHECK(words_in_order(line_with(&f, "/tmp/", l, sizeof l), tmp, 7));
+	CHECK(strstr(t, "\n/nope ") != NULL);
+	CHECK(strstr(t, "/var/log/") == NULL);
+	CHECK_EQ_INT(ior_dash_key(f.dash, &enter), 0); /* /var/ is first: the most time */
+	t = draw(&f);
+	CHECK(strstr(t, "\nby directory: /var/ ") != NULL);
+	const char *log[] = { "/var/log/", "2", "15", "0" };
+	CHECK(words_in_order(line_with(&f, "/var/log/", l, sizeof l), log, 4));
+	CHECK(strstr(t, "\n/var/z ") != NULL && strstr(t, "/tmp/") == NULL);
+	ior_dash_key(f.dash, &enter);
+	CHECK(strstr(draw(&f), "\n/var/log/x ") != NULL);
+	ior_dash_key(f.dash, &back);
+	ior_dash_key(f.dash, &back);
+	CHECK(strstr(draw(&f), "\nby directory: / ") != NULL);
+	ior_dash_key(f.dash, &back);
+	CHECK(strstr(draw(&f), "\nby directory: / ") != NULL);
+	key(&f, 'd');
+	t = draw(&f);
+	CHECK(strstr(t, "\nby directory") == NULL && strstr(t, "\n/var/log/x ") != NULL);
+	teardown(&f);
+}
+
 int main(void)
 {
 	RUN(overview_totals_and_tops);
@@ -394,5 +435,6 @@ int main(void)
 	RUN(every_tab_any_size);
 	RUN(format_bytes);
 	RUN(export_csv);
+	RUN(files_by_directory);
 	return t_done();
 }
