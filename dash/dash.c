@@ -1,6 +1,7 @@
 /* The dashboard's model: tabs, keys, the Stream tab's ring. Drawing is
  * draw.c. */
 #include "dash_int.h"
+#include "trace/syscalls.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -45,6 +46,8 @@ void ior_dash_free(struct ior_dash *d)
 		return;
 	free(d->rows);
 	free(d->flight);
+	if (d->have_re)
+		regfree(&d->re);
 	free(d->ring);
 	free(d->arena);
 	free(d->groups);
@@ -173,10 +176,80 @@ static int view_key(struct ior_dash *d, const struct ior_tui_key *k)
 	return 0;
 }
 
+static int stream_matches(const struct ior_dash *d, size_t i)
+{
+	const struct stream_entry *e = ior_dash_stream_at(d, i);
+	const char *sys = e && e->sys < ior_nsyscalls ? ior_syscalls[e->sys].name : "";
+
+	return e && (!regexec(&d->re, e->comm, 0, NULL, 0) || !regexec(&d->re, sys, 0, NULL, 0) ||
+		     !regexec(&d->re, e->path, 0, NULL, 0));
+}
+
+/* The next pair matching the search, older (dir -1) or newer (+1) than
+ * the selection, selected and the stream paused so that it stays. */
+static void search(struct ior_dash *d, int dir)
+{
+	struct ior_tui_table *t = &d->stream_table;
+	size_t n = d->count, i = t->selected < n ? t->selected : (n ? n - 1 : 0);
+
+	if (!d->have_re || !n)
+		return;
+	for (size_t step = 1; step <= n; step++) {
+		size_t j = (i + n + (size_t)dir * step % n) % n;
+		if (stream_matches(d, j)) {
+			t->selected = j;
+			d->follow = 0;
+			d->paused = 1;
+			snprintf(d->message, sizeof d->message, "/%.200s: pair %zu of %zu (paused; n older, N newer, space resumes)",
+				 d->search.text, j + 1, n);
+			return;
+		}
+	}
+	snprintf(d->message, sizeof d->message, "/%.200s: not in the last %zu pairs", d->search.text, n);
+}
+
+/* Enter compiles what was typed (POSIX extended regex) and searches from
+ * the newest pair; Esc gives up. */
+static void search_key(struct ior_dash *d, const struct ior_tui_key *k)
+{
+	char err[128];
+	int r;
+
+	if (k->code == IOR_TUI_KEY_ESC) {
+		d->editing = 0;
+		return;
+	}
+	if (k->code != IOR_TUI_KEY_ENTER) {
+		ior_tui_edit_key(&d->search, k);
+		return;
+	}
+	d->editing = 0;
+	if (d->have_re)
+		regfree(&d->re);
+	d->have_re = 0;
+	if ((r = regcomp(&d->re, d->search.text, REG_EXTENDED | REG_NOSUB))) {
+		regerror(r, &d->re, err, sizeof err);
+		snprintf(d->message, sizeof d->message, "/%.200s: %s", d->search.text, err);
+		return;
+	}
+	d->have_re = 1;
+	d->stream_table.selected = d->count; /* from the newest */
+	search(d, -1);
+}
+
 static int stream_key(struct ior_dash *d, const struct ior_tui_key *k)
 {
 	if (d->tab != IOR_DASH_STREAM)
 		return 0;
+	if (k->code == '/') {
+		d->editing = 1;
+		ior_tui_edit_set(&d->search, "");
+		return 1;
+	}
+	if (k->code == 'n' || k->code == 'N') {
+		search(d, k->code == 'n' ? -1 : 1);
+		return 1;
+	}
 	if (k->code == ' ') {
 		d->paused = !d->paused;
 		if (!d->paused)
@@ -208,7 +281,13 @@ int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k)
 {
 	struct ior_tui_table *t;
 
-	if (k->code == 'q' || (k->code == 'c' && k->mods == IOR_TUI_MOD_CTRL))
+	if (k->code == 'c' && k->mods == IOR_TUI_MOD_CTRL)
+		return IOR_DASH_QUIT;
+	if (d->editing) {
+		search_key(d, k);
+		return 0;
+	}
+	if (k->code == 'q')
 		return IOR_DASH_QUIT;
 	if (k->code == '?' || (k->code == IOR_TUI_KEY_ESC && d->help)) {
 		d->help = k->code == '?' ? !d->help : 0;

@@ -13,6 +13,7 @@
  *   t     Processes: per thread instead of per process
  *   d     Files: summed per directory; Enter opens one, Backspace or Left goes up
  *   space Stream: pause (the tail stops moving; pairs meanwhile are counted)
+ *   / n N Stream: search (POSIX extended regex on comm, syscall, path), older, newer
  *   e     the table shown as CSV (the caller writes the file: IOR_DASH_EXPORT)
  *   ?     help;  Esc closes it;  q, Ctrl-C   quit
  * The Latency tab shows the syscall selected in the Syscalls tab (all

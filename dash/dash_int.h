@@ -4,7 +4,10 @@
 #define IOR_DASH_DASH_INT_H
 
 #include "dash.h"
+#include "tui/edit.h"
 #include "tui/table.h"
+
+#include <regex.h>
 
 #define STREAM_PATH 200 /* bytes of a path kept per stream entry */
 #define MAX_ROWS 4096   /* rows selected from a stats table per frame */
@@ -74,7 +77,10 @@ struct ior_dash {
 	char *arena;             /* the groups' names */
 	struct ior_stats_row *groups;
 	uint32_t *slots;         /* hash of the groups by name */
-	char message[256];
+	char message[512];
+	struct ior_tui_edit search; /* Stream: the regex being typed after '/' */
+	int editing, have_re;
+	regex_t re;
 };
 
 void ior_dash_views_init(struct ior_dash *d);

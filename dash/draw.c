@@ -597,6 +597,7 @@ static const char *const help_lines[] = {
 	"t                    Processes: per thread / per process",
 	"d                    Files: by directory; Enter opens, Backspace up",
 	"space                Stream: pause / resume",
+	"/  n  N              Stream: search (regex), older, newer",
 	"e                    export this table as CSV (current dir)",
 	"?  Esc               this help / close it",
 	"q  Ctrl-C            quit",
@@ -648,7 +649,7 @@ static const char *footer(const struct ior_dash *d)
 			return "? help  q quit  Enter open  Backspace up  d files  < > sort  r reverse  e export";
 		return "? help  q quit  Up/Down select  < > sort  r reverse  d by directory  e export";
 	case IOR_DASH_PROCESSES: return "? help  q quit  < > sort column  r reverse  t threads  e export";
-	case IOR_DASH_STREAM: return "? help  q quit  space pause  Up/Down scroll  End follow  e export";
+	case IOR_DASH_STREAM: return "? help  q quit  space pause  Up/Down scroll  End follow  / search  e export";
 	default: return "? help  q quit  1-7 or Tab: tabs";
 	}
 }
@@ -670,7 +671,10 @@ int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s)
 		default: r = draw_view(d, s, top, height); break;
 		}
 	}
-	if (d->message[0])
+	if (d->editing && d->tab == IOR_DASH_STREAM) {
+		ior_tui_put(s, s->rows - 1, 0, 1, BOLD, "/");
+		ior_tui_edit_draw(&d->search, s, s->rows - 1, 1, s->cols - 1, PLAIN);
+	} else if (d->message[0])
 		ior_tui_put(s, s->rows - 1, 0, s->cols, BOLD, d->message);
 	else
 		ior_tui_put(s, s->rows - 1, 0, s->cols, PLAIN, footer(d));

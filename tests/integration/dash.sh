@@ -94,6 +94,9 @@ else
 		expect big dash-threads-row "^ +$P +$P workload +36 "
 		keys big 7
 		expect big dash-stream "workload +$P unlinkat +0 .*/w/other2$"
+		keys big / 'rename$' Enter
+		expect big dash-stream-search '^/rename\$: pair 30 of 36 \(paused; '
+		keys big ' '
 		keys big 6
 		expect big dash-latency '^durationNs of .* +durationToPrevNs of '
 		keys big '?'

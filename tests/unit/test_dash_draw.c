@@ -421,6 +421,52 @@ TEST(files_by_directory)
 	teardown(&f);
 }
 
+static void type(struct fixture *f, const char *text)
+{
+	for (; *text; text++) {
+		struct ior_tui_key k = { .code = (unsigned char)*text, .text = { *text } };
+		CHECK_EQ_INT(ior_dash_key(f->dash, &k), 0);
+	}
+	struct ior_tui_key enter = { .code = IOR_TUI_KEY_ENTER };
+	CHECK_EQ_INT(ior_dash_key(f->dash, &enter), 0);
+}
+
+/* Stream: / searches (a regex on comm, syscall, path) from the newest,
+ * n older, N newer; q is typed, not quit; a bad regex says so. */
+TEST(stream_search)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 100, 1); /* the ring: read, write, write, openat */
+	key(&f, '7');
+	key(&f, '/');
+	type(&f, "wr?ite|q");
+	t = draw(&f);
+	CHECK(strstr(t, "\n/wr?ite|q: pair 3 of 4 (paused; n older, N newer, space resumes)") != NULL);
+	key(&f, 'n');
+	CHECK(strstr(draw(&f), ": pair 2 of 4") != NULL);
+	key(&f, 'n'); /* wraps around to the newest match */
+	CHECK(strstr(draw(&f), ": pair 3 of 4") != NULL);
+	key(&f, 'N');
+	CHECK(strstr(draw(&f), ": pair 2 of 4") != NULL);
+	key(&f, '/');
+	CHECK(strstr(draw(&f), "\n/ ") != NULL); /* the editor on the last line */
+	type(&f, "^/no");
+	CHECK(strstr(draw(&f), ": pair 4 of 4") != NULL);
+	key(&f, '/');
+	type(&f, "zzz");
+	CHECK(strstr(draw(&f), "/zzz: not in the last 4 pairs") != NULL);
+	key(&f, '/');
+	type(&f, "(");
+	CHECK(strstr(draw(&f), "\n/(: ") != NULL);
+	key(&f, '/');
+	struct ior_tui_key esc = { .code = IOR_TUI_KEY_ESC };
+	ior_dash_key(f.dash, &esc);
+	CHECK(strstr(draw(&f), "/ search") != NULL); /* the footer again */
+	teardown(&f);
+}
+
 int main(void)
 {
 	RUN(overview_totals_and_tops);
@@ -436,5 +482,6 @@ int main(void)
 	RUN(format_bytes);
 	RUN(export_csv);
 	RUN(files_by_directory);
+	RUN(stream_search);
 	return t_done();
 }
