@@ -21,7 +21,7 @@ start() {
 	local name=$1 cols=$2 rows=$3
 	shift 3
 	tmux_window "$name" "$cols" "$rows" \
-		"cd $T; echo before; env LANG=C.UTF-8 LC_ALL= LC_CTYPE= TERM=xterm $IOR $* 2>$T/$name.err; echo EXIT=\$?;"
+		"cd $T; echo before; env LANG=${DASH_LANG:-C.UTF-8} LC_ALL= LC_CTYPE= TERM=xterm $IOR $* 2>$T/$name.err; echo EXIT=\$?;"
 }
 # start_traced NAME COLS ROWS ARGS...: start, then the waiting workload
 # released once ior has attached; 1 with WHY when ior never did.
@@ -221,6 +221,20 @@ else
 	expect rec dash-rec-inflight 'A recording has nothing in flight'
 	keys rec q
 	restored rec dash-rec-quit
+	# LANG=C: ASCII only (sort mark v, "us" for µs, box of - | +)
+	DASH_LANG=C start ascii 80 24 -ior="$REC" -tui
+	keys ascii 2
+	expect ascii dash-ascii-mark '^syscall +calls +rate/s +errors +bytes +timev +min '
+	expect ascii dash-ascii-us '^pread64 +10 .*[0-9]us '
+	keys ascii '?'
+	expect ascii dash-ascii-box '^ *\+-{62}\+ *$'
+	if LC_ALL=C grep -q $'[\x80-\xff]' <(screen ascii); then
+		fail dash-ascii-only "a non-ASCII byte on the screen: $(screen ascii | LC_ALL=C grep $'[\x80-\xff]' | head -2)"
+	else
+		pass dash-ascii-only
+	fi
+	keys ascii q
+	restored ascii dash-ascii-quit
 	# not a terminal: the text report of the recording
 	if "$IOR" -ior="$REC" -tui >"$T/rec.txt" 2>"$T/rec.err" </dev/null && grep -qE '^pread64 +10 ' "$T/rec.txt"; then
 		pass dash-rec-text
