@@ -368,7 +368,9 @@ static int select_rows(struct ior_dash *d, struct dash_view *v)
 	int n;
 
 	ior_stats_totals(d->stats, &t);
-	d->span_s = t.last_ns > t.first_ns ? (double)(t.last_ns - t.first_ns) / 1e9 : 0;
+	/* live: per second since the first pair; a recording: of its span */
+	uint64_t end = d->in_flight && d->now_ns > t.last_ns ? d->now_ns : t.last_ns;
+	d->span_s = end > t.first_ns ? (double)(end - t.first_ns) / 1e9 : 0;
 	n = ior_stats_select(d->stats, stats_table(d), v->cols[v->sort].by, v->ascending, d->rows,
 				 MAX_ROWS, &other);
 
