@@ -38,6 +38,7 @@ static const struct ior_flag flag_table[] = {
 	{ "name", IOR_FLAG_STRING, &opts.name, "recording name (default \"default\")" },
 	{ "live", IOR_FLAG_BOOL, &opts.live, "serve a flamegraph of the trace over HTTP while tracing, updated every 2 s (-fields, -count, -http)" },
 	{ "summary", IOR_FLAG_BOOL, &opts.summary, "at the end, print per syscall, file and process: calls, errors, bytes, time, latency percentiles (stdout; stderr with -plain; with -ior: of the recording)" },
+	{ "tui", IOR_FLAG_BOOL, &opts.tui, "the terminal dashboard (what bare ior opens on a terminal); with -ior: of the recording" },
 	{ "ior", IOR_FLAG_STRING, &opts.ior_file, "read this recording (.ior.zst) instead of tracing" },
 	{ "fields", IOR_FLAG_STRING, &opts.fields, "flamegraph stack, bottom up: comm,path,tracepoint,pid,tid,flags" },
 	{ "count", IOR_FLAG_STRING, &opts.count, "flamegraph weight: count, duration, durationToPrev, bytes" },
@@ -58,7 +59,8 @@ static const struct ior_flag flag_table[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ior [flags]                 trace I/O syscalls (root)\n"
+		"usage: ior [flags]                 trace I/O syscalls (root): a dashboard on a terminal,\n"
+		"                                   text reports every 5 s when stdout is not one\n"
 		"       ior -ior=FILE.ior.zst [flags] flamegraph of a recording\n"
 		"       ior collapsed [flags] FILE  folded stacks of a recording\n"
 		"       ior summary [flags] FILE    tables per syscall, file and process of a recording\n\n");
@@ -133,6 +135,13 @@ int main(int argc, char **argv)
 				"tables: use one of them\n");
 		return 2;
 	}
+	if (opts.ior_file && opts.tui && (opts.summary || opts.plain)) {
+		fprintf(stderr, "ior: -ior with -tui browses the recording, with -%s it prints it: use one of them\n",
+			opts.summary ? "summary" : "plain");
+		return 2;
+	}
+	if (opts.ior_file && opts.tui)
+		return ior_cmd_dash(&opts);
 	if (opts.ior_file && opts.summary)
 		return ior_cmd_summary(&opts, opts.ior_file);
 	if (opts.ior_file)

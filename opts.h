@@ -21,6 +21,7 @@ struct ior_opts {
 	const char *name;      /* recording name */
 	bool live;
 	bool summary;          /* tables per syscall, file, process at the end */
+	bool tui;              /* the dashboard (bare ior on a terminal opens it too) */
 	bool verbose;
 	bool bench_empty;      /* hidden: attach the empty program only */
 
@@ -45,5 +46,6 @@ int ior_cmd_flame(const struct ior_opts *o);                    /* cmd/view.c */
 int ior_cmd_replay(const struct ior_opts *o);                   /* cmd/view.c */
 int ior_cmd_collapsed(const struct ior_opts *o, const char *file); /* cmd/view.c */
 int ior_cmd_summary(const struct ior_opts *o, const char *file);   /* cmd/view.c */
+int ior_cmd_dash(const struct ior_opts *o);                     /* cmd/dash.c: -ior=FILE -tui */
 
 #endif

@@ -1,6 +1,8 @@
 /* ior's trace command: options, the sinks a run asks for (-plain CSV,
  * -flamegraph recording, -live flamegraph over HTTP, -summary statistics
- * printed at the end), and the loop that
+ * printed at the end; with none of them, the dashboard on a terminal
+ * (cmd/dash.c) or, when stdout is no terminal, the statistics' text
+ * report every REPORT_NS and at the end), and the loop that
  * polls the session's rings (and the server's fds) until Ctrl-C, SIGTERM,
  * SIGHUP, the -duration, or a failed sink. The tracing itself is
  * trace/session.h; this file only wires rooms together.
@@ -26,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/dash.h"
 #include "flame/live.h"
 #include "http/http.h"
 #include "loader/loader.h"
@@ -37,6 +40,7 @@
 #include "trace/select.h"
 #include "trace/session.h"
 #include "trace/syscalls.h"
+#include "tui/term.h"
 
 #define POLL_MS 75                      /* timed poll: latency bound at low rates */
 #define MIN_RING_BYTES (64u << 10)
@@ -45,6 +49,7 @@
 #define LIVE_PAGE_S 2                   /* the live page reloads this often */
 #define LIVE_SVG_ROUTE "/live.svg"
 #define HTTP_TICK_NS 100000000ull       /* server deadlines checked this often */
+#define REPORT_NS 5000000000ull         /* bare ior without a terminal: a report this often */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -68,7 +73,14 @@ struct trace {
 	uint64_t http_polled_ns;
 	int live_error;              /* errno of the first failed update, warned once */
 	uint64_t live_failed;        /* pairs the live aggregate could not count */
-	struct ior_stats *stats;     /* -summary */
+	struct ior_stats *stats;     /* -summary, the dashboard, the text reports */
+	bool dash;                   /* no output asked for: the dashboard or text reports */
+	bool draw;                   /* the dashboard on the terminal */
+	struct dash_ui *ui;
+	FILE *later;                 /* warnings while the dashboard has the terminal */
+	char *later_buf;
+	size_t later_len;
+	uint64_t next_report;        /* text reports: when the next is due */
 	char err[64 << 10];          /* room for a verifier log */
 };
 
@@ -96,9 +108,10 @@ static int check_opts(struct trace *t)
 		return usage_error("-mapSize %s: at least 64K (a ring holds whole batches of up to 8 KiB)", n);
 	if (o->map_size && (o->map_size & (o->map_size - 1)))
 		return usage_error("-mapSize %s: must be a power of two (e.g. 256K, 1M, 4M)", n);
-	if (!o->plain && !o->flamegraph && !o->live && !o->summary && !o->bench_empty)
-		return usage_error("%snothing to do: add -plain (CSV on stdout), -flamegraph (recording), "
-				   "-live (flamegraph served over HTTP) or -summary (tables at the end)", "");
+	t->dash = o->tui || (!o->plain && !o->flamegraph && !o->live && !o->summary && !o->bench_empty);
+	if (o->tui && (o->plain || o->live))
+		return usage_error("-tui draws on the terminal: drop %s", o->plain ? "-plain" : "-live");
+	t->draw = t->dash && ior_tui_term_can_draw(1, getenv("TERM")) && isatty(0);
 	if (o->live && o->nohttp)
 		return usage_error("%s-live serves its flamegraph over HTTP: drop -nohttp", "");
 	if (o->live && ior_flame_spec_parse(&t->spec, o->fields, o->count, t->err, sizeof t->err))
@@ -145,10 +158,12 @@ static uint64_t ring_bytes(const struct ior_opts *o)
 	return n;
 }
 
+/* While the dashboard has the terminal, warnings wait in t->later. */
 static void warn(void *ctx, const char *msg)
 {
-	(void)ctx;
-	fprintf(stderr, "ior: warning: %s\n", msg);
+	struct trace *t = ctx;
+
+	fprintf(t && t->later ? t->later : stderr, "ior: warning: %s\n", msg);
 }
 
 static int fail(struct trace *t, int r, const char *what)
@@ -352,6 +367,55 @@ static int print_stats(struct trace *t)
 	return 1;
 }
 
+/* ---- bare ior: the dashboard, or text reports ------------------------------ */
+
+/* The dashboard's top line: what is traced. */
+static const char *dash_title(const struct ior_opts *o)
+{
+	static char title[256];
+	int n = snprintf(title, sizeof title, "live");
+
+	if (o->pid >= 0)
+		n += snprintf(title + n, sizeof title - (size_t)n, " -pid %lld", (long long)o->pid);
+	if (o->tid >= 0)
+		n += snprintf(title + n, sizeof title - (size_t)n, " -tid %lld", (long long)o->tid);
+	if (o->comm[0] && n < (int)sizeof title)
+		n += snprintf(title + n, sizeof title - (size_t)n, " -comm %s", o->comm);
+	if (o->path[0] && n < (int)sizeof title)
+		snprintf(title + n, sizeof title - (size_t)n, " -path %s", o->path);
+	return title;
+}
+
+/* The dashboard until q; the warnings that came meanwhile after it. */
+static int run_dash(struct trace *t)
+{
+	int rc;
+
+	t->later = open_memstream(&t->later_buf, &t->later_len);
+	rc = ior_dash_ui_run(t->ui, ior_session_started(t->session) + t->o->duration_ns, &stop_signal);
+	if (t->later) {
+		fclose(t->later);
+		t->later = NULL;
+		fputs(t->later_buf, stderr);
+		free(t->later_buf);
+	}
+	return rc;
+}
+
+/* No terminal to draw on: the report every REPORT_NS. */
+static void report_due(struct trace *t, uint64_t now)
+{
+	if (!t->next_report)
+		t->next_report = now + REPORT_NS;
+	if (now < t->next_report)
+		return;
+	t->next_report += REPORT_NS;
+	printf("ior: statistics after %llu s of tracing\n",
+	       (unsigned long long)((now - ior_session_started(t->session)) / 1000000000ull));
+	print_stats(t);
+	putchar('\n');
+}
+
 /* ---- the run ------------------------------------------------------------- */
 
 /* The rings' fds first, then (with -live) the server's, refilled before
@@ -377,6 +441,8 @@ static int loop(struct trace *t)
 			break; /* a sink failed: its owner says why */
 		if (t->http)
 			serve_live(t, pfd + nrings, nhttp, now);
+		if (t->dash && !t->draw)
+			report_due(t, now);
 	}
 	free(pfd);
 	return 0;
@@ -388,7 +454,7 @@ static int open_session(struct trace *t)
 	struct ior_session_cfg c = {
 		.probe = { .object = ior_bpf_object, .object_size = (size_t)(ior_bpf_object_end - ior_bpf_object),
 			   .pid = o->pid, .tid = o->tid, .comm = o->comm, .sel = t->sel,
-			   .verbose = o->verbose, .empty = o->bench_empty, .warn = warn },
+			   .verbose = o->verbose, .empty = o->bench_empty, .warn = warn, .warn_ctx = t },
 		.path_filter = o->path, .ring_bytes = ring_bytes(o),
 	};
 	int r = ior_trace_select(o->tps, o->tps_exclude, t->sel, t->err, sizeof t->err);
@@ -417,8 +483,10 @@ static int setup(struct trace *t)
 		r = open_recording(t);
 	if (!r && o->live)
 		r = open_live(t);
-	if (!r && o->summary)
+	if (!r && (o->summary || t->dash))
 		r = open_stats(t);
+	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, dash_title(t->o))) < 0)
+		r = (t->err[0] = 0, fail(t, r, "setting up the dashboard"));
 	if (r)
 		return r;
 	if ((r = ior_session_attach(t->session, t->err, sizeof t->err)) < 0)
@@ -449,7 +517,7 @@ static int close_sinks(struct trace *t)
 		rc = 1;
 	if (t->live)
 		print_live(t);
-	if (t->stats && print_stats(t))
+	if (t->stats && (t->o->summary || !t->draw) && print_stats(t))
 		rc = 1;
 	return rc || t->live_failed;
 }
@@ -461,6 +529,7 @@ static void teardown(struct trace *t)
 		ior_rec_writer_close(t->rec, NULL, t->err, sizeof t->err);
 	ior_http_close(t->http);
 	ior_flame_live_free(t->live);
+	ior_dash_ui_close(t->ui);
 	ior_stats_free(t->stats);
 	ior_session_free(t->session);
 }
@@ -500,7 +569,9 @@ int ior_cmd_trace(const struct ior_opts *o)
 	if (t.http)
 		fprintf(stderr, "Live flamegraph at %s/\n", ior_http_url(t.http));
 	t.http_polled_ns = ior_mono_ns();
-	if ((rc = loop(&t)) < 0) {
+	if (t.draw)
+		rc = run_dash(&t);
+	else if ((rc = loop(&t)) < 0) {
 		fprintf(stderr, "ior: tracing stopped: %s\n", strerror(-rc));
 		rc = 1;
 	}

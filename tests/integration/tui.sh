@@ -11,61 +11,22 @@
 setup
 
 DEMO=${TUI_DEMO:-$ROOT/build/tests/tui_demo}
-SOCK=ior-tui-$$
-if ! command -v tmux >/dev/null; then
-	fail tui-setup "tmux is not installed (scripts/deps.sh test installs it)"
-	exit 1
-fi
+TMUX_SESSION=tui
+. "$(dirname "$0")/../lib/tmux.sh"
 if [ ! -x "$DEMO" ]; then
 	fail tui-setup "$DEMO is not an executable (run make tests)"
 	exit 1
 fi
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-at_exit "tmux -L $SOCK kill-server 2>/dev/null"
 
 # start NAME COLS ROWS ENV...: a window running the demo; after it, the
 # pane shows its exit status and which of echo, icanon, isig are on.
 start() {
 	local name=$1 cols=$2 rows=$3
 	shift 3
-	local cmd="echo before; env $* TUI_DEMO_PIDFILE=$T/$name.pid $DEMO; echo EXIT=\$?;"
-	cmd="$cmd stty -a | tr ' ;' '\n\n' | grep -x -e echo -e icanon -e isig | sort | tr '\n' ' '; echo; sleep 600"
-	if tm has-session 2>/dev/null; then
-		tm new-window -d -n "$name" "$cmd"
-	else
-		tm new-session -d -s tui -n "$name" -x "$cols" -y "$rows" "$cmd"
-		tm set -s escape-time 0 # tmux's own wait after Esc
-	fi
-	tm resize-window -t "tui:$name" -x "$cols" -y "$rows"
-}
-screen() { tm capture-pane -p -t "tui:$1"; }
-keys() { tm send-keys -t "tui:$1" "${@:2}"; }
-# expect WINDOW CHECK PATTERN: the pane shows a line matching PATTERN
-# (grep -E) within 5 s.
-expect() {
-	for _ in $(seq 50); do
-		if screen "$1" | grep -qE -- "$3"; then
-			pass "$2"
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "$2" "pane $1 never showed /$3/; it shows: $(screen "$1" | grep -v '^$' | tail -6 | tr '\n' '|')"
-	return 1
+	tmux_window "$name" "$cols" "$rows" "echo before; env $* TUI_DEMO_PIDFILE=$T/$name.pid $DEMO; echo EXIT=\$?;"
 }
 # restored WINDOW CHECK: the demo is gone and the terminal is as before.
-restored() {
-	local alt cur
-	expect "$1" "$2-flags" '^echo icanon isig$' || return
-	alt=$(tm display -p -t "tui:$1" '#{alternate_on}')
-	cur=$(tm display -p -t "tui:$1" '#{cursor_flag}')
-	if [ "$alt" = 0 ] && [ "$cur" = 1 ] && screen "$1" | grep -q '^before$' &&
-		! screen "$1" | grep -q 'file-'; then
-		pass "$2-screen"
-	else
-		fail "$2-screen" "alternate_on=$alt cursor_flag=$cur, pane: $(screen "$1" | grep -v '^$' | head -4 | tr '\n' '|')"
-	fi
-}
+restored() { tmux_restored "$1" "$2" 'file-'; }
 
 # UTF-8 at 80x24
 start u 80 24 LANG=C.UTF-8 LC_ALL= LC_CTYPE=

@@ -1,0 +1,331 @@
+/* The dashboard mode: bare `ior [filters]` on a terminal (cmd/trace.c
+ * hands its session over here) and `ior -ior=FILE -tui` on a recording.
+ * One thread polls the rings, the terminal and the signal fd; a frame is
+ * drawn into the next screen and only its difference written, at most
+ * every FRAME_NS. Warnings that come while the terminal is ours wait in
+ * the caller's hands (cmd/trace.c) until it is given back. */
+#include "cmd/dash.h"
+#include "dash/dash.h"
+#include "flame/flame.h"
+#include "opts.h"
+#include "stats/report.h"
+#include "trace/clock.h"
+#include "trace/rec.h"
+#include "tui/keys.h"
+#include "tui/screen.h"
+#include "tui/term.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FRAME_NS 100000000ull /* at most 10 frames a second */
+#define ESC_WAIT_MS 30        /* a lone Esc is the Esc key after this long */
+#define MAX_RINGS 1024
+
+struct dash_ui {
+	struct ior_dash *dash;
+	struct ior_stats *stats;
+	struct ior_session *session; /* NULL: a recording */
+	struct ior_tui_screen shown, next;
+	struct ior_tui_buf out;
+	struct ior_tui_keys keys;
+	int full, quit, stopped;
+	uint64_t drawn_ns;
+};
+
+static size_t in_flight(void *ctx, struct ior_in_flight *out, size_t max)
+{
+	return ior_session_in_flight(ctx, out, max);
+}
+
+static int ui_new(struct dash_ui **out, struct ior_stats *stats, struct ior_session *session, const char *title)
+{
+	struct ior_dash_cfg cfg = { .stats = stats, .in_flight = session ? in_flight : NULL, .ctx = session,
+				    .title = title };
+	struct dash_ui *ui = calloc(1, sizeof *ui);
+	int utf8 = ior_tui_env_utf8(), r;
+
+	*out = ui;
+	if (!ui)
+		return -ENOMEM;
+	ui->stats = stats;
+	ui->session = session;
+	ior_tui_keys_init(&ui->keys);
+	if ((r = ior_dash_new(&ui->dash, &cfg)) < 0 || (r = ior_tui_screen_init(&ui->shown, 24, 80, utf8)) < 0 ||
+	    (r = ior_tui_screen_init(&ui->next, 24, 80, utf8)) < 0)
+		return r;
+	ior_dash_set_state(ui->dash, session ? "tracing" : "recording");
+	return 0;
+}
+
+int ior_dash_ui_open(struct dash_ui **ui, struct ior_stats *stats, struct ior_session *session, const char *title)
+{
+	int r = ui_new(ui, stats, session, title);
+
+	return r < 0 ? r : ior_session_add_sink(session, ior_dash_sink((*ui)->dash));
+}
+
+void ior_dash_ui_close(struct dash_ui *ui)
+{
+	if (!ui)
+		return;
+	ior_dash_free(ui->dash);
+	ior_tui_screen_free(&ui->shown);
+	ior_tui_screen_free(&ui->next);
+	ior_tui_buf_free(&ui->out);
+	free(ui);
+}
+
+/* ---- the terminal loop -------------------------------------------------- */
+
+static int resize(struct dash_ui *ui)
+{
+	int rows, cols;
+
+	ior_tui_term_size(1, &rows, &cols);
+	ui->full = 1;
+	if (ior_tui_screen_resize(&ui->shown, rows, cols) || ior_tui_screen_resize(&ui->next, rows, cols))
+		return -ENOMEM;
+	return 0;
+}
+
+static int frame(struct dash_ui *ui, uint64_t now)
+{
+	if (ui->session) {
+		struct ior_trace_totals t;
+		ior_session_totals(ui->session, &t);
+		ior_dash_set_losses(ui->dash, &(struct ior_dash_losses){ t.lost, t.summarized, t.unpaired_exits });
+	}
+	ior_dash_set_now(ui->dash, now);
+	ior_dash_draw(ui->dash, &ui->next); /* out of memory: the frame says so */
+	ior_tui_buf_reset(&ui->out);
+	if (ior_tui_render(&ui->out, ui->full ? NULL : &ui->shown, &ui->next))
+		return -ENOMEM;
+	ior_tui_screen_swap(&ui->shown, &ui->next);
+	ui->full = 0;
+	ui->drawn_ns = now;
+	return ui->out.len ? ior_tui_term_write(ui->out.data, ui->out.len) : 0;
+}
+
+/* `e`: the current table into ior-TABLE-TIME.csv in the current
+ * directory (never over an existing file); the dashboard says how it went. */
+static void export_table(struct dash_ui *ui)
+{
+	char name[96], msg[256], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+	int r;
+
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime_r(&now, &tm));
+	snprintf(name, sizeof name, "ior-%s-%s.csv", ior_dash_table_name(ui->dash), stamp);
+	if (!(f = fopen(name, "wx")))
+		r = -errno;
+	else if ((r = ior_dash_export(ui->dash, f)) >= 0 && fclose(f))
+		r = -errno;
+	else if (r < 0)
+		fclose(f);
+	if (r >= 0)
+		snprintf(msg, sizeof msg, "Wrote %s (%d rows)", name, r);
+	else
+		snprintf(msg, sizeof msg, "export: %s: %s", name, strerror(-r));
+	ior_dash_set_message(ui->dash, msg);
+}
+
+static void on_key(struct dash_ui *ui, const struct ior_tui_key *k)
+{
+	int r = 0;
+
+	if (k->code == 'z' && k->mods == IOR_TUI_MOD_CTRL)
+		ior_tui_term_suspend();
+	else
+		r = ior_dash_key(ui->dash, k);
+	if (r == IOR_DASH_QUIT)
+		ui->quit = 1;
+	if (r == IOR_DASH_EXPORT)
+		export_table(ui);
+	ui->drawn_ns = 0; /* answer a key at the next chance */
+}
+
+static void read_keys(struct dash_ui *ui)
+{
+	unsigned char buf[256];
+	ssize_t n = read(0, buf, sizeof buf);
+	struct ior_tui_key k;
+
+	if (n <= 0) {
+		ui->quit = n == 0 || (errno != EINTR && errno != EAGAIN);
+		return;
+	}
+	for (size_t off = 0; off < (size_t)n;) {
+		off += ior_tui_keys_decode(&ui->keys, buf + off, (size_t)n - off, &k);
+		if (k.code)
+			on_key(ui, &k);
+	}
+}
+
+/* The poll's fds: stdin, the terminal's signal fd, the rings while tracing. */
+static nfds_t fill_pollfds(struct dash_ui *ui, struct pollfd *pfd)
+{
+	nfds_t n = 2;
+
+	pfd[0] = (struct pollfd){ .fd = 0, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = ior_tui_term_fd(), .events = POLLIN };
+	if (ui->session && !ui->stopped)
+		n += (nfds_t)ior_session_pollfds(ui->session, pfd + 2, MAX_RINGS);
+	return n;
+}
+
+static int wait_ms(struct dash_ui *ui, uint64_t now)
+{
+	uint64_t due = ui->drawn_ns + FRAME_NS;
+	int ms = now >= due ? 0 : (int)((due - now + 999999) / 1000000);
+
+	return ior_tui_keys_pending(&ui->keys) && ms > ESC_WAIT_MS ? ESC_WAIT_MS : ms;
+}
+
+static int step(struct dash_ui *ui, struct pollfd *pfd, uint64_t deadline)
+{
+	uint64_t now = ior_mono_ns();
+	nfds_t n = fill_pollfds(ui, pfd);
+	int ready = poll(pfd, n, wait_ms(ui, now)), r = 0;
+	struct ior_tui_key k;
+	unsigned ev;
+
+	now = ior_mono_ns();
+	if (ui->session && !ui->stopped && (now >= deadline || ior_session_step(ui->session, now) < 0)) {
+		ui->stopped = 1;
+		ior_dash_set_state(ui->dash, now >= deadline ? "stopped (-duration)" : "stopped (a sink failed)");
+	}
+	if (ready == 0 && ior_tui_keys_pending(&ui->keys) && ior_tui_keys_flush(&ui->keys, &k))
+		on_key(ui, &k);
+	if (ready > 0 && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+		read_keys(ui);
+	ev = ior_tui_term_events();
+	if (ev & IOR_TUI_QUIT)
+		ui->quit = 1;
+	if (ev & IOR_TUI_RESIZED)
+		r = resize(ui);
+	if (ev & IOR_TUI_REDRAW)
+		ui->full = 1;
+	if (!r && !ui->quit && now >= ui->drawn_ns + FRAME_NS)
+		r = frame(ui, now);
+	return r;
+}
+
+int ior_dash_ui_run(struct dash_ui *ui, uint64_t deadline, volatile sig_atomic_t *stop)
+{
+	struct pollfd *pfd = calloc(MAX_RINGS + 2, sizeof *pfd);
+	char err[256];
+	int r;
+
+	if (!pfd) {
+		fprintf(stderr, "ior: dashboard: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	if (ior_tui_term_enter(0, 1, err, sizeof err) < 0) {
+		free(pfd);
+		fprintf(stderr, "ior: dashboard: %s (without a terminal, redirect stdout: ior prints text reports)\n",
+			err);
+		return 1;
+	}
+	r = resize(ui);
+	while (!r && !ui->quit && !(stop && *stop))
+		r = step(ui, pfd, deadline);
+	ior_tui_term_leave();
+	free(pfd);
+	if (r < 0) {
+		fprintf(stderr, "ior: dashboard: %s\n", strerror(-r));
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- ior -ior=FILE -tui ---------------------------------------------------- */
+
+static volatile sig_atomic_t rec_stop;
+
+static void on_stop(int sig)
+{
+	rec_stop = sig;
+}
+
+/* Every pair of the recording that passes the filters into the stats and
+ * the stream; 0, or 1 after printing why. */
+static int load_recording(const struct ior_opts *o, struct dash_ui *ui, struct ior_dash_losses *losses)
+{
+	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
+	struct ior_rec_reader *r;
+	struct ior_event_pair p;
+	char err[512];
+	int rc;
+
+	if (ior_rec_reader_open(&r, o->ior_file, err, sizeof err)) {
+		fprintf(stderr, "ior: %s (ior reads recordings written by ior -flamegraph)\n", err);
+		return 1;
+	}
+	while ((rc = ior_rec_read(r, &p)) == 1)
+		if (ior_flame_spec_match(&filter, &p)) {
+			ior_stats_add(ui->stats, &p); /* out of memory: counted, shown */
+			ior_dash_add(ui->dash, &p);
+		}
+	if (rc < 0)
+		fprintf(stderr, "ior: %s: cannot read the recording: %s\n", o->ior_file,
+			rc == -ENOMEM ? strerror(ENOMEM) : ior_rec_reader_error(r));
+	const struct ior_trace_totals *t = ior_rec_reader_totals(r);
+	if (t)
+		*losses = (struct ior_dash_losses){ t->lost, t->summarized, t->unpaired_exits };
+	if (!rc && ior_rec_reader_truncated(r, NULL, NULL))
+		ior_dash_set_state(ui->dash, "recording (truncated)");
+	ior_rec_reader_close(r);
+	return rc < 0;
+}
+
+/* Not a terminal: the text report of the recording (ior summary). */
+static int report(struct ior_stats *s)
+{
+	struct ior_stats_report_cfg cfg = { 0 };
+	int r = ior_stats_report(s, stdout, &cfg);
+
+	if (r < 0 || fflush(stdout)) {
+		fprintf(stderr, "ior: writing the summary to stdout failed: %s\n", strerror(r == -ENOMEM ? ENOMEM : errno));
+		return 1;
+	}
+	return 0;
+}
+
+int ior_cmd_dash(const struct ior_opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	struct ior_dash_losses losses = { 0 };
+	struct ior_stats *stats = NULL;
+	struct dash_ui *ui = NULL;
+	int rc = ior_stats_new(&stats, NULL);
+
+	if (rc < 0 || (rc = ui_new(&ui, stats, NULL, o->ior_file)) < 0) {
+		fprintf(stderr, "ior: dashboard: %s\n", strerror(-rc));
+		rc = 1;
+		goto out;
+	}
+	if ((rc = load_recording(o, ui, &losses)))
+		goto out;
+	ior_dash_set_losses(ui->dash, &losses);
+	if (!ior_tui_term_can_draw(1, getenv("TERM")) || !isatty(0)) {
+		rc = report(stats);
+		goto out;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL); /* before the terminal: it calls them */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	rc = ior_dash_ui_run(ui, 0, &rec_stop);
+out:
+	ior_dash_ui_close(ui);
+	ior_stats_free(stats);
+	return rc;
+}

@@ -1,0 +1,113 @@
+/* The terminal dashboard's model and drawing: tabs over the statistics
+ * engine (stats/stats.h), the syscalls in flight of a live trace, and a
+ * bounded tail of the latest pairs. Keys go in (ior_dash_key), a frame
+ * comes out (ior_dash_draw into a tui screen); the terminal, the poll loop
+ * and the trace are the caller's (cmd/dash.c), so everything here is pure
+ * and drawn the same in a unit test as on a terminal.
+ *
+ * Tabs: 1 Overview, 2 Syscalls, 3 Files, 4 Processes, 5 In flight,
+ * 6 Latency, 7 Stream. Keys (the help tab, `?`, lists them all):
+ *   1..7, Tab, Shift-Tab   switch tabs
+ *   Up, Down, PgUp, PgDn, Home, End   move the selection (scroll the stream)
+ *   < >   sort by the column to the left / right;  r   reverse the sort
+ *   t     Processes: per thread instead of per process
+ *   d     Files: summed per directory; Enter opens one, Backspace or Left goes up
+ *   space Stream: pause (the tail stops moving; pairs meanwhile are counted)
+ *   / n N Stream: search (POSIX extended regex on comm, syscall, path), older, newer
+ *   e     the table shown as CSV (the caller writes the file: IOR_DASH_EXPORT)
+ *   ?     help;  Esc closes it;  q, Ctrl-C   quit
+ * The Latency tab shows the syscall selected in the Syscalls tab (all
+ * syscalls when the selection is "(other)" or the table is empty).
+ *
+ * Text from the traced system (paths, comms) goes through the screen's
+ * hostile-text drawing only. Not thread-safe. */
+#ifndef IOR_DASH_DASH_H
+#define IOR_DASH_DASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats/stats.h"
+#include "trace/event_pair.h"
+#include "trace/pair.h"
+#include "trace/sink.h"
+#include "tui/keys.h"
+#include "tui/screen.h"
+
+enum ior_dash_tab {
+	IOR_DASH_OVERVIEW,
+	IOR_DASH_SYSCALLS,
+	IOR_DASH_FILES,
+	IOR_DASH_PROCESSES,
+	IOR_DASH_IN_FLIGHT,
+	IOR_DASH_LATENCY,
+	IOR_DASH_STREAM,
+	IOR_DASH_NTABS,
+};
+
+#define IOR_DASH_STREAM_PAIRS 2000 /* the Stream tab's ring when cfg says 0 */
+
+struct ior_dash_cfg {
+	struct ior_stats *stats; /* required; not owned; read when drawing */
+	/* The syscalls in flight now, oldest first (trace/session.h's
+	 * ior_session_in_flight); NULL: a recording, nothing is in flight. */
+	size_t (*in_flight)(void *ctx, struct ior_in_flight *out, size_t max);
+	void *ctx;
+	const char *title;     /* the top line's source: "live -comm x", a file; copied */
+	unsigned stream_pairs; /* the Stream tab's ring; 0: IOR_DASH_STREAM_PAIRS */
+};
+
+/* What the trace counted beside the pairs, for the Overview. */
+struct ior_dash_losses {
+	uint64_t lost, summarized, unpaired;
+};
+
+struct ior_dash;
+
+/* 0, or -ENOMEM / -EINVAL (no stats). */
+int ior_dash_new(struct ior_dash **d, const struct ior_dash_cfg *cfg);
+void ior_dash_free(struct ior_dash *d);
+
+/* Adds a pair to the Stream tab's ring (summary rows are left out: they
+ * are no single event). The sink does the same; add the stats' own sink
+ * (ior_stats_sink) beside it. */
+void ior_dash_add(struct ior_dash *d, const struct ior_event_pair *p);
+struct ior_sink ior_dash_sink(struct ior_dash *d);
+
+void ior_dash_set_losses(struct ior_dash *d, const struct ior_dash_losses *l);
+/* A word on the trace's state for the title ("tracing", "stopped",
+ * "recording"); copied. */
+void ior_dash_set_state(struct ior_dash *d, const char *state);
+/* The time now (CLOCK_MONOTONIC ns): the In flight tab's ages count to it. */
+void ior_dash_set_now(struct ior_dash *d, uint64_t now_ns);
+
+#define IOR_DASH_QUIT 1
+#define IOR_DASH_EXPORT 2 /* `e` on a tab with a table: the caller picks a file, ior_dash_export */
+/* Handles a key: 0, IOR_DASH_QUIT or IOR_DASH_EXPORT. */
+int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k);
+
+/* The current tab's table as CSV into out: a header of its column titles,
+ * then every row in the order shown; times in ns and bytes exact; text
+ * from the traced system escaped as in the -plain CSV (trace/csv.h), then
+ * quoted. Returns the rows written, -ENOTSUP on a tab without a table,
+ * -ENOMEM, or -EIO when out reports an error. */
+int ior_dash_export(struct ior_dash *d, FILE *out);
+/* "syscalls", "files", "processes", "threads", "in-flight", "stream":
+ * for the export's file name; NULL on a tab without a table. */
+const char *ior_dash_table_name(const struct ior_dash *d);
+/* A line shown at the bottom until the next key (what an export did). */
+void ior_dash_set_message(struct ior_dash *d, const char *msg);
+
+enum ior_dash_tab ior_dash_tab(const struct ior_dash *d);
+void ior_dash_set_tab(struct ior_dash *d, enum ior_dash_tab tab);
+
+/* Draws the whole frame into s (clearing it first). -ENOMEM when a table
+ * could not be selected (the frame says so too). */
+int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s);
+
+/* "1.23KiB"-style bytes (1024-based, 3 significant digits; exact below
+ * 10 000). */
+void ior_dash_format_bytes(char *buf, size_t len, double bytes);
+
+#endif

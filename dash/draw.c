@@ -1,0 +1,772 @@
+/* The dashboard's frame: a title line, the tab bar, the current tab, a
+ * line of keys, and the help over it when asked. Every text from the
+ * traced system goes through the screen's put (drawn '?' when hostile). */
+#include "dash_int.h"
+#include "stats/report.h"
+#include "trace/csv.h"
+#include "trace/syscalls.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct ior_tui_style PLAIN = { 0, 0, 0 }, BOLD = { IOR_TUI_BOLD, 0, 0 },
+				  REV = { IOR_TUI_REVERSE, 0, 0 }, HEAD = { IOR_TUI_BOLD | IOR_TUI_UNDERLINE, 0, 0 };
+
+static const char *const tab_names[IOR_DASH_NTABS] = {
+	"Overview", "Syscalls", "Files", "Processes", "In flight", "Latency", "Stream",
+};
+
+#define R IOR_TUI_RIGHT
+static const struct dash_col syscall_cols[] = {
+	{ { "syscall", 15, IOR_TUI_ELLIPSIS }, IOR_STATS_BY_NAME, V_NAME },
+	{ { "calls", 9, R }, IOR_STATS_BY_PAIRS, V_PAIRS },
+	{ { "rate/s", 8, R }, IOR_STATS_BY_PAIRS, V_RATE },
+	{ { "errors", 7, R }, IOR_STATS_BY_ERRORS, V_ERRORS },
+	{ { "bytes", 11, R }, IOR_STATS_BY_BYTES, V_BYTES },
+	{ { "time", 8, R }, IOR_STATS_BY_TIME, V_TIME },
+	{ { "min", 7, R }, IOR_STATS_BY_MIN, V_MIN },
+	{ { "mean", 7, R }, IOR_STATS_BY_MEAN, V_MEAN },
+	{ { "p50", 7, R }, IOR_STATS_BY_P50, V_P50 },
+	{ { "p95", 7, R }, IOR_STATS_BY_P95, V_P95 },
+	{ { "p99", 7, R }, IOR_STATS_BY_P99, V_P99 },
+	{ { "max", 7, R }, IOR_STATS_BY_MAX, V_MAX },
+};
+static const struct dash_col file_cols[] = {
+	{ { "file", 0, IOR_TUI_KEEP_END }, IOR_STATS_BY_NAME, V_NAME },
+	{ { "accesses", 9, R }, IOR_STATS_BY_PAIRS, V_PAIRS },
+	{ { "read", 11, R }, IOR_STATS_BY_READ, V_READ },
+	{ { "written", 11, R }, IOR_STATS_BY_WRITTEN, V_WRITTEN },
+	{ { "errors", 7, R }, IOR_STATS_BY_ERRORS, V_ERRORS },
+	{ { "time", 8, R }, IOR_STATS_BY_TIME, V_TIME },
+	{ { "max", 8, R }, IOR_STATS_BY_MAX, V_MAX },
+};
+/* Processes: these without tid. */
+static const struct dash_col thread_cols[] = {
+	{ { "pid", 7, R }, IOR_STATS_BY_PID, V_PID },
+	{ { "tid", 7, R }, IOR_STATS_BY_TID, V_TID },
+	{ { "comm", 15, 0 }, IOR_STATS_BY_COMM, V_COMM },
+	{ { "syscalls", 9, R }, IOR_STATS_BY_PAIRS, V_PAIRS },
+	{ { "errors", 6, R }, IOR_STATS_BY_ERRORS, V_ERRORS },
+	{ { "read", 10, R }, IOR_STATS_BY_READ, V_READ },
+	{ { "written", 10, R }, IOR_STATS_BY_WRITTEN, V_WRITTEN },
+	{ { "time", 8, R }, IOR_STATS_BY_TIME, V_TIME },
+	{ { "mean", 8, R }, IOR_STATS_BY_MEAN, V_MEAN },
+};
+static const struct ior_tui_column flight_cols[] = {
+	{ "age", 8, R }, { "pid", 7, R }, { "tid", 7, R }, { "comm", 15, 0 },
+	{ "syscall", 14, 0 }, { "fd", 5, R }, { "file", 0, IOR_TUI_KEEP_END },
+};
+static const struct ior_tui_column stream_cols[] = {
+	{ "time", 10, R }, { "comm", 15, 0 }, { "pid", 7, R }, { "syscall", 11, 0 },
+	{ "ret", 7, R }, { "dur", 7, R }, { "file", 0, IOR_TUI_KEEP_END },
+};
+#undef R
+#define N(a) (int)(sizeof a / sizeof a[0])
+
+static const char *view_cell(void *ctx, size_t row, int col, char *buf, size_t len);
+static const char *flight_cell(void *ctx, size_t row, int col, char *buf, size_t len);
+static const char *stream_cell(void *ctx, size_t row, int col, char *buf, size_t len);
+
+static void table_init(struct ior_tui_table *t, const struct ior_tui_column *cols, int n,
+		       const char *(*cell)(void *, size_t, int, char *, size_t), void *ctx)
+{
+	*t = (struct ior_tui_table){ .cols = cols, .ncols = n, .cell = cell, .ctx = ctx, .sort_col = -1,
+				     .show_selection = 1, .head = HEAD, .body = PLAIN, .sel = REV };
+}
+
+/* A view of cols[0..n) but the column skip (-1: none), sorted by cols[sort]. */
+static void view_init(struct ior_dash *d, struct dash_view *v, const struct dash_col *cols, int n, int skip,
+		      int sort)
+{
+	size_t selected = v->table.selected;
+
+	v->ncols = 0;
+	for (int i = 0; i < n && v->ncols < N(v->cols); i++)
+		if (i != skip) {
+			v->cols[v->ncols] = cols[i];
+			v->tcols[v->ncols++] = cols[i].col;
+		}
+	v->sort = sort > skip && skip >= 0 ? sort - 1 : sort;
+	v->ascending = 0;
+	table_init(&v->table, v->tcols, v->ncols, view_cell, d);
+	v->table.selected = selected;
+}
+
+/* The tables and their default sort: time, most first. */
+void ior_dash_views_init(struct ior_dash *d)
+{
+	if (!d->views[IOR_DASH_SYSCALLS].ncols) {
+		view_init(d, &d->views[IOR_DASH_SYSCALLS], syscall_cols, N(syscall_cols), -1, 5);
+		view_init(d, &d->views[IOR_DASH_FILES], file_cols, N(file_cols), -1, 5);
+		table_init(&d->flight_table, flight_cols, N(flight_cols), flight_cell, d);
+		table_init(&d->stream_table, stream_cols, N(stream_cols), stream_cell, d);
+	}
+	view_init(d, &d->views[IOR_DASH_PROCESSES], thread_cols, N(thread_cols), d->threads ? -1 : 1, 7);
+}
+
+/* ---- cells ---------------------------------------------------------------- */
+
+static const char *num(char *buf, size_t len, uint64_t v)
+{
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+static const char *ns(const struct ior_dash *d, char *buf, size_t len, uint64_t v)
+{
+	if (d->raw)
+		return num(buf, len, v);
+	ior_stats_format_ns(buf, len, v, d->ascii);
+	return buf;
+}
+
+/* Exact while it fits a table's 10 columns: totals a person compares. */
+static const char *bytes(const struct ior_dash *d, char *buf, size_t len, uint64_t v)
+{
+	if (v < 10000000000ull || d->raw)
+		return num(buf, len, v);
+	ior_dash_format_bytes(buf, len, (double)v);
+	return buf;
+}
+
+static const char *syscall_name(unsigned sys)
+{
+	return sys < ior_nsyscalls ? ior_syscalls[sys].name : "?";
+}
+
+/* A percentile: "-" when not known (no pair seen in detail, or (other)). */
+static const char *pct(const struct ior_dash *d, const struct ior_stats_row *r, uint64_t v, char *buf,
+		       size_t len)
+{
+	return r->hist ? ns(d, buf, len, v) : "-";
+}
+
+static const char *row_value(const struct ior_dash *d, const struct ior_stats_row *r, enum dash_value v,
+			     char *buf, size_t len)
+{
+	const struct ior_stats_sums *s = &r->sums;
+
+	switch (v) {
+	case V_NAME: return r->name;
+	case V_PID: return strcmp(r->name, IOR_STATS_OTHER) ? num(buf, len, r->pid) : IOR_STATS_OTHER;
+	case V_TID: return strcmp(r->name, IOR_STATS_OTHER) ? num(buf, len, r->tid) : "";
+	case V_COMM: return r->comm;
+	case V_PAIRS: return num(buf, len, s->pairs);
+	case V_RATE:
+		snprintf(buf, len, "%.1f", d->span_s > 0 ? (double)s->pairs / d->span_s : 0.0);
+		return buf;
+	case V_ERRORS: return num(buf, len, s->errors);
+	case V_BYTES: return bytes(d, buf, len, s->bytes_read + s->bytes_written);
+	case V_READ: return bytes(d, buf, len, s->bytes_read);
+	case V_WRITTEN: return bytes(d, buf, len, s->bytes_written);
+	case V_TIME: return ns(d, buf, len, s->time_ns);
+	case V_MIN: return pct(d, r, r->min_ns, buf, len);
+	case V_MEAN: return s->pairs ? ns(d, buf, len, r->mean_ns) : "-";
+	case V_P50: return pct(d, r, r->p50_ns, buf, len);
+	case V_P95: return pct(d, r, r->p95_ns, buf, len);
+	case V_P99: return pct(d, r, r->p99_ns, buf, len);
+	case V_MAX: return s->max_ns ? ns(d, buf, len, s->max_ns) : "-";
+	}
+	return "";
+}
+
+static const char *view_cell(void *ctx, size_t row, int col, char *buf, size_t len)
+{
+	struct ior_dash *d = ctx;
+	const struct dash_view *v = &d->views[d->tab];
+
+	if (row >= d->nrows || col >= v->ncols)
+		return NULL;
+	return row_value(d, &d->rows[row], v->cols[col].v, buf, len);
+}
+
+static const char *flight_cell(void *ctx, size_t row, int col, char *buf, size_t len)
+{
+	struct ior_dash *d = ctx;
+	const struct ior_in_flight *f = row < d->nflight ? &d->flight[row] : NULL;
+
+	if (!f)
+		return NULL;
+	switch (col) {
+	case 0: return ns(d, buf, len, d->now_ns > f->enter_ns ? d->now_ns - f->enter_ns : 0);
+	case 1: return num(buf, len, f->pid);
+	case 2: return num(buf, len, f->tid);
+	case 3: return f->comm;
+	case 4: return syscall_name(f->sys);
+	case 5: return f->fd < 0 ? "-" : (snprintf(buf, len, "%d", (int)f->fd), buf);
+	default: return f->path;
+	}
+}
+
+static const char *stream_cell(void *ctx, size_t row, int col, char *buf, size_t len)
+{
+	struct ior_dash *d = ctx;
+	const struct stream_entry *e = ior_dash_stream_at(d, row);
+
+	if (!e)
+		return NULL;
+	switch (col) {
+	case 0:
+		snprintf(buf, len, "%.6f", (double)(e->enter_ns - d->first_ns) / 1e9);
+		return buf;
+	case 1: return e->comm;
+	case 2: return num(buf, len, e->pid);
+	case 3: return syscall_name(e->sys);
+	case 4: snprintf(buf, len, "%lld", (long long)e->ret); return buf;
+	case 5: return ns(d, buf, len, e->duration_ns);
+	default: return e->path;
+	}
+}
+
+/* ---- the sorted tables ------------------------------------------------------ */
+
+static enum ior_stats_table stats_table(const struct ior_dash *d)
+{
+	if (d->tab == IOR_DASH_SYSCALLS)
+		return IOR_STATS_SYSCALLS;
+	if (d->tab == IOR_DASH_FILES)
+		return IOR_STATS_FILES;
+	return d->threads ? IOR_STATS_THREADS : IOR_STATS_PROCESSES;
+}
+
+/* ---- Files by directory ------------------------------------------------------ */
+
+/* The group a path falls in under prefix: the next directory ("/a/b/"),
+ * or the file itself; its length, 0 when the path is not under prefix.
+ * At the top, names that are no path ("pipe:[12]", "(other)") are their
+ * own group. */
+static size_t group_key(const char *prefix, const char *name)
+{
+	size_t plen = strlen(prefix);
+	const char *slash;
+
+	if (strncmp(name, prefix, plen))
+		return !strcmp(prefix, "/") && name[0] != '/' ? strlen(name) : 0;
+	slash = strchr(name + plen, '/');
+	return slash ? (size_t)(slash - name) + 1 : strlen(name);
+}
+
+static uint32_t hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* The group of name[0..len) in d->groups, added when new; NULL when the
+ * names' arena is full. */
+static struct ior_stats_row *group_of(struct ior_dash *d, const char *name, size_t len, unsigned *n, size_t *used)
+{
+	uint32_t i = hash(name, len) & (GROUP_SLOTS - 1);
+
+	for (; d->slots[i]; i = (i + 1) & (GROUP_SLOTS - 1)) {
+		struct ior_stats_row *g = &d->groups[d->slots[i] - 1];
+		if (!strncmp(g->name, name, len) && !g->name[len])
+			return g;
+	}
+	if (*used + len + 1 > ARENA_BYTES || *n >= MAX_ROWS)
+		return NULL;
+	memcpy(d->arena + *used, name, len);
+	d->arena[*used + len] = 0;
+	d->groups[*n] = (struct ior_stats_row){ .name = d->arena + *used };
+	*used += len + 1;
+	d->slots[i] = ++*n;
+	return &d->groups[*n - 1];
+}
+
+static void group_add(struct ior_stats_row *g, const struct ior_stats_row *r)
+{
+	g->sums.pairs += r->sums.pairs;
+	g->sums.errors += r->sums.errors;
+	g->sums.bytes_read += r->sums.bytes_read;
+	g->sums.bytes_written += r->sums.bytes_written;
+	g->sums.time_ns += r->sums.time_ns;
+	if (r->sums.max_ns > g->sums.max_ns)
+		g->sums.max_ns = r->sums.max_ns;
+}
+
+static enum dash_value sort_value;
+static int sort_ascending;
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int group_cmp(const void *pa, const void *pb)
+{
+	const struct ior_stats_row *a = pa, *b = pb;
+	int c;
+
+	switch (sort_value) {
+	case V_PAIRS: c = cmp_u64(a->sums.pairs, b->sums.pairs); break;
+	case V_ERRORS: c = cmp_u64(a->sums.errors, b->sums.errors); break;
+	case V_READ: c = cmp_u64(a->sums.bytes_read, b->sums.bytes_read); break;
+	case V_WRITTEN: c = cmp_u64(a->sums.bytes_written, b->sums.bytes_written); break;
+	case V_MAX: c = cmp_u64(a->sums.max_ns, b->sums.max_ns); break;
+	case V_NAME: c = strcmp(a->name, b->name); break;
+	default: c = cmp_u64(a->sums.time_ns, b->sums.time_ns); break;
+	}
+	c = sort_ascending ? c : -c;
+	return c ? c : strcmp(a->name, b->name);
+}
+
+/* d->rows[0..n) (the files, (other) among them) summed per group under
+ * d->prefix, sorted by the view's column, back into d->rows. */
+static void group_rows(struct ior_dash *d, const struct dash_view *v, unsigned n)
+{
+	unsigned groups = 0;
+	size_t used = 0;
+
+	memset(d->slots, 0, GROUP_SLOTS * sizeof *d->slots);
+	for (unsigned i = 0; i < n; i++) {
+		const char *name = strcmp(d->rows[i].name, IOR_STATS_OTHER) ? d->rows[i].name : IOR_STATS_OTHER;
+		size_t len = group_key(d->prefix, name);
+		struct ior_stats_row *g = len ? group_of(d, name, len, &groups, &used) : NULL;
+		if (!g && len)
+			g = group_of(d, IOR_STATS_OTHER, strlen(IOR_STATS_OTHER), &groups, &used);
+		if (g)
+			group_add(g, &d->rows[i]);
+	}
+	sort_value = v->cols[v->sort].v;
+	sort_ascending = v->ascending;
+	qsort(d->groups, groups, sizeof *d->groups, group_cmp);
+	memcpy(d->rows, d->groups, groups * sizeof *d->rows);
+	d->nrows = groups;
+}
+
+int ior_dash_dirs_key(struct ior_dash *d, const struct ior_tui_key *k)
+{
+	struct ior_tui_table *t = &d->views[IOR_DASH_FILES].table;
+	size_t len = strlen(d->prefix);
+
+	if (k->code == IOR_TUI_KEY_ENTER) {
+		const char *name = t->selected < d->nrows ? d->rows[t->selected].name : "";
+		size_t n = strlen(name);
+		if (n && name[n - 1] == '/' && n < sizeof d->prefix)
+			memcpy(d->prefix, name, n + 1);
+	} else if (k->code == IOR_TUI_KEY_BACKSPACE || k->code == IOR_TUI_KEY_LEFT) {
+		while (len > 1 && d->prefix[len - 2] != '/')
+			len--;
+		d->prefix[len > 1 ? len - 1 : 1] = 0;
+	} else {
+		return 0;
+	}
+	t->selected = t->top = 0;
+	return 1;
+}
+
+/* The rows of the current tab's table, (other) last when it holds pairs. */
+static int select_rows(struct ior_dash *d, struct dash_view *v)
+{
+	struct ior_stats_row other;
+	struct ior_stats_totals t;
+	int n;
+
+	ior_stats_totals(d->stats, &t);
+	/* live: per second since the first pair; a recording: of its span */
+	uint64_t end = d->in_flight && d->now_ns > t.last_ns ? d->now_ns : t.last_ns;
+	d->span_s = end > t.first_ns ? (double)(end - t.first_ns) / 1e9 : 0;
+	n = ior_stats_select(d->stats, stats_table(d), v->cols[v->sort].by, v->ascending, d->rows,
+				 MAX_ROWS, &other);
+
+	d->nrows = 0;
+	if (n < 0)
+		return n;
+	d->nrows = (unsigned)n;
+	if (other.sums.pairs)
+		d->rows[d->nrows++] = other;
+	if (d->tab == IOR_DASH_FILES && d->dirs)
+		group_rows(d, v, d->nrows);
+	return 0;
+}
+
+static int draw_view(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
+{
+	struct dash_view *v = &d->views[d->tab];
+	int r = select_rows(d, v);
+
+	v->table.nrows = d->nrows;
+	v->table.sort_col = v->sort;
+	v->table.sort_desc = !v->ascending;
+	if (d->tab == IOR_DASH_FILES && d->dirs) {
+		ior_tui_putf(s, top, 0, s->cols, BOLD, IOR_TUI_KEEP_END, "by directory: %s", d->prefix);
+		top++, height--;
+	}
+	ior_tui_table_draw(&v->table, s, top, 0, height, s->cols);
+	if (d->tab == IOR_DASH_SYSCALLS) {
+		const struct ior_stats_row *sel = d->nrows ? &d->rows[v->table.selected] : NULL;
+		d->lat_sys = sel && strcmp(sel->name, IOR_STATS_OTHER) ? (int)sel->key : -1;
+	}
+	if (r < 0)
+		ior_tui_put(s, top + 1, 0, s->cols, BOLD, "out of memory selecting the rows");
+	return r;
+}
+
+/* ---- Overview ------------------------------------------------------------- */
+
+static void overview_numbers(struct ior_dash *d, struct ior_tui_screen *s, int row,
+			     const struct ior_stats_totals *t)
+{
+	struct ior_stats_rates r;
+	char rd[32], wr[32], trd[32], twr[32];
+
+	ior_stats_rates(d->stats, 10, &r);
+	ior_dash_format_bytes(rd, sizeof rd, r.bytes_read);
+	ior_dash_format_bytes(wr, sizeof wr, r.bytes_written);
+	ior_tui_putf(s, row, 0, s->cols, BOLD, 0, "pairs/s %.1f   read/s %s   written/s %s   errors/s %.1f   (last 10 s)",
+		     r.pairs, rd, wr, r.errors);
+	ior_dash_format_bytes(trd, sizeof trd, (double)t->sums.bytes_read);
+	ior_dash_format_bytes(twr, sizeof twr, (double)t->sums.bytes_written);
+	ior_tui_putf(s, row + 1, 0, s->cols, PLAIN, 0,
+		     "total %llu pairs, %llu errors, read %s, written %s; lost %llu, summarized %llu, unpaired %llu",
+		     (unsigned long long)t->sums.pairs, (unsigned long long)t->sums.errors, trd, twr,
+		     (unsigned long long)d->losses.lost, (unsigned long long)t->sums.summarized,
+		     (unsigned long long)d->losses.unpaired);
+}
+
+static double second_value(const struct ior_stats_second *x, int which)
+{
+	switch (which) {
+	case 0: return (double)x->pairs;
+	case 1: return (double)x->bytes_read;
+	case 2: return (double)x->bytes_written;
+	default: return (double)x->errors;
+	}
+}
+
+/* One sparkline per rate over the last seconds (one cell a second). */
+static void overview_sparks(struct ior_dash *d, struct ior_tui_screen *s, int row)
+{
+	static const char *const label[] = { "pairs/s", "read/s", "written/s", "errors/s" };
+	struct ior_stats_second sec[IOR_STATS_SECONDS];
+	double v[IOR_STATS_SECONDS];
+	int width = s->cols - 24;
+	unsigned n = ior_stats_series(d->stats, sec, width > 0 ? (unsigned)(width < IOR_STATS_SECONDS ? width : IOR_STATS_SECONDS) : 0);
+	char peak[32];
+
+	for (int w = 0; w < 4 && width > 0; w++) {
+		double max = 0;
+		for (unsigned i = 0; i < n; i++)
+			if ((v[i] = second_value(&sec[i], w)) > max)
+				max = v[i];
+		if (w == 0 || w == 3)
+			snprintf(peak, sizeof peak, "%.0f", max);
+		else
+			ior_dash_format_bytes(peak, sizeof peak, max);
+		ior_tui_put(s, row + w, 0, 10, PLAIN, label[w]);
+		ior_tui_sparkline(s, row + w, 10, width, PLAIN, v, n, 0);
+		ior_tui_putf(s, row + w, 11 + width, 13, PLAIN, 0, "max %s", peak);
+	}
+}
+
+/* The first rows of a table by time, in a column of the overview. */
+static void overview_top(struct ior_dash *d, struct ior_tui_screen *s, int row, int col, int width, int height,
+			 enum ior_stats_table table, const char *title)
+{
+	struct ior_stats_row rows[64], other;
+	int max = height - 1 < 64 ? height - 1 : 64;
+	int n = max > 0 ? ior_stats_select(d->stats, table, IOR_STATS_BY_TIME, false, rows, (unsigned)max, &other) : 0;
+	char t[32];
+
+	ior_tui_put(s, row, col, width - 1, HEAD, title);
+	for (int i = 0; i < n; i++) {
+		const struct ior_stats_row *r = &rows[i];
+		ior_tui_putn(s, row + 1 + i, col + width - 10, 9, PLAIN, IOR_TUI_RIGHT, t,
+			     strlen(ns(d, t, sizeof t, r->sums.time_ns)));
+		if (table == IOR_STATS_PROCESSES)
+			ior_tui_putf(s, row + 1 + i, col, width - 11, PLAIN, IOR_TUI_ELLIPSIS, "%u %s", r->pid, r->comm);
+		else
+			ior_tui_putn(s, row + 1 + i, col, width - 11, PLAIN,
+				     table == IOR_STATS_FILES ? IOR_TUI_KEEP_END : IOR_TUI_ELLIPSIS, r->name,
+				     strlen(r->name));
+	}
+}
+
+static void draw_overview(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
+{
+	struct ior_stats_totals t;
+	int w = s->cols / 3, below = top + 7;
+
+	ior_stats_totals(d->stats, &t);
+	overview_numbers(d, s, top, &t);
+	overview_sparks(d, s, top + 2);
+	if (below >= top + height)
+		return;
+	overview_top(d, s, below, 0, w, top + height - below, IOR_STATS_SYSCALLS, "Syscalls by time");
+	overview_top(d, s, below, w, w, top + height - below, IOR_STATS_FILES, "Files by time");
+	overview_top(d, s, below, 2 * w, s->cols - 2 * w, top + height - below, IOR_STATS_PROCESSES,
+		     "Processes by time");
+}
+
+/* ---- In flight, Stream ---------------------------------------------------- */
+
+static void draw_in_flight(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
+{
+	if (!d->in_flight) {
+		ior_tui_put(s, top + 1, 2, s->cols - 2, PLAIN,
+			    "A recording has nothing in flight: syscalls in flight are shown while tracing.");
+		return;
+	}
+	d->flight_total = d->in_flight(d->ctx, d->flight, MAX_IN_FLIGHT);
+	d->nflight = d->flight_total < MAX_IN_FLIGHT ? d->flight_total : MAX_IN_FLIGHT;
+	d->flight_table.nrows = d->nflight;
+	ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "%zu syscalls entered and not returned, oldest first",
+		     d->flight_total);
+	ior_tui_table_draw(&d->flight_table, s, top + 1, 0, height - 1, s->cols);
+}
+
+static void draw_stream(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
+{
+	struct ior_tui_table *t = &d->stream_table;
+
+	t->nrows = d->count;
+	if (d->follow && t->nrows)
+		t->selected = t->nrows - 1;
+	if (d->paused)
+		ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "PAUSED (space resumes): %llu pairs since, not shown",
+			     (unsigned long long)d->missed);
+	else
+		ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "the last %u pairs, newest last%s", d->count,
+			     d->follow ? "" : " (Up/Down scroll, End follows)");
+	ior_tui_table_draw(t, s, top + 1, 0, height - 1, s->cols);
+}
+
+/* ---- Latency ------------------------------------------------------------- */
+
+/* "1µs" for a power of two of ns: the histograms' bucket edges. */
+static const char *edge(const struct ior_dash *d, char *buf, size_t len, int e)
+{
+	return ns(d, buf, len, e <= 0 ? 0 : e >= 64 ? UINT64_MAX : (uint64_t)1 << (e - 1));
+}
+
+static void draw_hist(struct ior_dash *d, struct ior_tui_screen *s, int top, int col, int width, int height,
+		      const struct ior_hist *h, const char *title)
+{
+	uint64_t c[65], max = 0;
+	int first = -1, last = -1, row = top + 2;
+	char a[32], b[32], p50[32], p99[32];
+
+	ior_tui_put(s, top, col, width - 1, HEAD, title);
+	if (!h || !h->count) {
+		ior_tui_put(s, top + 1, col, width - 1, PLAIN, "no pairs");
+		return;
+	}
+	ior_tui_putf(s, top + 1, col, width - 1, PLAIN, 0, "%llu pairs, p50 %s, p99 %s", (unsigned long long)h->count,
+		     ns(d, p50, sizeof p50, ior_hist_percentile(h, 50)), ns(d, p99, sizeof p99, ior_hist_percentile(h, 99)));
+	ior_hist_log2(h, c);
+	for (int i = 0; i < 65; i++)
+		if (c[i]) {
+			first = first < 0 ? i : first;
+			last = i;
+			max = c[i] > max ? c[i] : max;
+		}
+	for (int i = first; i <= last && row < top + height; i++, row++) {
+		ior_tui_putf(s, row, col, 18, PLAIN, 0, "%7s-%-7s", edge(d, a, sizeof a, i), edge(d, b, sizeof b, i + 1));
+		ior_tui_putf(s, row, col + 17, 10, PLAIN, IOR_TUI_RIGHT, "%llu", (unsigned long long)c[i]);
+		ior_tui_bar(s, row, col + 28, width - 29, PLAIN, (double)c[i] / (double)max);
+	}
+}
+
+static void draw_latency(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
+{
+	const char *which = d->lat_sys < 0 ? "all syscalls" : syscall_name((unsigned)d->lat_sys);
+	int w = s->cols >= 100 ? s->cols / 2 : s->cols, h2 = s->cols >= 100 ? height - 1 : (height - 1) / 2;
+	char t1[96], t2[96];
+
+	ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "%s (select a syscall in the Syscalls tab)", which);
+	snprintf(t1, sizeof t1, "durationNs of %s", which);
+	snprintf(t2, sizeof t2, "durationToPrevNs of %s", which);
+	draw_hist(d, s, top + 1, 0, w, h2, ior_stats_latency(d->stats, d->lat_sys), t1);
+	if (s->cols >= 100)
+		draw_hist(d, s, top + 1, w, s->cols - w, h2, ior_stats_gaps(d->stats, d->lat_sys), t2);
+	else
+		draw_hist(d, s, top + 1 + h2, 0, w, height - 1 - h2, ior_stats_gaps(d->stats, d->lat_sys), t2);
+}
+
+/* ---- frame ------------------------------------------------------------------ */
+
+static const char *const help_lines[] = {
+	"1..7 Tab Shift-Tab   switch tabs",
+	"Up Down PgUp PgDn    move the selection / scroll",
+	"Home End             first / last row",
+	"< >                  sort by the column left / right",
+	"r                    reverse the sort",
+	"t                    Processes: per thread / per process",
+	"d                    Files: by directory; Enter opens, Backspace up",
+	"space                Stream: pause / resume",
+	"/  n  N              Stream: search (regex), older, newer",
+	"e                    export this table as CSV (current dir)",
+	"?  Esc               this help / close it",
+	"q  Ctrl-C            quit",
+	"",
+	"Latency shows the syscall selected in Syscalls.",
+};
+
+static void draw_help(struct ior_tui_screen *s)
+{
+	int n = N(help_lines), h = n + 4, w = 64, r0 = (s->rows - h) / 2, c0 = (s->cols - w) / 2;
+
+	r0 = r0 < 2 ? 2 : r0;
+	c0 = c0 < 0 ? 0 : c0;
+	ior_tui_fill(s, r0, c0, h, w, PLAIN, " ");
+	ior_tui_box(s, r0, c0, h, w, BOLD);
+	ior_tui_put(s, r0 + 1, c0 + 2, w - 4, BOLD, "Keys");
+	for (int i = 0; i < n; i++)
+		ior_tui_put(s, r0 + 3 + i, c0 + 2, w - 4, PLAIN, help_lines[i]);
+}
+
+static void draw_title(struct ior_dash *d, struct ior_tui_screen *s)
+{
+	struct ior_stats_totals t;
+	char el[32];
+
+	ior_stats_totals(d->stats, &t);
+	ns(d, el, sizeof el, t.last_ns > t.first_ns ? t.last_ns - t.first_ns : 0);
+	ior_tui_putf(s, 0, 0, s->cols, REV, IOR_TUI_PAD | IOR_TUI_ELLIPSIS, "ior  %s  %s  %llu pairs in %s", d->title,
+		     d->state, (unsigned long long)t.sums.pairs, el);
+}
+
+static void draw_tabs(struct ior_dash *d, struct ior_tui_screen *s)
+{
+	int col = 0;
+
+	for (int i = 0; i < IOR_DASH_NTABS; i++) {
+		char label[32];
+		snprintf(label, sizeof label, "%d %s", i + 1, tab_names[i]);
+		col += ior_tui_put(s, 1, col, -1, i == (int)d->tab ? REV : PLAIN, label) + 1;
+	}
+}
+
+static const char *footer(const struct ior_dash *d)
+{
+	switch (d->tab) {
+	case IOR_DASH_SYSCALLS:
+	case IOR_DASH_FILES:
+		if (d->dirs)
+			return "? help  q quit  Enter open  Backspace up  d files  < > sort  r reverse  e export";
+		return "? help  q quit  Up/Down select  < > sort  r reverse  d by directory  e export";
+	case IOR_DASH_PROCESSES: return "? help  q quit  < > sort column  r reverse  t threads  e export";
+	case IOR_DASH_STREAM: return "? help  q quit  space pause  Up/Down scroll  End follow  / search  e export";
+	default: return "? help  q quit  1-7 or Tab: tabs";
+	}
+}
+
+int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s)
+{
+	int top = 2, height = s->rows - 3, r = 0;
+
+	ior_tui_screen_clear(s, PLAIN);
+	d->ascii = !s->utf8;
+	draw_title(d, s);
+	draw_tabs(d, s);
+	if (height > 0) {
+		switch (d->tab) {
+		case IOR_DASH_OVERVIEW: draw_overview(d, s, top, height); break;
+		case IOR_DASH_IN_FLIGHT: draw_in_flight(d, s, top, height); break;
+		case IOR_DASH_LATENCY: draw_latency(d, s, top, height); break;
+		case IOR_DASH_STREAM: draw_stream(d, s, top, height); break;
+		default: r = draw_view(d, s, top, height); break;
+		}
+	}
+	if (d->editing && d->tab == IOR_DASH_STREAM) {
+		ior_tui_put(s, s->rows - 1, 0, 1, BOLD, "/");
+		ior_tui_edit_draw(&d->search, s, s->rows - 1, 1, s->cols - 1, PLAIN);
+	} else if (d->message[0])
+		ior_tui_put(s, s->rows - 1, 0, s->cols, BOLD, d->message);
+	else
+		ior_tui_put(s, s->rows - 1, 0, s->cols, PLAIN, footer(d));
+	if (d->help)
+		draw_help(s);
+	return r;
+}
+
+/* ---- export ------------------------------------------------------------------ */
+
+#define FIELD_MAX (4 * 4096 * 2 + 16) /* a 4 KiB path escaped (x4), quotes doubled */
+
+const char *ior_dash_table_name(const struct ior_dash *d)
+{
+	switch (d->tab) {
+	case IOR_DASH_SYSCALLS: return "syscalls";
+	case IOR_DASH_FILES: return "files";
+	case IOR_DASH_PROCESSES: return d->threads ? "threads" : "processes";
+	case IOR_DASH_IN_FLIGHT: return d->in_flight ? "in-flight" : NULL;
+	case IOR_DASH_STREAM: return "stream";
+	default: return NULL;
+	}
+}
+
+/* text escaped as in the CSV (in pieces that end on a character), then
+ * quoted when it holds a comma, a quote or a line end. */
+static void csv_field(FILE *out, const char *text, char *field)
+{
+	size_t n = text ? strlen(text) : 0, len = 0;
+	char piece[1100];
+
+	for (size_t off = 0; off < n && len < FIELD_MAX / 2;) {
+		size_t take = n - off < 200 ? n - off : 200;
+		while (take > 1 && off + take < n && ((unsigned char)text[off + take] & 0xc0) == 0x80)
+			take--;
+		size_t m = ior_csv_escape(piece, sizeof piece, text + off, take, IOR_ESCAPE_AUTO);
+		memcpy(field + len, piece, m);
+		len += m;
+		off += take;
+	}
+	field[len] = 0;
+	if (!strpbrk(field, ",\"\r\n")) {
+		fputs(field, out);
+		return;
+	}
+	fputc('"', out);
+	for (const char *p = field; *p; p++)
+		fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, out);
+	fputc('"', out);
+}
+
+static void csv_rows(const struct ior_tui_table *t, FILE *out, char *field)
+{
+	char buf[IOR_TUI_CELL_MAX];
+
+	for (int c = 0; c < t->ncols; c++) {
+		fputs(c ? "," : "", out);
+		csv_field(out, t->cols[c].title, field);
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			fputs(c ? "," : "", out);
+			csv_field(out, t->cell(t->ctx, r, c, buf, sizeof buf), field);
+		}
+		fputc('\n', out);
+	}
+}
+
+int ior_dash_export(struct ior_dash *d, FILE *out)
+{
+	struct ior_tui_table *t = d->tab == IOR_DASH_IN_FLIGHT ? &d->flight_table :
+				  d->tab == IOR_DASH_STREAM ? &d->stream_table : &d->views[d->tab].table;
+	char *field;
+	int r = 0;
+
+	if (!ior_dash_table_name(d))
+		return -ENOTSUP;
+	if (!(field = malloc(FIELD_MAX)))
+		return -ENOMEM;
+	if (t == &d->views[d->tab].table && (r = select_rows(d, &d->views[d->tab])) == 0)
+		t->nrows = d->nrows;
+	if (d->tab == IOR_DASH_STREAM)
+		t->nrows = d->count;
+	d->raw = 1;
+	if (!r)
+		csv_rows(t, out, field);
+	d->raw = 0;
+	free(field);
+	if (r < 0)
+		return r;
+	return fflush(out) || ferror(out) ? -EIO : (int)t->nrows;
+}

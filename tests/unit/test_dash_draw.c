@@ -1,0 +1,487 @@
+/* dash/: the tabs drawn into a screen from a stats object fed known
+ * pairs, read back as the text a person sees; keys, sorting, the stream
+ * ring, hostile text. */
+#include "dash/dash.h"
+#include "t.h"
+#include "trace/syscalls.h"
+
+#include <stdlib.h>
+
+#define MS 1000000ull
+
+static struct ior_event_pair pair(const char *name, uint32_t pid, uint32_t tid, const char *comm,
+				  const char *path, uint64_t enter, uint64_t dur, int64_t ret)
+{
+	uint16_t sys = (uint16_t)ior_syscall_index(ior_syscall_by_name(name));
+	unsigned cls = ior_syscalls[sys].cls;
+	int bytes = cls == IOR_SC_READ || cls == IOR_SC_WRITE;
+	return (struct ior_event_pair){ .enter_ns = enter, .duration_ns = dur, .ret = ret,
+					.bytes = bytes && ret > 0 ? (uint64_t)ret : 0, .flags = IOR_FLAGS_UNKNOWN,
+					.pid = pid, .tid = tid, .fd = 3, .sys = sys, .comm = comm, .path = path,
+					.path2 = "" };
+}
+
+struct fixture {
+	struct ior_stats *stats;
+	struct ior_dash *dash;
+	struct ior_tui_screen s;
+	char text[IOR_TUI_MAX_ROWS * 200];
+};
+
+static void add(struct fixture *f, struct ior_event_pair p)
+{
+	ior_stats_add(f->stats, &p);
+	ior_dash_add(f->dash, &p);
+}
+
+static size_t in_flight_one(void *ctx, struct ior_in_flight *out, size_t max)
+{
+	(void)ctx;
+	if (max)
+		out[0] = (struct ior_in_flight){ .enter_ns = 1000 * MS, .pid = 7, .tid = 8, .sys = 0, .comm = "blocker",
+						 .fd = 5, .path = "/tmp/fifo" };
+	return 1;
+}
+
+/* 3 reads of 100 bytes and 2 writes of 50 by pid 42 "workload" on
+ * /tmp/data, one failed openat by pid 43 "other". */
+static void setup(struct fixture *f, int rows, int cols, int live)
+{
+	struct ior_dash_cfg cfg = { .title = "test", .stream_pairs = 4 };
+
+	memset(f, 0, sizeof *f);
+	CHECK_EQ_INT(ior_stats_new(&f->stats, NULL), 0);
+	cfg.stats = f->stats;
+	cfg.in_flight = live ? in_flight_one : NULL;
+	CHECK_EQ_INT(ior_dash_new(&f->dash, &cfg), 0);
+	CHECK_EQ_INT(ior_tui_screen_init(&f->s, rows, cols, 0), 0);
+	for (int i = 0; i < 3; i++)
+		add(f, pair("read", 42, 42, "workload", "/tmp/data", (uint64_t)(i + 1) * MS, 2 * MS, 100));
+	for (int i = 0; i < 2; i++)
+		add(f, pair("write", 42, 44, "workload", "/tmp/data", (uint64_t)(i + 10) * MS, MS, 50));
+	add(f, pair("openat", 43, 43, "other", "/nope", 20 * MS, 10000, -2));
+	ior_dash_set_now(f->dash, 1500 * MS);
+}
+
+static void teardown(struct fixture *f)
+{
+	ior_dash_free(f->dash);
+	ior_stats_free(f->stats);
+	ior_tui_screen_free(&f->s);
+}
+
+/* The screen as text, rows joined by '\n', trailing spaces kept. */
+static const char *draw(struct fixture *f)
+{
+	size_t n = 0;
+
+	CHECK_EQ_INT(ior_dash_draw(f->dash, &f->s), 0);
+	for (int r = 0; r < f->s.rows; r++) {
+		for (int c = 0; c < f->s.cols; c++) {
+			const struct ior_tui_cell *cell = ior_tui_cell_at(&f->s, r, c);
+			for (int i = 0; i < 4 && cell->ch[i]; i++)
+				f->text[n++] = cell->ch[i];
+		}
+		f->text[n++] = '\n';
+	}
+	f->text[n] = 0;
+	return f->text;
+}
+
+/* The row of the screen holding `what`, as text, or "" */
+static const char *line_with(struct fixture *f, const char *what, char *buf, size_t len)
+{
+	const char *p = strstr(draw(f), what), *start, *end;
+
+	if (!p)
+		return "";
+	for (start = p; start > f->text && start[-1] != '\n'; start--)
+		;
+	end = strchr(p, '\n');
+	snprintf(buf, len, "%.*s", (int)(end - start), start);
+	return buf;
+}
+
+static int words_in_order(const char *line, const char *const *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *p = strstr(line, w[i]);
+		if (!p)
+			return 0;
+		line = p + strlen(w[i]);
+	}
+	return 1;
+}
+
+static void key(struct fixture *f, int code)
+{
+	struct ior_tui_key k = { .code = code };
+	CHECK_EQ_INT(ior_dash_key(f->dash, &k), 0);
+}
+
+TEST(overview_totals_and_tops)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 80, 1);
+	t = draw(&f);
+	CHECK(strstr(t, "ior  test") == t);
+	CHECK(strstr(t, "1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream") != NULL);
+	CHECK(strstr(t, "total 6 pairs, 1 errors, read 300, written 100; lost 0") != NULL);
+	CHECK(strstr(t, "Syscalls by time") && strstr(t, "Files by time") && strstr(t, "Processes by time"));
+	CHECK(strstr(t, "/tmp/data") != NULL);
+	CHECK(strstr(t, "42 workload") != NULL);
+	CHECK(strstr(t, "pairs/s") != NULL);
+	teardown(&f);
+}
+
+TEST(syscalls_counts_bytes_percentiles)
+{
+	struct fixture f;
+	char l[256];
+
+	setup(&f, 24, 120, 1);
+	key(&f, '2');
+	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_SYSCALLS);
+	const char *h[] = { "syscall", "calls", "rate/s", "errors", "bytes", "time", "min", "mean", "p50", "p95", "p99", "max" };
+	CHECK(words_in_order(line_with(&f, "syscall", l, sizeof l), h, 12));
+	const char *r[] = { "read", "3", "0", "300", "6.00ms", "2.00ms", "2.00ms", "2.00ms", "2.00ms", "2.00ms", "2.00ms" };
+	CHECK(words_in_order(line_with(&f, "read ", l, sizeof l), r, 11));
+	const char *w[] = { "write", "2", "0", "100", "2.00ms" };
+	CHECK(words_in_order(line_with(&f, "write ", l, sizeof l), w, 5));
+	const char *o[] = { "openat", "1", "1", "0", "10.0us" };
+	CHECK(words_in_order(line_with(&f, "openat ", l, sizeof l), o, 5));
+	teardown(&f);
+}
+
+/* Time first by default; < moves the sort to the names, r makes it ascending. */
+TEST(syscalls_sort_keys)
+{
+	struct fixture f;
+	const char *t, *rd, *wr, *op;
+
+	setup(&f, 24, 120, 1);
+	key(&f, '2');
+	t = draw(&f);
+	rd = strstr(t, "\nread "), wr = strstr(t, "\nwrite "), op = strstr(t, "\nopenat ");
+	CHECK(rd && wr && op && rd < wr && wr < op);
+	for (int i = 0; i < 5; i++)
+		key(&f, '<');
+	key(&f, 'r');
+	t = draw(&f);
+	rd = strstr(t, "\nread "), wr = strstr(t, "\nwrite "), op = strstr(t, "\nopenat ");
+	CHECK(rd && wr && op && op < rd && rd < wr);
+	key(&f, '>'); /* calls, ascending: openat 1, write 2, read 3 */
+	t = draw(&f);
+	rd = strstr(t, "\nread "), wr = strstr(t, "\nwrite "), op = strstr(t, "\nopenat ");
+	CHECK(rd && wr && op && op < wr && wr < rd);
+	teardown(&f);
+}
+
+TEST(files_and_hostile_path)
+{
+	struct fixture f;
+	char l[256];
+
+	setup(&f, 24, 100, 1);
+	add(&f, pair("read", 42, 42, "workload", "/tmp/evil\x1b[31m\x07", 30 * MS, MS, 1));
+	key(&f, '3');
+	const char *r[] = { "/tmp/data", "5", "300", "100", "0", "8.00ms", "2.00ms" };
+	CHECK(words_in_order(line_with(&f, "/tmp/data", l, sizeof l), r, 7));
+	CHECK(strstr(draw(&f), "/tmp/evil?[31m?") != NULL);
+	CHECK(strchr(f.text, '\x1b') == NULL);
+	teardown(&f);
+}
+
+TEST(processes_and_threads)
+{
+	struct fixture f;
+	char l[256];
+
+	setup(&f, 24, 100, 1);
+	key(&f, '4');
+	const char *p[] = { "42", "workload", "5", "0", "300", "100", "8.00ms", "1.60ms" };
+	CHECK(words_in_order(line_with(&f, "workload", l, sizeof l), p, 8));
+	CHECK(strstr(draw(&f), " tid ") == NULL);
+	key(&f, 't');
+	CHECK(strstr(draw(&f), " tid ") != NULL);
+	const char *t[] = { "42", "44", "workload", "2" };
+	CHECK(words_in_order(line_with(&f, "44 workload", l, sizeof l), t, 4));
+	teardown(&f);
+}
+
+TEST(in_flight_live_and_recording)
+{
+	struct fixture f;
+	char l[256];
+
+	setup(&f, 24, 80, 1);
+	key(&f, '5');
+	CHECK(strstr(draw(&f), "1 syscalls entered and not returned") != NULL);
+	const char *r[] = { "500ms", "7", "8", "blocker", ior_syscalls[0].name, "5", "/tmp/fifo" };
+	CHECK(words_in_order(line_with(&f, "blocker", l, sizeof l), r, 7));
+	teardown(&f);
+	setup(&f, 24, 80, 0);
+	key(&f, '5');
+	CHECK(strstr(draw(&f), "A recording has nothing in flight") != NULL);
+	teardown(&f);
+}
+
+TEST(latency_of_selected_syscall)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 120, 1);
+	key(&f, '6');
+	t = draw(&f);
+	CHECK(strstr(t, "durationNs of all syscalls") && strstr(t, "durationToPrevNs of all syscalls"));
+	CHECK(strstr(t, "6 pairs") != NULL);
+	key(&f, '2');
+	draw(&f); /* read is selected: the most time */
+	key(&f, '6');
+	t = draw(&f);
+	CHECK(strstr(t, "durationNs of read") != NULL);
+	CHECK(strstr(t, "3 pairs, p50 2.00ms, p99 2.00ms") != NULL);
+	teardown(&f);
+	setup(&f, 24, 80, 1); /* narrow: one above the other */
+	key(&f, '6');
+	t = draw(&f);
+	CHECK(strstr(t, "durationNs of all") && strstr(t, "durationToPrevNs of all"));
+	teardown(&f);
+}
+
+TEST(stream_ring_and_pause)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 100, 1); /* a ring of 4: the last 4 of 6 pairs */
+	key(&f, '7');
+	t = draw(&f);
+	CHECK(strstr(t, "the last 4 pairs") != NULL);
+	CHECK(strstr(t, "0.001000") == NULL && strstr(t, "0.002000") != NULL); /* times from the first pair */
+	CHECK(strstr(t, "0.019000") != NULL && strstr(t, "/nope") != NULL);
+	key(&f, ' ');
+	add(&f, pair("read", 42, 42, "late", "/late", 40 * MS, MS, 1));
+	t = draw(&f);
+	CHECK(strstr(t, "PAUSED (space resumes): 1 pairs since") != NULL);
+	CHECK(strstr(t, "/late") == NULL);
+	key(&f, ' ');
+	add(&f, pair("read", 42, 42, "late", "/late", 41 * MS, MS, 1));
+	CHECK(strstr(draw(&f), "/late") != NULL);
+	teardown(&f);
+}
+
+TEST(tabs_help_quit)
+{
+	struct fixture f;
+	struct ior_tui_key k = { .code = IOR_TUI_KEY_BACKTAB };
+
+	setup(&f, 24, 80, 1);
+	ior_dash_key(f.dash, &k);
+	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_STREAM);
+	k.code = IOR_TUI_KEY_TAB;
+	ior_dash_key(f.dash, &k);
+	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_OVERVIEW);
+	key(&f, '?');
+	CHECK(strstr(draw(&f), "Keys") && strstr(f.text, "reverse the sort") && strstr(f.text, "quit"));
+	k.code = IOR_TUI_KEY_ESC;
+	ior_dash_key(f.dash, &k);
+	CHECK(strstr(draw(&f), "reverse the sort") == NULL);
+	k.code = 'q';
+	CHECK_EQ_INT(ior_dash_key(f.dash, &k), IOR_DASH_QUIT);
+	k = (struct ior_tui_key){ .code = 'c', .mods = IOR_TUI_MOD_CTRL };
+	CHECK_EQ_INT(ior_dash_key(f.dash, &k), IOR_DASH_QUIT);
+	teardown(&f);
+}
+
+/* Every tab at the smallest and a large size, and after a resize. */
+TEST(every_tab_any_size)
+{
+	struct fixture f;
+	static const int sizes[][2] = { { 24, 80 }, { 40, 120 }, { 5, 20 }, { 1, 1 } };
+
+	setup(&f, 24, 80, 1);
+	for (unsigned z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+		CHECK_EQ_INT(ior_tui_screen_resize(&f.s, sizes[z][0], sizes[z][1]), 0);
+		for (int tab = 0; tab < IOR_DASH_NTABS; tab++) {
+			key(&f, '1' + tab);
+			draw(&f);
+			key(&f, '?');
+			draw(&f);
+			key(&f, '?');
+		}
+	}
+	teardown(&f);
+}
+
+TEST(format_bytes)
+{
+	char b[32];
+
+	ior_dash_format_bytes(b, sizeof b, 9999);
+	CHECK_EQ_STR(b, "9999");
+	ior_dash_format_bytes(b, sizeof b, 10240);
+	CHECK_EQ_STR(b, "10.0KiB");
+	ior_dash_format_bytes(b, sizeof b, 3.5 * 1024 * 1024);
+	CHECK_EQ_STR(b, "3.50MiB");
+}
+
+static char *export(struct fixture *f, int want_rows)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct ior_tui_key e = { .code = 'e' };
+
+	CHECK_EQ_INT(ior_dash_key(f->dash, &e), IOR_DASH_EXPORT);
+	CHECK_EQ_INT(ior_dash_export(f->dash, out), want_rows);
+	fclose(out);
+	return buf;
+}
+
+/* e: the table as CSV, times in ns, bytes exact, paths escaped and quoted. */
+TEST(export_csv)
+{
+	struct fixture f;
+	struct ior_tui_key e = { .code = 'e' };
+	char *csv;
+
+	setup(&f, 24, 80, 1);
+	CHECK_EQ_INT(ior_dash_key(f.dash, &e), 0); /* Overview: no table */
+	key(&f, '2');
+	CHECK_EQ_STR(ior_dash_table_name(f.dash), "syscalls");
+	csv = export(&f, 3);
+	CHECK(strstr(csv, "syscall,calls,rate/s,errors,bytes,time,min,mean,p50,p95,p99,max\n") == csv);
+	CHECK(strstr(csv, "\nread,3,2.0,0,300,6000000,2000000,2000000,2000000,2000000,2000000,2000000\n") != NULL);
+	free(csv);
+	add(&f, pair("read", 42, 42, "workload", "/tmp/a,b\x1b\"c", 30 * MS, MS, 1));
+	key(&f, '3');
+	csv = export(&f, 3);
+	CHECK(strstr(csv, "\n\"/tmp/a,b\\x1b\"\"c\",1,1,0,0,1000000,1000000\n") != NULL);
+	free(csv);
+	key(&f, '4');
+	key(&f, 't');
+	CHECK_EQ_STR(ior_dash_table_name(f.dash), "threads");
+	key(&f, '7');
+	csv = export(&f, 4);
+	CHECK(strstr(csv, "time,comm,pid,syscall,ret,dur,file\n") == csv);
+	free(csv);
+	ior_dash_set_message(f.dash, "Wrote x.csv (3 rows)");
+	CHECK(strstr(draw(&f), "\nWrote x.csv (3 rows)") != NULL);
+	key(&f, '1');
+	CHECK(strstr(draw(&f), "Wrote x.csv") == NULL);
+	teardown(&f);
+	setup(&f, 24, 80, 0);
+	key(&f, '5');
+	CHECK(ior_dash_table_name(f.dash) == NULL); /* a recording: no in-flight table */
+	teardown(&f);
+}
+
+/* d: Files summed per directory; Enter opens one, Backspace goes up. */
+TEST(files_by_directory)
+{
+	struct fixture f;
+	struct ior_tui_key enter = { .code = IOR_TUI_KEY_ENTER }, back = { .code = IOR_TUI_KEY_BACKSPACE };
+	char l[256];
+	const char *t;
+
+	setup(&f, 24, 100, 1);
+	add(&f, pair("read", 42, 42, "workload", "/var/log/x", 30 * MS, 10 * MS, 7));
+	add(&f, pair("read", 42, 42, "workload", "/var/log/y", 31 * MS, 10 * MS, 8));
+	add(&f, pair("write", 42, 42, "workload", "/var/z", 32 * MS, 10 * MS, 9));
+	key(&f, '3');
+	key(&f, 'd');
+	t = draw(&f);
+	CHECK(strstr(t, "\nby directory: / ") != NULL);
+	const char *var[] = { "/var/", "3", "15", "9", "0", "30.0ms", "10.0ms" };
+	CHECK(words_in_order(line_with(&f, "/var/", l, sizeof l), var, 7));
+	const char *tmp[] = { "/tmp/", "5", "300", "100", "0", "8.00ms", "2.00ms" };
+	CHECK(words_in_order(line_with(&f, "/tmp/", l, sizeof l), tmp, 7));
+	CHECK(strstr(t, "\n/nope ") != NULL);
+	CHECK(strstr(t, "/var/log/") == NULL);
+	CHECK_EQ_INT(ior_dash_key(f.dash, &enter), 0); /* /var/ is first: the most time */
+	t = draw(&f);
+	CHECK(strstr(t, "\nby directory: /var/ ") != NULL);
+	const char *log[] = { "/var/log/", "2", "15", "0" };
+	CHECK(words_in_order(line_with(&f, "/var/log/", l, sizeof l), log, 4));
+	CHECK(strstr(t, "\n/var/z ") != NULL && strstr(t, "/tmp/") == NULL);
+	ior_dash_key(f.dash, &enter);
+	CHECK(strstr(draw(&f), "\n/var/log/x ") != NULL);
+	ior_dash_key(f.dash, &back);
+	ior_dash_key(f.dash, &back);
+	CHECK(strstr(draw(&f), "\nby directory: / ") != NULL);
+	ior_dash_key(f.dash, &back);
+	CHECK(strstr(draw(&f), "\nby directory: / ") != NULL);
+	key(&f, 'd');
+	t = draw(&f);
+	CHECK(strstr(t, "\nby directory") == NULL && strstr(t, "\n/var/log/x ") != NULL);
+	teardown(&f);
+}
+
+static void type(struct fixture *f, const char *text)
+{
+	for (; *text; text++) {
+		struct ior_tui_key k = { .code = (unsigned char)*text, .text = { *text } };
+		CHECK_EQ_INT(ior_dash_key(f->dash, &k), 0);
+	}
+	struct ior_tui_key enter = { .code = IOR_TUI_KEY_ENTER };
+	CHECK_EQ_INT(ior_dash_key(f->dash, &enter), 0);
+}
+
+/* Stream: / searches (a regex on comm, syscall, path) from the newest,
+ * n older, N newer; q is typed, not quit; a bad regex says so. */
+TEST(stream_search)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 100, 1); /* the ring: read, write, write, openat */
+	key(&f, '7');
+	key(&f, '/');
+	type(&f, "wr?ite|q");
+	t = draw(&f);
+	CHECK(strstr(t, "\n/wr?ite|q: pair 3 of 4 (paused; n older, N newer, space resumes)") != NULL);
+	key(&f, 'n');
+	CHECK(strstr(draw(&f), ": pair 2 of 4") != NULL);
+	key(&f, 'n'); /* wraps around to the newest match */
+	CHECK(strstr(draw(&f), ": pair 3 of 4") != NULL);
+	key(&f, 'N');
+	CHECK(strstr(draw(&f), ": pair 2 of 4") != NULL);
+	key(&f, '/');
+	CHECK(strstr(draw(&f), "\n/ ") != NULL); /* the editor on the last line */
+	type(&f, "^/no");
+	CHECK(strstr(draw(&f), ": pair 4 of 4") != NULL);
+	key(&f, '/');
+	type(&f, "zzz");
+	CHECK(strstr(draw(&f), "/zzz: not in the last 4 pairs") != NULL);
+	key(&f, '/');
+	type(&f, "(");
+	CHECK(strstr(draw(&f), "\n/(: ") != NULL);
+	key(&f, '/');
+	struct ior_tui_key esc = { .code = IOR_TUI_KEY_ESC };
+	ior_dash_key(f.dash, &esc);
+	CHECK(strstr(draw(&f), "/ search") != NULL); /* the footer again */
+	teardown(&f);
+}
+
+int main(void)
+{
+	RUN(overview_totals_and_tops);
+	RUN(syscalls_counts_bytes_percentiles);
+	RUN(syscalls_sort_keys);
+	RUN(files_and_hostile_path);
+	RUN(processes_and_threads);
+	RUN(in_flight_live_and_recording);
+	RUN(latency_of_selected_syscall);
+	RUN(stream_ring_and_pause);
+	RUN(tabs_help_quit);
+	RUN(every_tab_any_size);
+	RUN(format_bytes);
+	RUN(export_csv);
+	RUN(files_by_directory);
+	RUN(stream_search);
+	return t_done();
+}
