@@ -3,6 +3,7 @@
  * diff). The same pairs go through the slow path (ior_flame_agg_add) and
  * through a recording (the fast path on string ids): both must agree. */
 #include "t.h"
+#include "flame_util.h"
 #include "flame/field.h"
 #include "flame/flame.h"
 #include "trace/rec.h"
@@ -122,16 +123,6 @@ static struct ior_flame_tree *tree_fast(const struct ior_flame_spec *spec)
 	ior_flame_agg_free(a);
 	ior_rec_reader_close(r);
 	return t;
-}
-
-static char *folded(const struct ior_flame_tree *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	CHECK_EQ_INT(ior_flame_write_folded(t, m), 0);
-	fclose(m);
-	return buf;
 }
 
 static void golden_case(const char *fields, const char *metric)

@@ -2,6 +2,7 @@
  * the bounds that keep reading small (the "(other)" frame) exact in their
  * totals. */
 #include "t.h"
+#include "flame_util.h"
 #include "flame/flame.h"
 #include "trace/rec.h"
 #include "trace/syscalls.h"
@@ -19,16 +20,6 @@ static uint64_t rnd(void)
 	rng_state ^= rng_state >> 7;
 	rng_state ^= rng_state << 17;
 	return rng_state;
-}
-
-static char *folded(const struct ior_flame_tree *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	CHECK_EQ_INT(ior_flame_write_folded(t, m), 0);
-	fclose(m);
-	return buf;
 }
 
 /* ---- the reference: every line built whole, then sorted -------------- */
