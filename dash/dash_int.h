@@ -87,5 +87,11 @@ void ior_dash_views_init(struct ior_dash *d);
 /* Enter on a directory group opens it; Backspace, Left go up. 1 when handled. */
 int ior_dash_dirs_key(struct ior_dash *d, const struct ior_tui_key *k);
 const struct stream_entry *ior_dash_stream_at(const struct ior_dash *d, size_t i); /* 0: oldest */
+/* The rows of the current tab's table into d->rows (d->nrows), (other)
+ * last when it holds pairs; 0 or -ENOMEM (draw.c). */
+int ior_dash_select_rows(struct ior_dash *d, struct dash_view *v);
+/* d->rows[0..n) summed per directory under d->prefix, sorted by the
+ * view's column, back into d->rows (dirs.c). */
+void ior_dash_group_rows(struct ior_dash *d, const struct dash_view *v, unsigned n);
 
 #endif

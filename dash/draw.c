@@ -231,137 +231,8 @@ static enum ior_stats_table stats_table(const struct ior_dash *d)
 	return d->threads ? IOR_STATS_THREADS : IOR_STATS_PROCESSES;
 }
 
-/* ---- Files by directory ------------------------------------------------------ */
-
-/* The group a path falls in under prefix: the next directory ("/a/b/"),
- * or the file itself; its length, 0 when the path is not under prefix.
- * At the top, names that are no path ("pipe:[12]", "(other)") are their
- * own group. */
-static size_t group_key(const char *prefix, const char *name)
-{
-	size_t plen = strlen(prefix);
-	const char *slash;
-
-	if (strncmp(name, prefix, plen))
-		return !strcmp(prefix, "/") && name[0] != '/' ? strlen(name) : 0;
-	slash = strchr(name + plen, '/');
-	return slash ? (size_t)(slash - name) + 1 : strlen(name);
-}
-
-static uint32_t hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-/* The group of name[0..len) in d->groups, added when new; NULL when the
- * names' arena is full. */
-static struct ior_stats_row *group_of(struct ior_dash *d, const char *name, size_t len, unsigned *n, size_t *used)
-{
-	uint32_t i = hash(name, len) & (GROUP_SLOTS - 1);
-
-	for (; d->slots[i]; i = (i + 1) & (GROUP_SLOTS - 1)) {
-		struct ior_stats_row *g = &d->groups[d->slots[i] - 1];
-		if (!strncmp(g->name, name, len) && !g->name[len])
-			return g;
-	}
-	if (*used + len + 1 > ARENA_BYTES || *n >= MAX_ROWS)
-		return NULL;
-	memcpy(d->arena + *used, name, len);
-	d->arena[*used + len] = 0;
-	d->groups[*n] = (struct ior_stats_row){ .name = d->arena + *used };
-	*used += len + 1;
-	d->slots[i] = ++*n;
-	return &d->groups[*n - 1];
-}
-
-static void group_add(struct ior_stats_row *g, const struct ior_stats_row *r)
-{
-	g->sums.pairs += r->sums.pairs;
-	g->sums.errors += r->sums.errors;
-	g->sums.bytes_read += r->sums.bytes_read;
-	g->sums.bytes_written += r->sums.bytes_written;
-	g->sums.time_ns += r->sums.time_ns;
-	if (r->sums.max_ns > g->sums.max_ns)
-		g->sums.max_ns = r->sums.max_ns;
-}
-
-static enum dash_value sort_value;
-static int sort_ascending;
-
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
-}
-
-static int group_cmp(const void *pa, const void *pb)
-{
-	const struct ior_stats_row *a = pa, *b = pb;
-	int c;
-
-	switch (sort_value) {
-	case V_PAIRS: c = cmp_u64(a->sums.pairs, b->sums.pairs); break;
-	case V_ERRORS: c = cmp_u64(a->sums.errors, b->sums.errors); break;
-	case V_READ: c = cmp_u64(a->sums.bytes_read, b->sums.bytes_read); break;
-	case V_WRITTEN: c = cmp_u64(a->sums.bytes_written, b->sums.bytes_written); break;
-	case V_MAX: c = cmp_u64(a->sums.max_ns, b->sums.max_ns); break;
-	case V_NAME: c = strcmp(a->name, b->name); break;
-	default: c = cmp_u64(a->sums.time_ns, b->sums.time_ns); break;
-	}
-	c = sort_ascending ? c : -c;
-	return c ? c : strcmp(a->name, b->name);
-}
-
-/* d->rows[0..n) (the files, (other) among them) summed per group under
- * d->prefix, sorted by the view's column, back into d->rows. */
-static void group_rows(struct ior_dash *d, const struct dash_view *v, unsigned n)
-{
-	unsigned groups = 0;
-	size_t used = 0;
-
-	memset(d->slots, 0, GROUP_SLOTS * sizeof *d->slots);
-	for (unsigned i = 0; i < n; i++) {
-		const char *name = strcmp(d->rows[i].name, IOR_STATS_OTHER) ? d->rows[i].name : IOR_STATS_OTHER;
-		size_t len = group_key(d->prefix, name);
-		struct ior_stats_row *g = len ? group_of(d, name, len, &groups, &used) : NULL;
-		if (!g && len)
-			g = group_of(d, IOR_STATS_OTHER, strlen(IOR_STATS_OTHER), &groups, &used);
-		if (g)
-			group_add(g, &d->rows[i]);
-	}
-	sort_value = v->cols[v->sort].v;
-	sort_ascending = v->ascending;
-	qsort(d->groups, groups, sizeof *d->groups, group_cmp);
-	memcpy(d->rows, d->groups, groups * sizeof *d->rows);
-	d->nrows = groups;
-}
-
-int ior_dash_dirs_key(struct ior_dash *d, const struct ior_tui_key *k)
-{
-	struct ior_tui_table *t = &d->views[IOR_DASH_FILES].table;
-	size_t len = strlen(d->prefix);
-
-	if (k->code == IOR_TUI_KEY_ENTER) {
-		const char *name = t->selected < d->nrows ? d->rows[t->selected].name : "";
-		size_t n = strlen(name);
-		if (n && name[n - 1] == '/' && n < sizeof d->prefix)
-			memcpy(d->prefix, name, n + 1);
-	} else if (k->code == IOR_TUI_KEY_BACKSPACE || k->code == IOR_TUI_KEY_LEFT) {
-		while (len > 1 && d->prefix[len - 2] != '/')
-			len--;
-		d->prefix[len > 1 ? len - 1 : 1] = 0;
-	} else {
-		return 0;
-	}
-	t->selected = t->top = 0;
-	return 1;
-}
-
 /* The rows of the current tab's table, (other) last when it holds pairs. */
-static int select_rows(struct ior_dash *d, struct dash_view *v)
+int ior_dash_select_rows(struct ior_dash *d, struct dash_view *v)
 {
 	struct ior_stats_row other;
 	struct ior_stats_totals t;
@@ -381,14 +252,14 @@ static int select_rows(struct ior_dash *d, struct dash_view *v)
 	if (other.sums.pairs)
 		d->rows[d->nrows++] = other;
 	if (d->tab == IOR_DASH_FILES && d->dirs)
-		group_rows(d, v, d->nrows);
+		ior_dash_group_rows(d, v, d->nrows);
 	return 0;
 }
 
 static int draw_view(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
 {
 	struct dash_view *v = &d->views[d->tab];
-	int r = select_rows(d, v);
+	int r = ior_dash_select_rows(d, v);
 
 	v->table.nrows = d->nrows;
 	v->table.sort_col = v->sort;
@@ -683,90 +554,4 @@ int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s)
 	if (d->help)
 		draw_help(s);
 	return r;
-}
-
-/* ---- export ------------------------------------------------------------------ */
-
-#define FIELD_MAX (4 * 4096 * 2 + 16) /* a 4 KiB path escaped (x4), quotes doubled */
-
-const char *ior_dash_table_name(const struct ior_dash *d)
-{
-	switch (d->tab) {
-	case IOR_DASH_SYSCALLS: return "syscalls";
-	case IOR_DASH_FILES: return "files";
-	case IOR_DASH_PROCESSES: return d->threads ? "threads" : "processes";
-	case IOR_DASH_IN_FLIGHT: return d->in_flight ? "in-flight" : NULL;
-	case IOR_DASH_STREAM: return "stream";
-	default: return NULL;
-	}
-}
-
-/* text escaped as in the CSV (in pieces that end on a character), then
- * quoted when it holds a comma, a quote or a line end. */
-static void csv_field(FILE *out, const char *text, char *field)
-{
-	size_t n = text ? strlen(text) : 0, len = 0;
-	char piece[1100];
-
-	for (size_t off = 0; off < n && len < FIELD_MAX / 2;) {
-		size_t take = n - off < 200 ? n - off : 200;
-		while (take > 1 && off + take < n && ((unsigned char)text[off + take] & 0xc0) == 0x80)
-			take--;
-		size_t m = ior_csv_escape(piece, sizeof piece, text + off, take, IOR_ESCAPE_AUTO);
-		memcpy(field + len, piece, m);
-		len += m;
-		off += take;
-	}
-	field[len] = 0;
-	if (!strpbrk(field, ",\"\r\n")) {
-		fputs(field, out);
-		return;
-	}
-	fputc('"', out);
-	for (const char *p = field; *p; p++)
-		fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, out);
-	fputc('"', out);
-}
-
-static void csv_rows(const struct ior_tui_table *t, FILE *out, char *field)
-{
-	char buf[IOR_TUI_CELL_MAX];
-
-	for (int c = 0; c < t->ncols; c++) {
-		fputs(c ? "," : "", out);
-		csv_field(out, t->cols[c].title, field);
-	}
-	fputc('\n', out);
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (int c = 0; c < t->ncols; c++) {
-			fputs(c ? "," : "", out);
-			csv_field(out, t->cell(t->ctx, r, c, buf, sizeof buf), field);
-		}
-		fputc('\n', out);
-	}
-}
-
-int ior_dash_export(struct ior_dash *d, FILE *out)
-{
-	struct ior_tui_table *t = d->tab == IOR_DASH_IN_FLIGHT ? &d->flight_table :
-				  d->tab == IOR_DASH_STREAM ? &d->stream_table : &d->views[d->tab].table;
-	char *field;
-	int r = 0;
-
-	if (!ior_dash_table_name(d))
-		return -ENOTSUP;
-	if (!(field = malloc(FIELD_MAX)))
-		return -ENOMEM;
-	if (t == &d->views[d->tab].table && (r = select_rows(d, &d->views[d->tab])) == 0)
-		t->nrows = d->nrows;
-	if (d->tab == IOR_DASH_STREAM)
-		t->nrows = d->count;
-	d->raw = 1;
-	if (!r)
-		csv_rows(t, out, field);
-	d->raw = 0;
-	free(field);
-	if (r < 0)
-		return r;
-	return fflush(out) || ferror(out) ? -EIO : (int)t->nrows;
 }
