@@ -14,7 +14,7 @@ static struct ior_opts opts = {
 	.path = "",
 	.tps = "",
 	.tps_exclude = "",
-	.duration_ns = 900000000000ULL,
+	.duration_ns = IOR_DURATION_UNSET,
 	.map_size = 0, /* per-CPU default chosen by the trace room */
 	.escape = "auto",
 	.name = "default",
@@ -30,7 +30,7 @@ static const struct ior_flag flag_table[] = {
 	{ "path", IOR_FLAG_STRING, &opts.path, "show only events whose path contains this" },
 	{ "tps", IOR_FLAG_STRING, &opts.tps, "comma-separated regexes: tracepoints to trace (default all)" },
 	{ "tpsExclude", IOR_FLAG_STRING, &opts.tps_exclude, "comma-separated regexes: tracepoints not to trace (wins over -tps)" },
-	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900)" },
+	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q)" },
 	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two, 64K to 1G: 1M, 8M (default 8M, less on machines with more than 4 CPUs)" },
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
 	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define IOR_DURATION_UNSET UINT64_MAX /* traces stop after 900 s, the dashboard at q */
+
 struct ior_opts {
 	/* filters (pid/tid < 0: none) */
 	int64_t pid, tid;
@@ -13,7 +15,7 @@ struct ior_opts {
 	const char *tps, *tps_exclude; /* comma-separated regexes, "" = none */
 
 	/* live tracing */
-	uint64_t duration_ns;  /* stop after this long */
+	uint64_t duration_ns;  /* stop after this long; IOR_DURATION_UNSET: not given */
 	uint64_t map_size;     /* bytes per per-CPU perf ring, power of two */
 	bool plain;            /* CSV stream to stdout */
 	const char *escape;    /* auto | always | never */

@@ -386,13 +386,26 @@ static const char *dash_title(const struct ior_opts *o)
 	return title;
 }
 
+#define DEFAULT_DURATION_NS 900000000000ull
+
+/* When the trace stops: -duration after the start; without it, 900 s, or
+ * never for the dashboard (a person watches it, and quits with q). */
+static uint64_t deadline_of(const struct trace *t, bool dashboard)
+{
+	uint64_t d = t->o->duration_ns, start = ior_session_started(t->session);
+
+	if (d == IOR_DURATION_UNSET)
+		d = dashboard ? UINT64_MAX : DEFAULT_DURATION_NS;
+	return d > UINT64_MAX - start ? UINT64_MAX : start + d;
+}
+
 /* The dashboard until q; the warnings that came meanwhile after it. */
 static int run_dash(struct trace *t)
 {
 	int rc;
 
 	t->later = open_memstream(&t->later_buf, &t->later_len);
-	rc = ior_dash_ui_run(t->ui, ior_session_started(t->session) + t->o->duration_ns, &stop_signal);
+	rc = ior_dash_ui_run(t->ui, deadline_of(t, true), &stop_signal);
 	if (t->later) {
 		fclose(t->later);
 		t->later = NULL;
@@ -424,7 +437,7 @@ static int loop(struct trace *t)
 {
 	size_t cap = MAX_RINGS + (t->http ? IOR_HTTP_MAX_CONNS + 1 : 0);
 	struct pollfd *pfd = calloc(cap, sizeof *pfd);
-	uint64_t deadline = ior_session_started(t->session) + t->o->duration_ns;
+	uint64_t deadline = deadline_of(t, false);
 	nfds_t nrings = pfd ? (nfds_t)ior_session_pollfds(t->session, pfd, MAX_RINGS) : 0, nhttp;
 
 	if (!pfd)

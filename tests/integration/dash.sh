@@ -183,6 +183,13 @@ else
 	fi
 fi
 
+# -duration stops the dashboard's trace, which stays on screen until q
+# (without -duration it traces until q)
+start dur 100 30 -comm nosuchcomm -duration 2
+expect dur dash-duration-stopped '^ior  live -comm nosuchcomm  stopped \(-duration\)'
+keys dur q
+restored dur dash-duration
+
 # TERM=dumb on a terminal: the text reports, no escapes drawn
 if ! start_workload basic "$T/w" 10; then
 	fail dash-dumb-run "$WHY"
