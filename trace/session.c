@@ -311,7 +311,6 @@ void ior_session_free(struct ior_session *s)
 {
 	if (!s)
 		return;
-	ior_probe_detach(&s->probe);
 	for (unsigned i = 0; i < s->nrings; i++)
 		ior_ring_close(&s->rings[i]);
 	ior_pair_free(s->pairer);
