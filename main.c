@@ -14,6 +14,10 @@ static struct ior_opts opts = {
 	.path = "",
 	.tps = "",
 	.tps_exclude = "",
+	.trace_families = "",
+	.trace_syscalls = "",
+	.no_trace_families = "",
+	.no_trace_syscalls = "",
 	.duration_ns = IOR_DURATION_UNSET,
 	.map_size = 0, /* per-CPU default chosen by the trace room */
 	.escape = "auto",
@@ -28,8 +32,13 @@ static const struct ior_flag flag_table[] = {
 	{ "tid", IOR_FLAG_INT, &opts.tid, "trace only this thread id" },
 	{ "comm", IOR_FLAG_STRING, &opts.comm, "trace only commands whose name contains this" },
 	{ "path", IOR_FLAG_STRING, &opts.path, "show only events whose path contains this" },
-	{ "tps", IOR_FLAG_STRING, &opts.tps, "comma-separated regexes: tracepoints to trace (default all)" },
-	{ "tpsExclude", IOR_FLAG_STRING, &opts.tps_exclude, "comma-separated regexes: tracepoints not to trace (wins over -tps)" },
+	{ "trace-families", IOR_FLAG_STRING, &opts.trace_families, "comma-separated syscall families to trace: FS,Network,Polling,Memory,Process,Signals,Sched,IPC,Time,Security,AIO,Misc or all (default FS,Network,Polling,AIO)" },
+	{ "trace-syscalls", IOR_FLAG_STRING, &opts.trace_syscalls, "comma-separated syscalls to trace (with -trace-families: as well), e.g. read,sendto (ior -list names them)" },
+	{ "no-trace-families", IOR_FLAG_STRING, &opts.no_trace_families, "comma-separated syscall families not to trace (wins over the others)" },
+	{ "no-trace-syscalls", IOR_FLAG_STRING, &opts.no_trace_syscalls, "comma-separated syscalls not to trace (wins over the others)" },
+	{ "tps", IOR_FLAG_STRING, &opts.tps, "comma-separated regexes: of the selected syscalls, trace those whose tracepoint matches" },
+	{ "tpsExclude", IOR_FLAG_STRING, &opts.tps_exclude, "comma-separated regexes: tracepoints not to trace (wins over the others)" },
+	{ "list", IOR_FLAG_BOOL, &opts.list, "list the syscalls this kernel can trace: number, family, whether these flags trace them; then exit" },
 	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q)" },
 	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two, 64K to 1G: 1M, 8M (default 8M, less on machines with more than 4 CPUs)" },
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
@@ -125,6 +134,8 @@ int main(int argc, char **argv)
 	}
 	if (opts.check)
 		return ior_cmd_check(&opts);
+	if (opts.list)
+		return ior_cmd_list(&opts);
 	if (opts.ior_file && (opts.live || opts.flamegraph)) {
 		fprintf(stderr, "ior: -%s traces the live system; -ior reads a recording: use one of them\n",
 			opts.live ? "live" : "flamegraph");

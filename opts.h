@@ -13,6 +13,8 @@ struct ior_opts {
 	int64_t pid, tid;
 	const char *comm, *path;
 	const char *tps, *tps_exclude; /* comma-separated regexes, "" = none */
+	/* comma-separated families and syscall names (trace/select.h) */
+	const char *trace_families, *trace_syscalls, *no_trace_families, *no_trace_syscalls;
 
 	/* live tracing */
 	uint64_t duration_ns;  /* stop after this long; IOR_DURATION_UNSET: not given */
@@ -36,7 +38,7 @@ struct ior_opts {
 	const char *http_addr; /* ADDR:PORT; default 127.0.0.1:0 */
 	bool nohttp;
 
-	bool check, version, help;
+	bool check, list, version, help;
 };
 
 /* Mode entry points, in cmd/ (the only code that wires several rooms
@@ -49,5 +51,9 @@ int ior_cmd_replay(const struct ior_opts *o);                   /* cmd/view.c */
 int ior_cmd_collapsed(const struct ior_opts *o, const char *file); /* cmd/view.c */
 int ior_cmd_summary(const struct ior_opts *o, const char *file);   /* cmd/view.c */
 int ior_cmd_dash(const struct ior_opts *o);                     /* cmd/dash.c: -ior=FILE -tui */
+int ior_cmd_list(const struct ior_opts *o);                     /* cmd/list.c: -list */
+/* The syscalls the selection flags pick, into sel[ior_nsyscalls]: 0, or
+ * 2 (usage) after saying why on stderr. cmd/list.c */
+int ior_cmd_select(const struct ior_opts *o, unsigned char *sel);
 
 #endif

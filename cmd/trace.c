@@ -470,17 +470,10 @@ static int open_session(struct trace *t)
 			   .verbose = o->verbose, .empty = o->bench_empty, .warn = warn, .warn_ctx = t },
 		.path_filter = o->path, .ring_bytes = ring_bytes(o),
 	};
-	int r = ior_trace_select(o->tps, o->tps_exclude, t->sel, t->err, sizeof t->err);
+	int r = ior_cmd_select(o, t->sel);
 
-	if (r < 0) {
-		fprintf(stderr, "ior: %s (see ior -help)\n", t->err);
-		return 2;
-	}
-	if (r == 0) {
-		fprintf(stderr, "ior: -tps \"%s\" -tpsExclude \"%s\" select no syscall (see ior -help)\n",
-			o->tps, o->tps_exclude);
-		return 2;
-	}
+	if (r)
+		return r;
 	if ((r = ior_session_open(&t->session, &c, t->err, sizeof t->err)) < 0)
 		return fail(t, r, "loading the BPF programs");
 	return 0;

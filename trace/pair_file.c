@@ -79,6 +79,11 @@ static void resolve_paths(struct ior_pairer *p, const struct ior_syscall *s,
 
 static int64_t open_flags(const struct ior_syscall *s, const struct tid_st *t)
 {
+	/* SOCK_, EFD_, EPOLL_, TFD_, SFD_, IN_CLOEXEC and _NONBLOCK are the
+	 * O_ values on Linux; the rest of those arguments is no open flag */
+	if (s->fd_kind != IOR_FD_PATH)
+		return s->flags_arg == IOR_ARG_NONE ? IOR_FLAGS_UNKNOWN :
+		       O_RDWR | (int64_t)(t->flags & (O_CLOEXEC | O_NONBLOCK));
 	if (s->open_flags)
 		return s->open_flags;
 	if (s->memfd)
@@ -122,6 +127,12 @@ static void do_open(struct ior_pairer *p, const struct ior_syscall *s,
 	if (e->ret < 0 || e->ret > 0x7fffffff)
 		return;
 	e->fd = (int32_t)e->ret;
+	if (s->fd_kind != IOR_FD_PATH) { /* a socket, an epoll, ...: named by its kind */
+		const char *listener = s->fd_kind == IOR_FD_ACCEPT ?
+			ior_fdtab_get(p->cfg.fds, e->pid, (int)(int32_t)t->fd, &(int64_t){ 0 }) : NULL;
+		e->path = ior_syscall_fd_name(s->fd_kind, t->flags, t->aux, listener, p->path[0],
+					      sizeof p->path[0]);
+	}
 	/* open_by_handle_at names no path: the fd is known to be unknown */
 	ior_fdtab_set(p->cfg.fds, e->pid, e->fd, canonical(p, e->path), e->flags);
 	e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);

@@ -1,8 +1,12 @@
-/* The syscalls ior traces (x86_64): tracepoint name, number, and which
- * arguments matter. One table feeds bpf.c's argument map, the pairing
- * stage's fd bookkeeping and the recording's syscall name table. */
+/* Every x86_64 syscall ior knows: tracepoint name, number, family, and
+ * which arguments matter. One table (syscall_table.c) feeds bpf.c's
+ * argument map, the selection of what to trace, the pairing stage's fd
+ * bookkeeping and the recording's syscall name table. */
 #ifndef IOR_TRACE_SYSCALLS_H
 #define IOR_TRACE_SYSCALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 enum ior_sys_class {
 	IOR_SC_OTHER,
@@ -14,6 +18,41 @@ enum ior_sys_class {
 	IOR_SC_CLOSE_RANGE, /* fd .. aux closed */
 	IOR_SC_DUP,      /* ret is a copy of fd */
 	IOR_SC_FCNTL,    /* aux = cmd, flags = arg */
+};
+
+/* The original ior's twelve groups; -trace-families selects by them. */
+enum ior_sys_family {
+	IOR_FAM_FS,
+	IOR_FAM_Network,
+	IOR_FAM_Polling,
+	IOR_FAM_Memory,
+	IOR_FAM_Process,
+	IOR_FAM_Signals,
+	IOR_FAM_Sched,
+	IOR_FAM_IPC,
+	IOR_FAM_Time,
+	IOR_FAM_Security,
+	IOR_FAM_AIO,
+	IOR_FAM_Misc,
+	IOR_NFAMILIES
+};
+
+/* What the fd an OPEN without a path returns is (named by
+ * ior_syscall_fd_name). */
+enum ior_fd_kind {
+	IOR_FD_PATH,     /* a file opened by path (or unknown) */
+	IOR_FD_SOCKET,   /* socket(domain = aux, type = flags) */
+	IOR_FD_ACCEPT,   /* a connection of the listening socket fd */
+	IOR_FD_EPOLL,
+	IOR_FD_EVENTFD,
+	IOR_FD_SIGNALFD,
+	IOR_FD_TIMERFD,
+	IOR_FD_INOTIFY,
+	IOR_FD_FANOTIFY,
+	IOR_FD_USERFAULTFD,
+	IOR_FD_PIDFD,
+	IOR_FD_PERF_EVENT,
+	IOR_FD_IO_URING,
 };
 
 struct ior_syscall {
@@ -30,6 +69,8 @@ struct ior_syscall {
 	unsigned char link_target;  /* path 0 is a symlink's content, not a file */
 	unsigned char memfd;        /* path 0 names an anonymous file: "/memfd:NAME" */
 	int open_flags;             /* an open without a flags argument: the flags it implies */
+	unsigned char family;       /* enum ior_sys_family */
+	unsigned char fd_kind;      /* enum ior_fd_kind, for IOR_SC_OPEN */
 };
 
 extern const struct ior_syscall ior_syscalls[];
@@ -44,5 +85,20 @@ unsigned ior_syscall_index(const struct ior_syscall *s);
 /* Whether s changes the fd table (or the cwd): traced even when -tps
  * leaves it out, and never summarized. */
 int ior_syscall_keeps_fds(const struct ior_syscall *s);
+
+/* "FS", "Network", ...; NULL past the last. */
+const char *ior_family_name(unsigned family);
+/* The family of that name (case-insensitive), or -1. */
+int ior_family_by_name(const char *name);
+/* Syscalls in a family. */
+unsigned ior_family_count(unsigned family);
+
+/* The name of the fd an OPEN of kind k returned (the fd table's path):
+ * "socket:tcp", "anon_inode:[eventfd]" like /proc/PID/fd says, ...;
+ * for IOR_FD_ACCEPT the listening socket's name (listener), else
+ * "socket". flags and aux as the enter recorded them. Returns buf or a
+ * literal; "" for IOR_FD_PATH. */
+const char *ior_syscall_fd_name(unsigned k, uint64_t flags, uint64_t aux, const char *listener,
+				char *buf, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 
 #define NR_READ 0
 #define NR_OPENAT 257
@@ -247,6 +248,51 @@ TEST(open_read_close_resolve_file)
 	CHECK_EQ_INT(r->g.p[4].fd, -1);
 	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 1, &fl), "/work/in.txt"); /* dup2 copy survives */
 	CHECK_EQ_INT(fl, O_RDONLY); /* without O_CLOEXEC, as dup2 makes it */
+	rig_free(r);
+}
+
+/* fds without a path are named by their kind: a socket by its protocol,
+ * an accepted connection like its listener, an epoll like /proc says;
+ * sendto and recvfrom count bytes on them. */
+TEST(sockets_and_epolls_are_named)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter es = enter(10, 3, 3, 41 /* socket */, -1, SOCK_STREAM | SOCK_CLOEXEC, AF_INET6);
+	struct ior_rec_exit xs = exit_(20, 3, 3, 41, 5);
+	struct ior_rec_enter ea = enter(30, 3, 3, 288 /* accept4 */, 5, 0, 0);
+	struct ior_rec_exit xa = exit_(40, 3, 3, 288, 6);
+	struct ior_rec_enter et = enter(50, 3, 3, 44 /* sendto */, 6, 0, 0);
+	struct ior_rec_exit xt = exit_(60, 3, 3, 44, 11);
+	struct ior_rec_enter ep = enter(70, 3, 3, 291 /* epoll_create1 */, -1, O_CLOEXEC, 0);
+	struct ior_rec_exit xp = exit_(80, 3, 3, 291, 7);
+	struct ior_rec_enter ew = enter(90, 3, 3, 232 /* epoll_wait */, 7, 0, 100);
+	struct ior_rec_exit xw = exit_(95, 3, 3, 232, 1);
+	int64_t fl;
+
+	push(r, 0, &es, sizeof es);
+	push(r, 0, &xs, SHORT_EXIT);
+	push(r, 0, &ea, sizeof ea);
+	push(r, 0, &xa, SHORT_EXIT);
+	push(r, 0, &et, sizeof et);
+	push(r, 0, &xt, SHORT_EXIT);
+	push(r, 0, &ep, sizeof ep);
+	push(r, 0, &xp, SHORT_EXIT);
+	push(r, 0, &ew, sizeof ew);
+	push(r, 0, &xw, SHORT_EXIT);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 5);
+	CHECK_EQ_STR(r->g.path[0], "socket:tcp6");
+	CHECK_EQ_INT(r->g.p[0].fd, 5);
+	CHECK_EQ_INT(r->g.p[0].flags, O_RDWR | O_CLOEXEC); /* no SOCK_STREAM among the flags */
+	CHECK_EQ_STR(r->g.path[1], "socket:tcp6");
+	CHECK_EQ_INT(r->g.p[1].fd, 6);
+	CHECK_EQ_STR(r->g.path[2], "socket:tcp6");
+	CHECK_EQ_INT(r->g.p[2].bytes, 11);
+	CHECK_EQ_STR(r->g.path[3], "anon_inode:[eventpoll]");
+	CHECK_EQ_STR(r->g.path[4], "anon_inode:[eventpoll]");
+	CHECK_EQ_INT(r->g.p[4].fd, 7);
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 6, &fl), "socket:tcp6");
+	CHECK_EQ_INT(fl, O_RDWR); /* accept4 without SOCK_CLOEXEC */
 	rig_free(r);
 }
 
@@ -659,6 +705,7 @@ int main(void)
 	RUN(unpaired_overwritten_mismatched_counted);
 	RUN(thread_reuse_after_exit_starts_fresh);
 	RUN(open_read_close_resolve_file);
+	RUN(sockets_and_epolls_are_named);
 	RUN(path_filter_counts_but_hides);
 	RUN(lifecycle_records);
 	RUN(opened_files_get_canonical_names);
