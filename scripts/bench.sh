@@ -365,32 +365,18 @@ ior_pairs_per_run() { # DIR
 }
 
 # ---- bpftrace ------------------------------------------------------------
-tracefs_dir() {
-	local d
-	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-		[ -d "$d/events/syscalls" ] && { echo "$d"; return; }
-	done
-}
-
-# ior's syscall set (trace/syscalls.c) that this kernel has tracepoints for.
+# ior's default syscall set that this kernel has tracepoints for (ior -list).
 ior_syscalls() {
-	local tfs s
-	tfs=$(tracefs_dir)
-	grep -oE '^[[:space:]]*(SCX?|AT2?)\([a-z0-9_]+,|^[[:space:]]*\{ "[a-z0-9_]+"' trace/syscalls.c |
-		sed -E 's/.*\(([a-z0-9_]+),/\1/; s/.*"([a-z0-9_]+)"/\1/' |
-		while read -r s; do
-			[ -d "$tfs/events/syscalls/sys_enter_$s" ] && echo "$s"
-		done
+	"$IOR" -list | awk '$4 == "yes" { print $2 }'
 }
 
 probes() { # enter|exit
 	ior_syscalls | sed "s/^/tracepoint:syscalls:sys_$1_/" | paste -sd, -
 }
 
-# "@want[NR] = 1;" for every syscall number in ior's table.
+# "@want[NR] = 1;" for every syscall number ior traces by default.
 want_numbers() {
-	grep -oE '^[[:space:]]*(SCX?|AT2?)\([a-z0-9_]+, *[0-9]+|^[[:space:]]*\{ "[a-z0-9_]+", *[0-9]+' trace/syscalls.c |
-		grep -oE '[0-9]+$' | sed 's/.*/@want[&] = 1;/' | paste -sd' ' -
+	"$IOR" -list | awk '$4 == "yes" { print $1 }' | sed 's/.*/@want[&] = 1;/' | paste -sd' ' -
 }
 
 # Every script prints "bench: attached" from BEGIN (after all probes are

@@ -5,8 +5,9 @@ usage: stracecmp.py names SYSCALLS_C
        stracecmp.py compare SYSCALLS_C STRACE_OUT IOR_CSV DIR MIN_ROWS MIN_KEYS
                     [EVIDENCE_FILE]
 
-names: the strace names (for -e trace=) of the syscalls in ior's table
-trace/syscalls.c, as one comma-separated line; ior's tracepoint names
+names: the strace names (for -e trace=) of the syscalls ior traces by
+default (its families FS, Network, Polling and AIO) in its table
+trace/syscall_table.c, as one comma-separated line; ior's tracepoint names
 newstat, newfstat, newlstat and sendfile64 are strace's stat, fstat, lstat
 and sendfile. Names this strace rejects are left out and listed on stderr
 ("stracecmp: strace does not know: ...").
@@ -59,46 +60,52 @@ def arg(text):
 
 
 def load_table(path):
-    """ior's syscall table: name -> Sc, parsed from trace/syscalls.c."""
+    """ior's syscall table: name -> Sc, parsed from trace/syscall_table.c
+    (its row macros: family first, then name and number)."""
     src = open(path).read()
     body = src[src.index("ior_syscalls[] = {"):]
     body = body[:body.index("\n};")]
     table = {}
+    rows = [  # regex, and the Sc (without name and family) of its groups
+        (r"^SCX?\((\w+), *(\w+), *\d+, *(\w+), *(\w+), *\w+, *(\w+), *(\w+), *(\w+)(?:, *[^)]*)?\),$",
+         lambda cls, fd, aux, p0, p1: (cls, arg(fd), arg(aux), arg(p0), arg(p1), False, False)),
+        (r"^NR\((\w+), *(\w+), *\d+\),$",
+         lambda: ("OTHER", None, None, None, None, False, False)),
+        (r"^AT\((\w+), *(\w+), *\d+, *(\w+), *\w+, *(\w+), *(\w+)\),$",
+         lambda cls, p0, p1: (cls, None, 0, arg(p0), arg(p1), True, False)),
+        (r"^AT2\((\w+), *(\w+), *\d+, *\w+, *\w+\),$",
+         lambda: ("OTHER", 2, 0, 1, 3, True, True)),
+        (r"^NEWFD\((\w+), *(\w+), *\d+, *(\w+), *\w+, *(\w+), *\w+\),$",
+         lambda fd, aux: ("OPEN", arg(fd), arg(aux), None, None, False, False)),
+        (r"^RENAME\((\w+), *(\w+), *\d+\),$",
+         lambda: ("OTHER", None, None, 0, 1, False, False)),
+        (r"^OPENAT2\((\w+), *(\w+), *\d+\),$",
+         lambda: ("OPEN", None, 0, 1, None, True, False)),
+    ]
     for line in body.splitlines()[1:]:
         line = line.strip()
         if not line or line.startswith(("/*", "*", "//")):
             continue
-        # SCX: SC plus sets_cwd, link_target, memfd, open flags
-        m = re.match(r"^SCX?\((\w+), *\d+, *(\w+), *(\w+), *\w+, *(\w+), *(\w+), *(\w+)(?:, *[^)]*)?\),$", line)
-        if m:
-            n, cls, fd, aux, p0, p1 = m.groups()
-            table[n] = Sc(n, cls, arg(fd), arg(aux), arg(p0), arg(p1), False, False)
-            continue
-        m = re.match(r"^AT\((\w+), *\d+, *(\w+), *\w+, *(\w+), *(\w+)\),$", line)
-        if m:
-            n, cls, p0, p1 = m.groups()
-            table[n] = Sc(n, cls, None, 0, arg(p0), arg(p1), True, False)
-            continue
-        m = re.match(r"^AT2\((\w+), *\d+, *\w+, *\w+\),$", line)
-        if m:
-            n = m.group(1)
-            table[n] = Sc(n, "OTHER", 2, 0, 1, 3, True, True)
-            continue
-        # { "name", nr, IOR_SC_CLS, fd, fl, aux, { p0, p1 }, open_how, aux_is_dirfd[, fd_is_dirfd2, renames, ...] }
-        m = re.match(r'^\{ *"(\w+)", *\d+, *IOR_SC_(\w+), *(\w+), *\w+, *(\w+), *\{ *(\w+), *(\w+) *\},'
-                     r' *\w+, *(\w+)(?:, *(\w+))?(?:, *\w+)* *\},$', line)
-        if m:
-            n, cls, fd, aux, p0, p1, atd, fd2 = m.groups()
-            table[n] = Sc(n, cls, arg(fd), arg(aux), arg(p0), arg(p1), atd == "1", fd2 == "1")
-            continue
-        raise SystemExit("stracecmp: cannot parse %s line: %s" % (path, line))
+        for rx, make in rows:
+            m = re.match(rx, line)
+            if m:
+                fam, n = m.group(1), m.group(2)
+                table[n] = Sc(n, *make(*m.groups()[2:]))
+                table[n].family = fam
+                break
+        else:
+            raise SystemExit("stracecmp: cannot parse %s line: %s" % (path, line))
     if len(table) < 50:
         raise SystemExit("stracecmp: only %d syscalls parsed from %s" % (len(table), path))
     return table
 
 
+# what ior traces when no selection flag is given (trace/select.h)
+DEFAULT_FAMILIES = ("FS", "Network", "Polling", "AIO")
+
+
 def cmd_names(table):
-    names = [IOR_TO_STRACE.get(n, n) for n in table]
+    names = [IOR_TO_STRACE.get(n, n) for n, sc in table.items() if sc.family in DEFAULT_FAMILIES]
     rejected = []
     for _ in range(len(names)):
         r = subprocess.run(["strace", "-qq", "-e", "trace=" + ",".join(names), "true"],

@@ -207,11 +207,10 @@ fi
 
 # The tracepoints ior knows minus those this kernel has: exactly what ior
 # must report missing (-check) and warn about (tracing).
-# ior's syscalls: the entries of trace/syscalls.c (macro or literal rows);
-# their number is checked against what ior -check counts.
+# ior's syscalls: the rows of trace/syscall_table.c (MACRO(Family, name,
+# nr, ...)); their number is checked against what ior -check counts.
 ior_names() {
-	sed -nE -e 's/^[[:space:]]*(SCX?|AT2?)\(([a-z0-9_]+),.*/\2/p' \
-		-e 's/^[[:space:]]*\{ "([a-z0-9_]+)", [0-9]+,.*/\1/p' trace/syscalls.c | sort -u
+	sed -nE 's/^[[:space:]]*[A-Z0-9]+\([A-Za-z]+, ([a-z0-9_]+), [0-9]+.*/\1/p' trace/syscall_table.c | sort -u
 }
 want_missing=$(comm -23 <(ior_names) <(sed -n 's/^sys_enter_//p' "$OUT/tracepoints" 2>/dev/null | sort -u) |
 	tr '\n' ' ' | sed 's/ $//')
@@ -236,7 +235,7 @@ else
 	elif ! grep -qE "^kernel: +Linux $(out uname) x86_64\$" "$OUT/check.out"; then
 		fail check "kernel line: $(grep '^kernel:' "$OUT/check.out")"
 	elif ! grep -qE "^tracepoints: +[0-9]+/$n_ior syscalls " "$OUT/check.out"; then
-		fail check "ior -check counts other syscalls than the $n_ior rows of trace/syscalls.c (update ior_names in $0): $(grep '^tracepoints:' "$OUT/check.out")"
+		fail check "ior -check counts other syscalls than the $n_ior rows of trace/syscall_table.c (update ior_names in $0): $(grep '^tracepoints:' "$OUT/check.out")"
 	elif ! grep -qE "^tracepoints: +$((n_ior - n_missing))/$n_ior syscalls " "$OUT/check.out" || [ "$got" != "$want_missing" ]; then
 		fail check "want \"tracepoints: $((n_ior - n_missing))/$n_ior syscalls (missing $n_missing: $want_missing)\", got \"$(grep '^tracepoints:' "$OUT/check.out")\""
 	elif ! grep -qE '^bpf object: +loads, verifies and attaches' "$OUT/check.out"; then
