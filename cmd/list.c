@@ -15,6 +15,11 @@ int ior_cmd_select(const struct ior_opts *o, unsigned char *sel)
 {
 	struct ior_select s = { o->trace_families, o->trace_syscalls, o->no_trace_families,
 				o->no_trace_syscalls, o->tps, o->tps_exclude };
+	const struct { const char *name, *v; } flags[] = {
+		{ "trace-families", o->trace_families }, { "trace-syscalls", o->trace_syscalls },
+		{ "no-trace-families", o->no_trace_families }, { "no-trace-syscalls", o->no_trace_syscalls },
+		{ "tps", o->tps }, { "tpsExclude", o->tps_exclude },
+	};
 	char err[8192];
 	int r = ior_trace_select(&s, sel, err, sizeof err);
 
@@ -23,9 +28,12 @@ int ior_cmd_select(const struct ior_opts *o, unsigned char *sel)
 		return 2;
 	}
 	if (r == 0) {
-		fprintf(stderr, "ior: the selection flags select no syscall (-tps filters the selected families, "
-				"by default " IOR_DEFAULT_FAMILIES "; -trace-families=all selects every one; "
-				"see ior -list)\n");
+		fprintf(stderr, "ior: the selection flags select no syscall:");
+		for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+			if (flags[i].v && *flags[i].v)
+				fprintf(stderr, " -%s \"%s\"", flags[i].name, flags[i].v);
+		fprintf(stderr, " (-tps filters the selected families, by default " IOR_DEFAULT_FAMILIES
+				"; -trace-families=all selects every one; see ior -list)\n");
 		return 2;
 	}
 	return 0;

@@ -6,7 +6,8 @@
  *               of rename/link counts
  *   tracepoint  the syscall name (openat)
  *   pid, tid    "pid 123", "tid 124"
- *   flags       open flags "O_RDONLY|O_CLOEXEC", "(flags unknown)" */
+ *   flags       open flags "O_RDONLY|O_CLOEXEC", "(flags unknown)"
+ *   family      the syscall's family (FS, Network, Polling, ...) */
 #include "field.h"
 #include "flame.h"
 #include "trace/csv.h"
@@ -121,6 +122,19 @@ static int flags_frames(struct ior_flame_frames *out, const char *s, uint64_t fl
 	return frame_str(out, buf);
 }
 
+/* Derived from the syscall, so recordings carry it without a field. */
+static uint64_t family_number(const struct ior_event_pair *p)
+{
+	return p->sys < ior_nsyscalls ? ior_syscalls[p->sys].family : IOR_NFAMILIES;
+}
+
+static int family_frames(struct ior_flame_frames *out, const char *s, uint64_t family)
+{
+	const char *name = ior_family_name((unsigned)family);
+	(void)s;
+	return frame_str(out, family < IOR_NFAMILIES && name ? name : "?");
+}
+
 const struct ior_flame_field ior_flame_fields[] = {
 	{ "comm", .text = comm_text, .text_id = comm_id, .frames = comm_frames },
 	{ "path", .text = path_text, .text_id = path_id, .frames = path_frames },
@@ -128,6 +142,7 @@ const struct ior_flame_field ior_flame_fields[] = {
 	{ "pid", .number = pid_number, .frames = pid_frames },
 	{ "tid", .number = tid_number, .frames = tid_frames },
 	{ "flags", .number = flags_number, .frames = flags_frames },
+	{ "family", .number = family_number, .frames = family_frames },
 };
 const unsigned ior_flame_nfields = sizeof ior_flame_fields / sizeof *ior_flame_fields;
 

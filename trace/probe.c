@@ -10,6 +10,7 @@
 #include "trace/event.h"
 #include "trace/kfields.h"
 #include "trace/probe.h"
+#include "trace/select.h"
 #include "trace/syscalls.h"
 
 /* Where a run attaches, in order: exits before enters. A row's btf
@@ -135,8 +136,9 @@ static int fall_back_to_raw(struct ior_probe *p, bool verbose, char *err, size_t
 	return r;
 }
 
-/* Clears selected syscalls whose tracepoints this kernel lacks (one
- * warning names them all), so sys_conf and the count tell the truth. */
+/* Clears selected syscalls whose tracepoints this kernel lacks, so
+ * sys_conf and the count tell the truth; one warning names those the
+ * user named (a family's newest members are just not here yet). */
 static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
 {
 	char missing[2048] = "", tp[96], why[256];
@@ -157,6 +159,10 @@ static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
 			for (unsigned j = 0; j < ior_nsyscalls; j++)
 				p->nattached += c->sel[j];
 			return;
+		}
+		if (c->sel[i] != IOR_SEL_NAMED) {
+			c->sel[i] = 0;
+			continue;
 		}
 		c->sel[i] = 0;
 		size_t n = strlen(missing);

@@ -18,9 +18,10 @@ struct ior_probe_cfg {
 	size_t object_size;
 	int64_t pid, tid;     /* filters; < 0: none */
 	const char *comm;     /* filter; "": none (at most IOR_COMM_LEN - 1 bytes) */
-	/* sel[ior_syscall_index(s)]: the syscalls selected. Unselected ones
-	 * the fd table needs are traced too (ior_syscall_keeps_fds). Those
-	 * this kernel has no tracepoint for are cleared. */
+	/* sel[ior_syscall_index(s)]: the syscalls selected (trace/select.h).
+	 * Unselected ones the fd table needs are traced too
+	 * (ior_syscall_keeps_fds). Those this kernel has no tracepoint for
+	 * are cleared, with a warning for the ones named (2). */
 	unsigned char *sel;
 	bool verbose;         /* a verifier rejection brings the whole log */
 	bool empty;           /* the empty program only (bench baseline) */

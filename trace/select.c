@@ -141,7 +141,7 @@ static int base(const struct ior_select *o, unsigned char *sel, char *err, size_
 	if (empty(o->families) && empty(o->syscalls))
 		return mark_families(IOR_DEFAULT_FAMILIES, "trace-families", sel, 1, err, errlen);
 	r = mark_families(o->families, "trace-families", sel, 1, err, errlen);
-	return r ? r : mark_syscalls(o->syscalls, "trace-syscalls", sel, 1, err, errlen);
+	return r ? r : mark_syscalls(o->syscalls, "trace-syscalls", sel, IOR_SEL_NAMED, err, errlen);
 }
 
 int ior_trace_select(const struct ior_select *o, unsigned char *sel, char *err, size_t errlen)
@@ -162,8 +162,8 @@ int ior_trace_select(const struct ior_select *o, unsigned char *sel, char *err, 
 		if (!empty(o->tps_exclude) &&
 		    (out = list_matches(o->tps_exclude, "tpsExclude", name, err, errlen)) < 0)
 			return out;
-		sel[i] = in && !out;
-		count += sel[i];
+		sel[i] = in && !out ? sel[i] : 0;
+		count += sel[i] != 0;
 	}
 	return r ? r : count;
 }

@@ -27,8 +27,12 @@ struct ior_select {
 	const char *tps, *tps_exclude;         /* regexes */
 };
 
-/* sel[i] = 1 when ior_syscalls[i] is selected (sel has ior_nsyscalls
- * entries); NULL strings count as empty. Returns how many are selected,
+/* A syscall -trace-syscalls named: a kernel without it is worth a warning
+ * (one of a family missing is not: families grow with new kernels). */
+#define IOR_SEL_NAMED 2
+
+/* sel[i] != 0 when ior_syscalls[i] is selected (sel has ior_nsyscalls
+ * entries): IOR_SEL_NAMED, else 1; NULL strings count as empty. Returns how many are selected,
  * or -EINVAL with err naming the bad regex, or the unknown family or
  * syscall and the valid names (one line). */
 int ior_trace_select(const struct ior_select *o, unsigned char *sel, char *err, size_t errlen);

@@ -40,10 +40,12 @@ static struct ior_event_pair pairs[] = {
 	P(9500, 900, 0, 0, 0, IOR_FLAGS_UNKNOWN, 40, 40, -1, 0, "x", "//a//", "/b"),
 	P(9900, 50, 0, 0, 0, IOR_FLAGS_UNKNOWN, 40, 41, -1, 0, "x", "/tmp/\xff\xfe", ""),
 	P(10000, 60, 0, 0, 0, IOR_FLAGS_UNKNOWN, 40, 41, -1, 0, "", "/tmp/\xff\xfe", ""),
+	P(14000, 3000, 0, 64, 64, 0x80002, 20, 21, 6, 0, "nginx", "socket:tcp", ""),
+	P(18000, 9000, 1000, 1, 0, 0x80002, 20, 21, 7, 0, "nginx", "anon_inode:[eventpoll]", ""),
 };
 static const char *pair_sys[] = {
 	"openat", "read", "read", "close", "write", "write", "sync", "openat", "newstat", "rename",
-	"newstat", "newstat",
+	"newstat", "newstat", "sendto", "epoll_wait",
 };
 #define NPAIRS (sizeof pairs / sizeof pairs[0])
 

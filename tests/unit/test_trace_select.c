@@ -65,7 +65,9 @@ TEST(families_and_names)
 	CHECK_EQ_INT(in_family("Network"), 22);
 	CHECK_EQ_INT(fams("all", NULL, NULL, NULL), ior_nsyscalls);
 	CHECK_EQ_INT(fams("", "read,sendto", "", ""), 2);
-	CHECK(selected("read") && selected("sendto"));
+	CHECK(selected("read") == IOR_SEL_NAMED && selected("sendto") == IOR_SEL_NAMED);
+	CHECK_EQ_INT(fams("FS", "read", "", ""), 126);
+	CHECK(selected("read") == IOR_SEL_NAMED && selected("write") == 1); /* named: warned about when missing */
 	CHECK_EQ_INT(fams("Time", "read", "", ""), 19 + 1); /* a union */
 	CHECK_EQ_INT(fams("", "stat,sendfile,umount2,uname", "", ""), 4); /* libc's names */
 	CHECK(selected("newstat") && selected("sendfile64") && selected("umount") && selected("newuname"));
