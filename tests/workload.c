@@ -203,6 +203,30 @@
  *   close 3; _exit                                      3 per child
  *   totals: openat N, write N, close N = 3N pairs in N processes.
  *
+ * net: pipes, sockets and waits, all on the main thread (file = the fd
+ *   table's name; socketpair's and pipe2's fds come through memory ior
+ *   does not read, so they have no name):
+ *   pipe2 O_CLOEXEC -> 3, 4 (IPC: not traced by default)      1
+ *   write 4, 5 bytes -> 5; read 3, 64 -> 5; close 4; close 3   4
+ *   socketpair AF_UNIX SOCK_STREAM -> 3, 4                     1
+ *   sendto 3, 5 bytes -> 5; recvfrom 4, 64 -> 5                2
+ *   sendmsg 4, 7 bytes -> 7; recvmsg 3, 64 -> 7                2
+ *   socket AF_INET SOCK_STREAM|SOCK_CLOEXEC -> 5 (socket:tcp)  1
+ *   setsockopt 5 SO_REUSEADDR; bind 5 127.0.0.1:0; listen 5;
+ *   getsockname 5                                             4
+ *   socket AF_INET SOCK_STREAM -> 6 (socket:tcp)               1
+ *   connect 6 -> 0; accept4 5 SOCK_CLOEXEC -> 7 (socket:tcp)   2
+ *   sendto 6, 1000 bytes -> 1000; recvfrom 7, 1000 -> 1000     2
+ *   poll {7 POLLIN}, 1, 50 ms -> 0 (times out)                 1
+ *   epoll_create1 EPOLL_CLOEXEC -> 8 (anon_inode:[eventpoll])  1
+ *   epoll_ctl 8 ADD 7 -> 0                                    1
+ *   epoll_wait 8, 1, 30 ms -> 0 (times out)                    1
+ *   sendto 6, 1 byte -> 1; epoll_wait 8, 1, 5000 ms -> 1;
+ *   recvfrom 7, 64 -> 1                                       3
+ *   close 8, 7, 6, 5, 4, 3                                    6
+ *   totals: 33 pairs; by default (FS, Network, Polling, AIO) 32, with
+ *   -trace-families=FS only write, read and close: 10.
+ *
  * fds 0-2 must be open and no other: the first open must return 3.
  *
  * Exit status 0 on success; on any unexpected result it prints one line
@@ -217,6 +241,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -787,6 +815,72 @@ static int churn(const char *file, long n)
 	return 0;
 }
 
+/* sendmsg/recvmsg of one buffer. */
+static long msg_io(int fd, char *buf, size_t len, int send)
+{
+	struct iovec iov = { buf, len };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	return send ? sendmsg(fd, &m, 0) : recvmsg(fd, &m, 0);
+}
+
+/* A TCP connection over 127.0.0.1: listener 5, client 6, accepted 7. */
+static void tcp_pair(int *l, int *c, int *a)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof sa;
+	int one = 1;
+	*l = (int)expect(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), 5, "socket listener");
+	expect(setsockopt(*l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one), 0, "setsockopt");
+	expect(bind(*l, (struct sockaddr *)&sa, sizeof sa), 0, "bind");
+	expect(listen(*l, 1), 0, "listen");
+	expect(getsockname(*l, (struct sockaddr *)&sa, &len), 0, "getsockname");
+	*c = (int)expect(socket(AF_INET, SOCK_STREAM, 0), 6, "socket client");
+	expect(connect(*c, (struct sockaddr *)&sa, sizeof sa), 0, "connect");
+	*a = (int)expect(accept4(*l, 0, 0, SOCK_CLOEXEC), 7, "accept4");
+}
+
+/* poll and epoll_wait by number: libcs may route them to ppoll/epoll_pwait. */
+static void waits(int c, int a)
+{
+	struct pollfd pfd = { a, POLLIN, 0 };
+	struct epoll_event ev = { .events = EPOLLIN }, got;
+	char b;
+	expect(syscall(SYS_poll, &pfd, 1, 50), 0, "poll");
+	int e = (int)expect(epoll_create1(EPOLL_CLOEXEC), 8, "epoll_create1");
+	expect(epoll_ctl(e, EPOLL_CTL_ADD, a, &ev), 0, "epoll_ctl");
+	expect(syscall(SYS_epoll_wait, e, &got, 1, 30), 0, "epoll_wait timeout");
+	expect(sendto(c, "!", 1, 0, 0, 0), 1, "sendto 1");
+	expect(syscall(SYS_epoll_wait, e, &got, 1, 5000), 1, "epoll_wait ready");
+	expect(recvfrom(a, &b, 1, 0, 0, 0), 1, "recvfrom 1");
+	expect(close(e), 0, "close epoll");
+}
+
+static int net(void)
+{
+	static char big[1000], in[1000];
+	char buf[64];
+	int p[2], sv[2], l, c, a;
+	wait_for_release(0);
+	expect(pipe2(p, O_CLOEXEC), 0, "pipe2");
+	expect(write(p[1], "hello", 5), 5, "write pipe");
+	expect(read(p[0], buf, sizeof buf), 5, "read pipe");
+	expect(close(p[1]), 0, "close pipe");
+	expect(close(p[0]), 0, "close pipe");
+	expect(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0, "socketpair");
+	expect(sendto(sv[0], "hello", 5, 0, 0, 0), 5, "sendto unix");
+	expect(recvfrom(sv[1], buf, sizeof buf, 0, 0, 0), 5, "recvfrom unix");
+	expect(msg_io(sv[1], "message", 7, 1), 7, "sendmsg");
+	expect(msg_io(sv[0], buf, sizeof buf, 0), 7, "recvmsg");
+	tcp_pair(&l, &c, &a);
+	expect(sendto(c, big, sizeof big, 0, 0, 0), 1000, "sendto tcp");
+	expect(recvfrom(a, in, sizeof in, MSG_WAITALL, 0, 0), 1000, "recvfrom tcp");
+	waits(c, a);
+	int fds[] = { a, c, l, sv[1], sv[0] };
+	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+		expect(close(fds[i]), 0, "close");
+	return 0;
+}
+
 static _Noreturn void usage(void)
 {
 	static const char text[] =
@@ -794,7 +888,7 @@ static _Noreturn void usage(void)
 		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR |\n"
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
-		"       churn FILE N | clonefiles FILE\n"
+		"       churn FILE N | clonefiles FILE | net\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -848,6 +942,8 @@ int main(int argc, char **argv)
 		rc = churn(argv[2], parse_count(argv[3], 1000000, "churn N"));
 	else if (!strcmp(sc, "sharedfd") && argc == 3)
 		rc = sharedfd(argv[2]);
+	else if (!strcmp(sc, "net") && argc == 2)
+		rc = net();
 	else
 		usage();
 	_exit(rc);

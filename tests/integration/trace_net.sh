@@ -1,0 +1,83 @@
+#!/bin/bash
+# Families on the workload's "net" scenario: a pipe, a unix socketpair, TCP
+# over 127.0.0.1 and poll/epoll_wait waits with known timeouts. The default
+# families (FS, Network, Polling, AIO) give exact rows per syscall, bytes of
+# send and receive, the descriptors' names and the waits' durations;
+# -trace-families=FS keeps only the file syscalls; ior -list says which are
+# traced. Expected numbers: see "net" at the top of tests/workload.c.
+. "$(dirname "$0")/../lib/common.sh"
+setup
+
+MS=1000000
+
+if ! trace_scenario -- net; then
+	fail net-run "$WHY"
+else
+	P=$WL_LAST
+	check net-counts pid=$P "count==32" "count[name=pipe2]==0" \
+		"count[name=write]==1" "count[name=read]==1" "count[name=socketpair]==1" \
+		"count[name=sendto]==3" "count[name=recvfrom]==3" "count[name=sendmsg]==1" "count[name=recvmsg]==1" \
+		"count[name=socket]==2" "count[name=setsockopt]==1" "count[name=bind]==1" "count[name=listen]==1" \
+		"count[name=getsockname]==1" "count[name=connect]==1" "count[name=accept4]==1" \
+		"count[name=poll]==1" "count[name=epoll_create1]==1" "count[name=epoll_ctl]==1" \
+		"count[name=epoll_wait]==2" "count[name=close]==8"
+	check net-bytes pid=$P "sum_bytes[name=write]==5" "sum_bytes[name=read]==5" \
+		"sum_bytes[name=sendto]==1006" "sum_bytes[name=recvfrom]==1006" \
+		"sum_bytes[name=sendmsg]==7" "sum_bytes[name=recvmsg]==7" \
+		"sum_bytes[name=sendto,fd=3]==5" "sum_bytes[name=sendto,fd=6]==1001" \
+		"sum_bytes[name=recvfrom,fd=7]==1001"
+	check net-names pid=$P "count[name=socket,path=socket:tcp]==2" \
+		"count[name=accept4,path=socket:tcp,fd=7]==1" "count[name=sendto,path=socket:tcp]==2" \
+		"count[name=recvfrom,path=socket:tcp]==2" "count[name=epoll_create1,path=anon_inode:[eventpoll\\],fd=8]==1" \
+		"count[name=epoll_wait,path=anon_inode:[eventpoll\\]]==2" "count[name=epoll_ctl,fd=8]==1" \
+		"count[name=close,path=socket:tcp]==3" "count[name=close,path=anon_inode:[eventpoll\\]]==1" \
+		"count[name=sendto,fd=3,path=]==1" "count[name=close,path=]==4"
+	# the timeouts: poll 50 ms and epoll_wait 30 ms expire (ret 0), the
+	# second epoll_wait returns at once (the byte is there)
+	check net-waits pid=$P "min_dur[name=poll,ret=0]>=$((50 * MS))" "max_dur[name=poll]<$((1000 * MS))" \
+		"min_dur[name=epoll_wait,ret=0]>=$((30 * MS))" "max_dur[name=epoll_wait,ret=0]<$((1000 * MS))" \
+		"count[name=epoll_wait,ret=1]==1" "max_dur[name=epoll_wait,ret=1]<$((1000 * MS))"
+fi
+
+# Only the FS family: the pipe's write and read and the closes, nothing of
+# the sockets or the waits; the closes still name what they close.
+if ! trace_scenario -trace-families=FS -- net; then
+	fail net-fs-run "$WHY"
+else
+	P=$WL_LAST
+	check net-fs-only pid=$P "count==10" "count[name=write]==1" "count[name=read]==1" "count[name=close]==8" \
+		"count[name=close,path=socket:tcp]==3" "count[name=close,path=anon_inode:[eventpoll\\]]==1"
+fi
+
+# -no-trace-families and -trace-syscalls compose: Network without Polling,
+# plus one named syscall.
+if ! trace_scenario -trace-families=Network -trace-syscalls=epoll_create1 -no-trace-syscalls=setsockopt -- net; then
+	fail net-compose-run "$WHY"
+else
+	P=$WL_LAST
+	check net-compose pid=$P "count==17" "count[name=setsockopt]==0" "count[name=poll]==0" \
+		"count[name=epoll_wait]==0" "count[name=close]==0" "count[name=epoll_create1]==1" "count[name=sendto]==3"
+fi
+
+# ior -list: every syscall with a tracepoint here, its family and whether
+# the flags trace it (fds: traced only to keep the fd table)
+if ! "$IOR" -list -trace-families=FS >"$T/list.out" 2>"$T/list.err"; then
+	fail list "exit $?: $(head -c 300 "$T/list.err")"
+elif head -n 1 "$T/list.out" | grep -qE '^NR +SYSCALL +FAMILY +TRACED$' &&
+	grep -qE '^0 +read +FS +yes$' "$T/list.out" && grep -qE '^44 +sendto +Network +no$' "$T/list.out" &&
+	grep -qE '^41 +socket +Network +fds$' "$T/list.out" && grep -qE '^232 +epoll_wait +Polling +no$' "$T/list.out" &&
+	grep -qE '^39 +getpid +Process +no$' "$T/list.out" &&
+	[ "$(grep -cE '^[0-9]+ ' "$T/list.out")" = "$(ls -d /sys/kernel/tracing/events/syscalls/sys_enter_* | wc -l)" ] &&
+	[ "$(awk '$3 == "FS" && $4 == "yes"' "$T/list.out" | wc -l)" = "$(awk '$3 == "FS"' "$T/list.out" | wc -l)" ] &&
+	tail -n 1 "$T/list.out" | grep -qE '^# [0-9]+ of ior.s 367 syscalls have tracepoints here, [0-9]+ traced with these flags'; then
+	pass list
+else
+	fail list "$(head -n 3 "$T/list.out" | tr '\n' '|') ... $(tail -n 1 "$T/list.out")"
+fi
+if ior_fails 2 '^ior: -trace-families: unknown family "Disk"; valid: FS,Network,Polling,Memory,Process,Signals,Sched,IPC,Time,Security,AIO,Misc,all$' -list -trace-families=FS,Disk &&
+	ior_fails 2 '^ior: -no-trace-syscalls: unknown syscall "nope"; valid: read,write,' -plain -no-trace-syscalls=nope; then
+	pass unknown-names-usage-error
+else
+	fail unknown-names-usage-error "$WHY"
+fi
+finish
