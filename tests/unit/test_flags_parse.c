@@ -97,6 +97,36 @@ TEST(duration_units)
 	CHECK(ior_parse_duration("inf", &ns) == -1);
 }
 
+/* The selection flags are named like the original ior's, with hyphens;
+ * their lists are parsed by trace/select.c (test_trace_select). */
+TEST(hyphenated_selection_flags)
+{
+	static const char *fam, *sys, *nofam, *nosys;
+	static bool list;
+	static const struct ior_flag sel[] = {
+		{ "trace-families", IOR_FLAG_STRING, &fam, "" },
+		{ "trace-syscalls", IOR_FLAG_STRING, &sys, "" },
+		{ "no-trace-families", IOR_FLAG_STRING, &nofam, "" },
+		{ "no-trace-syscalls", IOR_FLAG_STRING, &nosys, "" },
+		{ "list", IOR_FLAG_BOOL, &list, "" },
+	};
+	char err[128];
+	char *argv[] = { "ior", "-trace-families=FS,Network", "--trace-syscalls", "read,sendto",
+			 "-no-trace-families=Polling", "--no-trace-syscalls=close", "-list" };
+	CHECK_EQ_INT(ior_flags_parse(sel, 5, 7, argv, err, sizeof err), 7);
+	CHECK_EQ_STR(fam, "FS,Network");
+	CHECK_EQ_STR(sys, "read,sendto");
+	CHECK_EQ_STR(nofam, "Polling");
+	CHECK_EQ_STR(nosys, "close");
+	CHECK(list);
+	char *bad[] = { "ior", "-trace-family=FS" };
+	CHECK_EQ_INT(ior_flags_parse(sel, 5, 2, bad, err, sizeof err), -1);
+	CHECK_EQ_STR(err, "flag provided but not defined: -trace-family");
+	char *novalue[] = { "ior", "-trace-families" };
+	CHECK_EQ_INT(ior_flags_parse(sel, 5, 2, novalue, err, sizeof err), -1);
+	CHECK_EQ_STR(err, "flag needs an argument: -trace-families");
+}
+
 int main(void)
 {
 	RUN(go_style_forms);
@@ -106,5 +136,6 @@ int main(void)
 	RUN(missing_value);
 	RUN(bad_values);
 	RUN(duration_units);
+	RUN(hyphenated_selection_flags);
 	return t_done();
 }
