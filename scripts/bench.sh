@@ -5,7 +5,7 @@
 #   --smoke       tiny counts, 1 run, untraced + ior + one installed peer;
 #                 prints PASS:/FAIL: lines (tests/run bench)
 #   --runs N      runs per figure, the median is reported (default 5)
-#   --tracers L   comma-separated subset of: untraced empty ior-flame
+#   --tracers L   comma-separated subset of: untraced empty ior-flame ior-fs
 #                 ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist
 #                 bt-print perf-trace strace, plus "ior-extra" (sustained
 #                 rate, bytes/pair, aggregation, RSS) and "ior-reader"
@@ -48,12 +48,17 @@ done
 case $RUNS in '' | *[!0-9]* | 0) echo "bench.sh: --runs needs a positive number" >&2; exit 2 ;; esac
 
 # ---- workloads -----------------------------------------------------------
-WLS=(read open write mixed read2)
-declare -A WL_MODE=([read]=read [open]=open [write]=write [mixed]=mixed [read2]=read)
-declare -A WL_ITERS=([read]=300000 [open]=100000 [write]=300000 [mixed]=33000 [read2]=150000)
-declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2)
+# getpid: a syscall no default family has (it must stay nearly free);
+# send: Network syscalls, the cost of the default families beyond FS
+# (ior -flamegraph traces them, ior -trace-families=FS does not)
+WLS=(read open write mixed read2 getpid send)
+declare -A WL_MODE=([read]=read [open]=open [write]=write [mixed]=mixed [read2]=read [getpid]=getpid [send]=send)
+declare -A WL_ITERS=([read]=300000 [open]=100000 [write]=300000 [mixed]=33000 [read2]=150000 [getpid]=300000
+	[send]=150000)
+declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2 [getpid]=1 [send]=1)
 declare -A WL_DESC=([read]="pread64 4 KiB, /dev/shm" [open]="openat+fstat+close"
-	[write]="write 64 B" [mixed]="open,fstat,4 pread,2 write,close" [read2]="pread64, 2 threads")
+	[write]="write 64 B" [mixed]="open,fstat,4 pread,2 write,close" [read2]="pread64, 2 threads"
+	[getpid]="getpid (not traced by default)" [send]="sendto+recvfrom 64 B, unix socketpair")
 SLOW_DIV=10            # perf trace, strace, bpftrace printf: a tenth of the iterations
 SUST_PAIRS=10500000    # flat-out sessions: pairs each (>= 10 M recorded despite some loss)
 SUST_THREADS="1 2 4"
@@ -68,18 +73,18 @@ if [ "$SMOKE" = 1 ]; then
 fi
 
 declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)"
-	[ior-flame]="ior -flamegraph" [ior-plain]="ior -plain >/dev/null"
+	[ior-flame]="ior -flamegraph" [ior-fs]="ior -flamegraph -trace-families=FS" [ior-plain]="ior -plain >/dev/null"
 	[ior-summary]="ior -summary (the dashboard's statistics)"
 	[bt-count]="bpftrace count, enter+exit" [bt-count-enter]="bpftrace count, enter only"
 	[bt-count-raw]="bpftrace count, raw_syscalls"
 	[bt-hist]="bpftrace pair+latency hist" [bt-print]="bpftrace printf per pair"
 	[perf-trace]="perf trace -o FILE" [strace]="strace -f -o FILE")
-declare -A FILTER=([untraced]="-" [empty]="none (all processes)" [ior-flame]="comm, in kernel"
+declare -A FILTER=([untraced]="-" [empty]="none (all processes)" [ior-flame]="comm, in kernel" [ior-fs]="comm, in kernel"
 	[ior-plain]="comm, in kernel" [ior-summary]="comm, in kernel" [bt-count]="comm, in kernel" [bt-count-enter]="comm, in kernel"
 	[bt-count-raw]="comm + syscall set, in kernel"
 	[bt-hist]="comm, in kernel" [bt-print]="comm, in kernel"
 	[perf-trace]="its child task (all its syscalls)" [strace]="its child (all its syscalls)")
-ALL_TRACERS="untraced empty ior-flame ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra ior-reader"
+ALL_TRACERS="untraced empty ior-flame ior-fs ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra ior-reader"
 
 log() { echo "bench: $*" >&2; }
 PASSES=0 FAILS=0
@@ -288,6 +293,7 @@ ior_args() { # TRACER WL RUN
 	case $1 in
 	empty) echo -benchEmpty -duration 1h ;;
 	ior-flame) echo -flamegraph -name "bench-$2-$3" -comm "$COMM" ;;
+	ior-fs) echo -flamegraph -trace-families=FS -name "bench-fs-$2-$3" -comm "$COMM" ;;
 	ior-plain) echo -plain -comm "$COMM" ;;
 	ior-summary) echo -summary -comm "$COMM" ;;
 	esac
@@ -295,7 +301,7 @@ ior_args() { # TRACER WL RUN
 
 bench_ior_paired() {
 	local t w run
-	for t in empty ior-flame ior-plain ior-summary; do
+	for t in empty ior-flame ior-fs ior-plain ior-summary; do
 		want "$t" || continue
 		PAIRED="$PAIRED $t"
 		SESSION_PAIRS[$t]=0 SESSION_LOST[$t]=0 SESSION_CPU[$t]=0 SESSION_RSS[$t]=0
@@ -818,6 +824,25 @@ target() { # NAME met|missed|unknown DETAIL
 }
 
 # Ratio targets, within this run.
+# The families: a syscall of no selected family stays nearly free (getpid
+# under the default selection), and what the default's Network family
+# costs over FS alone (send: traced by ior -flamegraph, not by
+# -trace-families=FS).
+ratio_of() { # TRACER WL: its ns/syscall / the untraced one
+	local ns=$(sum_field "$1" "$2" 5) base=$(base_ns "$1" "$2")
+	[ -n "$ns" ] && [ -n "$base" ] && awk -v a="$ns" -v b="$base" 'BEGIN { printf "%.2f", a / b }'
+}
+families_targets() {
+	local g=$(ratio_of ior-flame getpid) ga=$(added_ns ior-flame getpid) ge=$(added_ns empty getpid)
+	local sd=$(ratio_of ior-flame send) sf=$(ratio_of ior-fs send)
+	local sda=$(added_ns ior-flame send) sfa=$(added_ns ior-fs send)
+	[ -n "$g" ] && target unselected_free "$(awk -v g="$g" 'BEGIN { print g <= 1.15 ? "met" : "missed" }')" \
+		"getpid under ior -flamegraph (default families): ${g}x untraced, +$ga ns/syscall${ge:+ (empty program +$ge)}; target <= 1.15x"
+	[ -n "$sd" ] && [ -n "$sf" ] && target wider_default measured \
+		"sendto+recvfrom: ior -flamegraph (default FS,Network,Polling,AIO) ${sd}x untraced (+$sda ns/syscall), -trace-families=FS ${sf}x (+$sfa ns/syscall)"
+	return 0
+}
+
 print_targets() {
 	local w ia ea ba bea r lost1 lost2 bpp agg1 agg2 rss rss0
 	echo "| target | result | numbers |"
@@ -838,6 +863,7 @@ print_targets() {
 			target "cost_$w" unknown "ior +$ia ns/syscall; empty ${ea:-not run}; bpftrace count raw_syscalls ${ba:-not run}"
 		fi
 	done
+	families_targets
 	# the table's 1- and 2-thread read runs; the 10 M-pair flat-out
 	# sessions are shown next to it (they measure the sustained rate)
 	lost1=$(ex lost_read_1t) lost2=$(ex lost_read_2t) lost4=$(ex lost_read_4t)
@@ -909,7 +935,7 @@ if [ "$SMOKE" = 1 ]; then
 	TRACERS=${TRACERS:-untraced,ior-flame,$peer,ior-extra,ior-reader}
 fi
 need_ior=0
-for t in empty ior-flame ior-plain ior-summary ior-extra ior-reader; do want "$t" && need_ior=1; done
+for t in empty ior-flame ior-fs ior-plain ior-summary ior-extra ior-reader; do want "$t" && need_ior=1; done
 [ "$need_ior" = 1 ] && [ ! -x "$IOR" ] && problem "$IOR missing: run make"
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && ! installed bpftrace && { problem "bpftrace missing: scripts/deps.sh bench"; break; }

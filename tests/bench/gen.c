@@ -2,13 +2,16 @@
  *
  *   iorbench MODE [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR]
  *
- * Modes (every syscall is one ior traces, issued through syscall(2) so the
+ * Modes (syscalls issued through syscall(2) so the
  * count is exact whatever the libc does):
  *   read   pread64 of 4 KiB from a 1 MiB file            1 syscall/iter
  *   open   openat + fstat + close of one file             3 syscalls/iter
  *   write  write of 64 bytes; lseek to 0 every 16384      ~1 syscall/iter
  *   mixed  openat, fstat, 4 x pread64 4 KiB, 2 x write 64 B, close
  *                                                         ~9 syscalls/iter
+ *   getpid getpid: a syscall ior does not trace by default  1 syscall/iter
+ *   send   sendto 64 B + recvfrom 64 B on a unix socketpair (Network:
+ *          traced by default, not with -trace-families=FS) 2 syscalls/iter
  * -n counts iterations per thread; -t runs each thread for that long.
  * -rate paces each thread to R iterations per second (clock_nanosleep,
  * which ior does not trace), to find the rate a tracer sustains.
@@ -28,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -42,8 +46,8 @@
 #define PACE_EVERY 64
 #define MAX_THREADS 256
 
-enum mode { MODE_READ, MODE_OPEN, MODE_WRITE, MODE_MIXED };
-static const char *const mode_names[] = { "read", "open", "write", "mixed" };
+enum mode { MODE_READ, MODE_OPEN, MODE_WRITE, MODE_MIXED, MODE_GETPID, MODE_SEND };
+static const char *const mode_names[] = { "read", "open", "write", "mixed", "getpid", "send" };
 
 struct config {
 	enum mode mode;
@@ -63,6 +67,7 @@ struct worker {
 	char path[256];    /* data file: read by read, open and mixed */
 	char log_path[256];/* written by write and mixed */
 	int data_fd, log_fd;
+	int sv[2];         /* send: a unix socketpair, -1 otherwise */
 	uint64_t log_writes;
 	uint64_t syscalls;
 	int failed_errno;
@@ -89,7 +94,7 @@ static void die(const char *what, const char *on, int err)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: iorbench read|open|write|mixed [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR]\n");
+		"usage: iorbench read|open|write|mixed|getpid|send [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR]\n");
 	exit(2);
 }
 
@@ -142,6 +147,14 @@ static int open_stat_close(struct worker *w, uint64_t i, int reads, int writes)
 	return n;
 }
 
+static int send_recv(struct worker *w)
+{
+	if (syscall(SYS_sendto, w->sv[0], write_buf, WRITE_SIZE, 0, NULL, 0) != WRITE_SIZE ||
+	    syscall(SYS_recvfrom, w->sv[1], read_buf[w->index], WRITE_SIZE, 0, NULL, NULL) != WRITE_SIZE)
+		w->failed_errno = errno ? errno : EIO;
+	return 2;
+}
+
 static int one_iteration(struct worker *w, uint64_t i)
 {
 	switch (w->cfg->mode) {
@@ -153,6 +166,11 @@ static int one_iteration(struct worker *w, uint64_t i)
 		return log_write(w);
 	case MODE_MIXED:
 		return open_stat_close(w, i, 4, 2);
+	case MODE_GETPID:
+		syscall(SYS_getpid);
+		return 1;
+	case MODE_SEND:
+		return send_recv(w);
 	}
 	return 0;
 }
@@ -211,10 +229,12 @@ static void setup_worker(struct worker *w, const struct config *cfg, int index)
 {
 	w->cfg = cfg;
 	w->index = index;
-	w->data_fd = w->log_fd = -1;
+	w->data_fd = w->log_fd = w->sv[0] = w->sv[1] = -1;
 	snprintf(w->path, sizeof w->path, "%s/iorbench-%d-%d.data", cfg->dir, (int)getpid(), index);
 	snprintf(w->log_path, sizeof w->log_path, "%s/iorbench-%d-%d.log", cfg->dir, (int)getpid(), index);
-	if (cfg->mode != MODE_WRITE) {
+	if (cfg->mode == MODE_SEND && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, w->sv))
+		die("cannot make", "a socketpair", errno);
+	if (cfg->mode == MODE_READ || cfg->mode == MODE_OPEN || cfg->mode == MODE_MIXED) {
 		make_file(w->path);
 		w->data_fd = open(w->path, O_RDONLY | O_CLOEXEC);
 		if (w->data_fd < 0)
@@ -229,6 +249,9 @@ static void setup_worker(struct worker *w, const struct config *cfg, int index)
 
 static void teardown_worker(struct worker *w)
 {
+	for (int k = 0; k < 2; k++)
+		if (w->sv[k] >= 0)
+			close(w->sv[k]);
 	if (w->data_fd >= 0) {
 		close(w->data_fd);
 		unlink(w->path);
