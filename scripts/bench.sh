@@ -11,6 +11,8 @@
 #                 rate, bytes/pair, aggregation, RSS) and "ior-reader"
 #                 (ior collapsed on big synthetic recordings)
 #   --keep        keep the work directory (tracer outputs, recordings)
+#   --workloads L comma-separated subset of: read open write mixed read2
+#                 getpid send (default all)
 #
 # build/iorbench (tests/bench/gen.c) is the workload. Every tracer filters
 # to it by comm ("iorbench") in the kernel, except the empty program (no
@@ -29,9 +31,9 @@ IOR=${IOR:-$ROOT/ior}
 GEN=${GEN:-$ROOT/build/iorbench}
 RECGEN=${RECGEN:-$ROOT/build/iorrecgen}
 COMM=iorbench
-RUNS=5 SMOKE=0 KEEP=0 TRACERS=""
+RUNS=5 SMOKE=0 KEEP=0 TRACERS="" WORKLOADS=""
 
-usage() { sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) SMOKE=1 ;;
@@ -40,6 +42,8 @@ while [ $# -gt 0 ]; do
 	--tracers) TRACERS=${2:-}; shift ;;
 	--tracers=*) TRACERS=${1#*=} ;;
 	--keep) KEEP=1 ;;
+	--workloads) WORKLOADS=${2:-}; shift ;;
+	--workloads=*) WORKLOADS=${1#*=} ;;
 	-h | --help) usage 0 ;;
 	*) echo "bench.sh: unknown argument '$1'" >&2; usage 2 ;;
 	esac
@@ -59,6 +63,12 @@ declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2 [getpid]=
 declare -A WL_DESC=([read]="pread64 4 KiB, /dev/shm" [open]="openat+fstat+close"
 	[write]="write 64 B" [mixed]="open,fstat,4 pread,2 write,close" [read2]="pread64, 2 threads"
 	[getpid]="getpid (not traced by default)" [send]="sendto+recvfrom 64 B, unix socketpair")
+if [ -n "$WORKLOADS" ]; then
+	for w in ${WORKLOADS//,/ }; do
+		[ -n "${WL_MODE[$w]:-}" ] || { echo "bench.sh: unknown workload '$w'" >&2; exit 2; }
+	done
+	read -r -a WLS <<<"${WORKLOADS//,/ }"
+fi
 SLOW_DIV=10            # perf trace, strace, bpftrace printf: a tenth of the iterations
 SUST_PAIRS=10500000    # flat-out sessions: pairs each (>= 10 M recorded despite some loss)
 SUST_THREADS="1 2 4"
