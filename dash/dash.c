@@ -208,14 +208,19 @@ static int view_key(struct ior_dash *d, const struct ior_tui_key *k)
 
 static int tab_key(struct ior_dash *d, const struct ior_tui_key *k)
 {
+	enum ior_dash_tab to;
+
 	if (k->code >= '1' && k->code < '1' + IOR_DASH_NTABS)
-		d->tab = (enum ior_dash_tab)(k->code - '1');
+		to = (enum ior_dash_tab)(k->code - '1');
 	else if (k->code == IOR_TUI_KEY_TAB)
-		d->tab = (enum ior_dash_tab)((d->tab + 1) % IOR_DASH_NTABS);
+		to = (enum ior_dash_tab)((d->tab + 1) % IOR_DASH_NTABS);
 	else if (k->code == IOR_TUI_KEY_BACKTAB)
-		d->tab = (enum ior_dash_tab)((d->tab + IOR_DASH_NTABS - 1) % IOR_DASH_NTABS);
+		to = (enum ior_dash_tab)((d->tab + IOR_DASH_NTABS - 1) % IOR_DASH_NTABS);
 	else
 		return 0;
+	if (to == IOR_DASH_LATENCY) /* keys typed ahead of the frames */
+		ior_dash_want_latency(d);
+	d->tab = to;
 	d->help = 0;
 	return 1;
 }

@@ -154,6 +154,10 @@ int ior_dash_select_rows(struct ior_dash *d, struct dash_view *v);
 /* d->rows[0..n) summed per directory under d->prefix (or per mount
  * point), sorted by the view's column, back into d->rows (dirs.c). */
 void ior_dash_group_rows(struct ior_dash *d, const struct dash_view *v, unsigned n);
+/* On a Syscalls, Files or Processes tab: its selected row is what the
+ * Latency tab shows (also done as it is drawn; this is for keys that
+ * leave it before a frame, draw.c). */
+void ior_dash_want_latency(struct ior_dash *d);
 void ior_dash_mounts_free(struct ior_dash *d);
 
 /* Shared drawing bits (draw.c). */

@@ -295,6 +295,15 @@ static void want_latency(struct ior_dash *d, const struct ior_stats_row *sel)
 	}
 }
 
+void ior_dash_want_latency(struct ior_dash *d)
+{
+	struct dash_view *v = &d->views[d->tab];
+
+	if ((d->tab == IOR_DASH_SYSCALLS || d->tab == IOR_DASH_FILES || d->tab == IOR_DASH_PROCESSES) &&
+	    !ior_dash_select_rows(d, v))
+		want_latency(d, v->table.selected < d->nrows ? &d->rows[v->table.selected] : NULL);
+}
+
 static int draw_view(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
 {
 	struct dash_view *v = &d->views[d->tab];
@@ -490,8 +499,8 @@ static void draw_title(struct ior_dash *d, struct ior_tui_screen *s)
 	ior_dash_pick_label(d, pick, sizeof pick);
 	if (d->rec_file[0])
 		snprintf(rec, sizeof rec, "  REC %s (%llu pairs)", d->rec_file, (unsigned long long)d->rec_pairs);
-	ior_tui_putf(s, 0, 0, s->cols, REV, IOR_TUI_PAD | IOR_TUI_ELLIPSIS, "ior  %s  %s%s%s  %llu pairs in %s%s",
-		     d->title, d->state, pick[0] ? "  " : "", pick, (unsigned long long)t.sums.pairs, el, rec);
+	ior_tui_putf(s, 0, 0, s->cols, REV, IOR_TUI_PAD | IOR_TUI_ELLIPSIS, "ior  %s  %s%s%s%s  %llu pairs in %s",
+		     d->title, d->state, rec, pick[0] ? "  " : "", pick, (unsigned long long)t.sums.pairs, el);
 }
 
 static void draw_tabs(struct ior_dash *d, struct ior_tui_screen *s)

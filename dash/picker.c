@@ -77,15 +77,38 @@ static int wanted(const struct ior_stats_row *r, const char *text)
 	return !text[0] || strstr(r->comm, text) || !strncmp(pid, text, strlen(text));
 }
 
+static int listed(const struct ior_dash *d, unsigned n, uint32_t pid)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (d->pick_rows[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+/* Live, a process blocked in its first syscall has no pair yet: the ones
+ * in flight are listed too (0 pairs), for the hung I/O is what one picks. */
+static unsigned add_in_flight(struct ior_dash *d, unsigned n)
+{
+	size_t total = d->in_flight ? d->in_flight(d->ctx, d->flight, MAX_IN_FLIGHT) : 0;
+
+	for (size_t i = 0; i < total && i < MAX_IN_FLIGHT && n < PICK_ROWS; i++)
+		if (!listed(d, n, d->flight[i].pid)) {
+			struct ior_stats_row *r = &d->pick_rows[n++];
+			*r = (struct ior_stats_row){ .name = "", .pid = d->flight[i].pid };
+			snprintf(r->comm, sizeof r->comm, "%s", d->flight[i].comm);
+		}
+	return n;
+}
+
 /* The processes of every pair (not only the picked one's), by pairs. */
 static void load(struct ior_dash *d)
 {
 	struct ior_stats_row other;
 	int n = ior_stats_select(d->all, IOR_STATS_PROCESSES, IOR_STATS_BY_PAIRS, false, d->pick_rows, PICK_ROWS,
 				 &other);
-	unsigned kept = 0;
+	unsigned kept = 0, all = add_in_flight(d, n < 0 ? 0 : (unsigned)n);
 
-	for (int i = 0; i < n; i++)
+	for (unsigned i = 0; i < all; i++)
 		if (wanted(&d->pick_rows[i], d->pick_edit.text))
 			d->pick_rows[kept++] = d->pick_rows[i];
 	d->npick = kept;

@@ -511,7 +511,7 @@ TEST(record_key)
 	setup(&f, 24, 120, 1);
 	CHECK_EQ_INT(ior_dash_key(f.dash, &r), IOR_DASH_RECORD);
 	ior_dash_set_recording(f.dash, "host-default-2026.ior.zst", 12);
-	CHECK(strstr(draw(&f), "  REC host-default-2026.ior.zst (12 pairs)") != NULL);
+	CHECK(strstr(draw(&f), "ior  test    REC host-default-2026.ior.zst (12 pairs)  6 pairs in") != NULL);
 	ior_dash_set_recording(f.dash, NULL, 0);
 	CHECK(strstr(draw(&f), "REC ") == NULL);
 	teardown(&f);
@@ -607,6 +607,8 @@ TEST(process_picker_live)
 
 	setup(&f, 24, 120, 1);
 	key(&f, 'p');
+	t = draw(&f); /* the process in flight too, without pairs yet */
+	CHECK(strstr(t, " Pick a process (3) ") && strstr(t, "      7 blocker                  0 "));
 	press(&f, IOR_TUI_KEY_ENTER); /* the first: workload, the most pairs */
 	ior_dash_set_now(f.dash, 2500 * MS);
 	t = draw(&f);
