@@ -98,6 +98,24 @@ void ior_dash_add(struct ior_dash *d, const struct ior_event_pair *p)
 		d->count++;
 }
 
+size_t ior_dash_ring_replay(struct ior_dash *d, void (*add)(void *ctx, const struct ior_event_pair *p), void *ctx)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->count; i++) {
+		const struct stream_entry *e = ior_dash_stream_at(d, i);
+		if (strlen(e->path) >= STREAM_PATH - 1)
+			continue;
+		struct ior_event_pair p = { .enter_ns = e->enter_ns, .duration_ns = e->duration_ns, .gap_ns = e->gap_ns,
+					    .ret = e->ret, .bytes = e->bytes, .flags = IOR_FLAGS_UNKNOWN, .pid = e->pid,
+					    .tid = e->tid, .fd = e->fd, .sys = e->sys, .comm = e->comm, .path = e->path,
+					    .path2 = "" };
+		add(ctx, &p);
+		n++;
+	}
+	return n;
+}
+
 const struct stream_entry *ior_dash_stream_at(const struct ior_dash *d, size_t i)
 {
 	if (i >= d->count)

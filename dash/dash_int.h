@@ -67,7 +67,8 @@ struct lat_target {
 	char name[NAME_MAX_BYTES];  /* the file or directory ("/a/" ends in '/') */
 };
 
-/* The Flame tab: an aggregate of every pair since since_ns, and the tree
+/* The Flame tab: an aggregate of every pair (or, late, since the ring's
+ * oldest), and the tree
  * last built from it; the cursor and the zoom are kept as frame paths
  * ("all;a;b") so that they survive a rebuild. */
 struct dash_flame {
@@ -75,7 +76,8 @@ struct dash_flame {
 	struct ior_flame_tree *tree;
 	struct ior_flame_spec spec;
 	int order;                   /* index into the orders `o` cycles */
-	uint64_t since_ns;           /* live: agg counts from here (0: from the start) */
+	int late;                    /* live: agg started after the trace, seeded */
+	uint64_t seeded;             /* ... with these pairs of the Stream's ring */
 	int err;                     /* -errno of the last build or new agg */
 	uint64_t built_pairs, built_ns;
 	uint32_t zoom, sel;          /* nodes of tree */
@@ -138,7 +140,8 @@ struct ior_dash {
 	int64_t pick_pid;        /* -1: every process */
 	char pick_comm[16];
 	struct ior_stats *pick_stats;
-	uint64_t pick_since_ns;  /* live: the picked stats count from here */
+	int pick_late;           /* live: the picked stats start at the ring's oldest pair */
+	uint64_t pick_seeded;    /* ... with these of its pairs */
 	struct dash_flame flame;
 	char rec_file[256];      /* "": not recording */
 	uint64_t rec_pairs;
@@ -148,6 +151,10 @@ void ior_dash_views_init(struct ior_dash *d);
 /* Enter on a directory group opens it; Backspace, Left go up. 1 when handled. */
 int ior_dash_dirs_key(struct ior_dash *d, const struct ior_tui_key *k);
 const struct stream_entry *ior_dash_stream_at(const struct ior_dash *d, size_t i); /* 0: oldest */
+/* Live, what starts late (a pick, Flame's o and m) is fed the Stream's
+ * ring first, oldest first, as pairs (paths cut at STREAM_PATH - 1 bytes
+ * left out: they would count as another file). Returns the pairs given. */
+size_t ior_dash_ring_replay(struct ior_dash *d, void (*add)(void *ctx, const struct ior_event_pair *p), void *ctx);
 /* The rows of the current tab's table into d->rows (d->nrows), (other)
  * last when it holds pairs; 0 or -ENOMEM (draw.c). */
 int ior_dash_select_rows(struct ior_dash *d, struct dash_view *v);

@@ -44,9 +44,12 @@ static int new_agg(struct ior_dash *d, int first)
 	if ((r = ior_flame_agg_new(&f->agg, &f->spec)) < 0)
 		return f->err = r;
 	ior_flame_agg_set_bounds(f->agg);
-	f->since_ns = d->replay || first ? 0 : (d->now_ns ? d->now_ns : 1);
+	f->late = !d->replay && !first;
 	if (d->replay)
 		d->replay(d->replay_ctx, replay_add, d);
+	else if (f->late)
+		ior_dash_ring_replay(d, replay_add, d);
+	f->seeded = f->late ? ior_flame_agg_pairs(f->agg) : 0;
 	return f->err = 0;
 }
 
@@ -260,24 +263,25 @@ static void draw_status(struct ior_dash *d, struct ior_tui_screen *s, int row)
 	const struct dash_flame *f = &d->flame;
 	const struct ior_flame_node *sel = node(f, f->sel);
 	double all = (double)node(f, 0)->value, zoom = (double)node(f, f->zoom)->value;
-	char v[64];
+	char v[64], path[NAME_MAX_BYTES];
 
+	path_of(f, f->sel, path, sizeof path); /* not sel_path: it may name a frame not there (yet) */
 	ior_flame_format_value(v, sizeof v, f->spec.metric, sel->value);
 	ior_tui_putf(s, row, 0, s->cols, IOR_DASH_BOLD, IOR_TUI_KEEP_END, "%s  %s  %.1f%% of all, %.1f%% of the zoom",
-		     f->sel_path, v, all > 0 ? 100.0 * (double)sel->value / all : 0.0,
+		     path, v, all > 0 ? 100.0 * (double)sel->value / all : 0.0,
 		     zoom > 0 ? 100.0 * (double)sel->value / zoom : 0.0);
 }
 
 static void draw_head(struct ior_dash *d, struct ior_tui_screen *s, int row)
 {
 	const struct dash_flame *f = &d->flame;
-	char since[32] = "";
+	char late[96] = "";
 
-	if (f->since_ns)
-		ior_dash_ns(d, since, sizeof since, d->now_ns > f->since_ns ? d->now_ns - f->since_ns : 0);
-	ior_tui_putf(s, row, 0, s->cols, IOR_DASH_PLAIN, IOR_TUI_ELLIPSIS, "by %s, %s (o order, m metric)%s%s%s",
-		     orders[f->order], ior_flame_metric_name(f->spec.metric), since[0] ? "; counted for the last " : "",
-		     since, f->zoom ? "; zoomed: Backspace out" : "");
+	if (f->late)
+		snprintf(late, sizeof late, "; from the Stream's last %llu pairs on", (unsigned long long)f->seeded);
+	ior_tui_putf(s, row, 0, s->cols, IOR_DASH_PLAIN, IOR_TUI_ELLIPSIS, "by %s, %s (o order, m metric)%s%s",
+		     orders[f->order], ior_flame_metric_name(f->spec.metric), late,
+		     f->zoom ? "; zoomed: Backspace out" : "");
 }
 
 void ior_dash_draw_flame(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)

@@ -4,7 +4,8 @@
  *
  * The statistics engine keeps no per-process tables of syscalls or
  * files, so a pick gets its own engine, fed the picked pid's pairs: on a
- * recording the whole file again (cfg->replay), live from the pick on.
+ * recording the whole file again (cfg->replay); live, those the Stream's
+ * ring still holds, then every one.
  * The Processes tab, the Stream, In flight and Flame tabs filter what
  * they hold, so they need no such start. */
 #include "dash_int.h"
@@ -40,9 +41,14 @@ void ior_dash_pick(struct ior_dash *d, int64_t pid, const char *comm)
 		d->pick_pid = pid;
 		snprintf(d->pick_comm, sizeof d->pick_comm, "%s", comm ? comm : "");
 		d->stats = d->pick_stats;
-		d->pick_since_ns = d->replay ? 0 : (d->now_ns ? d->now_ns : 1);
+		d->pick_late = !d->replay;
 		if (d->replay)
 			d->replay(d->replay_ctx, replay_add, d);
+		else
+			ior_dash_ring_replay(d, replay_add, d);
+		struct ior_stats_totals t;
+		ior_stats_totals(d->pick_stats, &t);
+		d->pick_seeded = t.sums.pairs;
 	}
 	for (int t = 0; t < IOR_DASH_NTABS; t++)
 		d->views[t].table.selected = d->views[t].table.top = 0;
@@ -53,18 +59,13 @@ void ior_dash_pick(struct ior_dash *d, int64_t pid, const char *comm)
 
 void ior_dash_pick_label(const struct ior_dash *d, char *buf, size_t len)
 {
-	char since[32];
-
-	if (d->pick_pid < 0) {
+	if (d->pick_pid < 0)
 		snprintf(buf, len, "%s", "");
-		return;
-	}
-	if (!d->pick_since_ns) {
+	else if (!d->pick_late)
 		snprintf(buf, len, "pid %lld %s", (long long)d->pick_pid, d->pick_comm);
-		return;
-	}
-	ior_dash_ns(d, since, sizeof since, d->now_ns > d->pick_since_ns ? d->now_ns - d->pick_since_ns : 0);
-	snprintf(buf, len, "pid %lld %s (counted since the pick, %s)", (long long)d->pick_pid, d->pick_comm, since);
+	else
+		snprintf(buf, len, "pid %lld %s (from its last %llu pairs in the Stream on)", (long long)d->pick_pid,
+			 d->pick_comm, (unsigned long long)d->pick_seeded);
 }
 
 static int wanted(const struct ior_stats_row *r, const char *text)

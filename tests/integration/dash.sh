@@ -134,10 +134,10 @@ else
 		expect big dash-flame-zoom "^all;workload;/;tmp  36 calls .*"
 		expect big dash-flame-zoomed '; zoomed: Backspace out$'
 		keys big m
-		expect big dash-flame-metric '^by comm,path,tracepoint, duration \(o order, m metric\); counted for the last '
+		expect big dash-flame-metric "^by comm,path,tracepoint, duration \(o order, m metric\); from the Stream's last 36 pairs on"
 		keys big o
 		expect big dash-flame-order '^by tracepoint,comm,path, duration '
-		expect big dash-flame-empty 'no pairs yet'
+		expect big dash-flame-order-root '^all  [0-9.]+ ms  100.0% of all, 100.0% of the zoom'
 		keys big '?'
 		expect big dash-help '< >  R +sort by the column left / right; reverse'
 		expect big dash-help-pick 'p  Esc +pick a process \(type to filter\); all again'
@@ -190,12 +190,13 @@ else
 			keys flight 5
 			expect flight dash-inflight-count '^1 syscalls entered and not returned, oldest first'
 			expect flight dash-inflight-row "^ +[0-9.]+(ns|µs|ms|s) +$P +$P workload +read +3 $FIFO\$"
-			# the picker: the workload picked; live, its tables count from then
+			# the picker: the workload picked; live, its tables start from
+			# its pairs in the Stream's ring (none yet: blocked in its first)
 			keys flight p
 			expect flight dash-picker "Pick a process \(1\)"
 			expect flight dash-picker-row "│ +$P workload +0 +0ns"
 			keys flight w o r k Enter
-			expect flight dash-picked "^ior  live -pid $P  tracing  pid $P workload \(counted since the pick, "
+			expect flight dash-picked "^ior  live -pid $P  tracing  pid $P workload \(from its last 0 pairs in the Stream on\)  0 pairs"
 			expect flight dash-picked-inflight "^ +[0-9.]+(ns|µs|ms|s) +$P +$P workload +read +3 $FIFO\$"
 			# r: a recording around the read
 			keys flight r

@@ -138,6 +138,20 @@ static void key(struct fixture *f, int code)
 	CHECK_EQ_INT(ior_dash_key(f->dash, &k), 0);
 }
 
+static void typed(struct fixture *f, const char *text)
+{
+	for (; *text; text++) {
+		struct ior_tui_key k = { .code = (unsigned char)*text, .text = { *text } };
+		CHECK_EQ_INT(ior_dash_key(f->dash, &k), 0);
+	}
+}
+
+static void press(struct fixture *f, int code)
+{
+	struct ior_tui_key k = { .code = code };
+	ior_dash_key(f->dash, &k);
+}
+
 TEST(overview_totals_and_tops)
 {
 	struct fixture f;
@@ -332,6 +346,13 @@ TEST(every_tab_any_size)
 			key(&f, '?');
 			draw(&f);
 			key(&f, '?');
+			key(&f, 'p'); /* the picker over it */
+			draw(&f);
+			press(&f, IOR_TUI_KEY_ENTER);
+			press(&f, IOR_TUI_KEY_DOWN);
+			press(&f, IOR_TUI_KEY_ENTER);
+			draw(&f);
+			press(&f, IOR_TUI_KEY_ESC);
 		}
 	}
 	teardown(&f);
@@ -487,20 +508,6 @@ TEST(stream_search)
 	teardown(&f);
 }
 
-static void typed(struct fixture *f, const char *text)
-{
-	for (; *text; text++) {
-		struct ior_tui_key k = { .code = (unsigned char)*text, .text = { *text } };
-		CHECK_EQ_INT(ior_dash_key(f->dash, &k), 0);
-	}
-}
-
-static void press(struct fixture *f, int code)
-{
-	struct ior_tui_key k = { .code = code };
-	ior_dash_key(f->dash, &k);
-}
-
 /* r: the caller's while tracing; on a recording it says why not; the top
  * line shows the recording being written. */
 TEST(record_key)
@@ -599,27 +606,29 @@ TEST(process_picker_recording)
 	teardown(&f);
 }
 
-/* Live, a pick counts from then on (and says so). */
+/* Live, a pick starts from the pid's pairs in the Stream's ring (and
+ * says so), then counts every one. */
 TEST(process_picker_live)
 {
 	struct fixture f;
 	const char *t;
+	char l[256];
 
-	setup(&f, 24, 120, 1);
+	setup(&f, 24, 120, 1); /* the ring: read, write, write by 42, openat by 43 */
 	key(&f, 'p');
 	t = draw(&f); /* the process in flight too, without pairs yet */
 	CHECK(strstr(t, " Pick a process (3) ") && strstr(t, "      7 blocker                  0 "));
 	press(&f, IOR_TUI_KEY_ENTER); /* the first: workload, the most pairs */
-	ior_dash_set_now(f.dash, 2500 * MS);
 	t = draw(&f);
-	CHECK(strstr(t, "pid 42 workload (counted since the pick, 1.00s)  0 pairs") != NULL);
+	CHECK(strstr(t, "ior  test    pid 42 workload (from its last 3 pairs in the Stream on)  3 pairs in 9.00ms") != NULL);
 	add(&f, pair("read", 42, 42, "workload", "/tmp/data", 2000 * MS, MS, 9));
 	add(&f, pair("read", 43, 43, "other", "/tmp/data", 2001 * MS, MS, 9));
 	key(&f, '2');
 	t = draw(&f);
-	const char *rd[] = { "read", "1", "0", "9" };
-	char l[256];
+	const char *rd[] = { "read", "2", "0", "109" }, *wr[] = { "write", "2", "0", "100" };
 	CHECK(words_in_order(line_with(&f, "read  ", l, sizeof l), rd, 4));
+	CHECK(words_in_order(line_with(&f, "write  ", l, sizeof l), wr, 4));
+	CHECK(strstr(t, "openat") == NULL);
 	teardown(&f);
 }
 
@@ -703,8 +712,8 @@ TEST(flame_tab)
 	teardown(&f);
 }
 
-/* Live, the first aggregate counts from the start; o counts from then;
- * hostile names are drawn escaped. */
+/* Live, the first aggregate counts from the start; after o it starts
+ * from the Stream's ring; hostile names are drawn escaped. */
 TEST(flame_live_and_hostile)
 {
 	struct fixture f;
@@ -716,11 +725,14 @@ TEST(flame_live_and_hostile)
 	t = draw(&f);
 	CHECK(strstr(t, "counted for") == NULL && strstr(t, "\nall  7 calls") != NULL);
 	CHECK(strstr(t, "\x1b") == NULL && strstr(t, "ev\\x1b[2Jil") != NULL);
-	key(&f, 'o');
+	key(&f, 'o'); /* live: from the ring's 4 pairs on */
 	ior_dash_set_now(f.dash, 3500 * MS);
 	t = draw(&f);
-	CHECK(strstr(t, "; counted for the last 2.00s") != NULL);
-	CHECK(strstr(t, "no pairs yet") != NULL);
+	CHECK(strstr(t, "by tracepoint,comm,path, count (o order, m metric); from the Stream's last 4 pairs on") != NULL);
+	CHECK(strstr(t, "\nall  4 calls  100.0% of all") != NULL);
+	add(&f, pair("read", 44, 44, "x", "/tmp/x", 50 * MS, MS, 1));
+	ior_dash_set_now(f.dash, 4500 * MS); /* the tree is rebuilt at most once a second */
+	CHECK(strstr(draw(&f), "\nall  5 calls  100.0% of all") != NULL);
 	teardown(&f);
 }
 
