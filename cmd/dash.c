@@ -115,6 +115,9 @@ static void start_recording(struct dash_ui *ui)
 
 	if (r < 0)
 		snprintf(err, sizeof err, "recording name: %s", strerror(-r));
+	else if (!access(ui->rec_path, F_OK)) /* the writer truncates: a name is by the second */
+		snprintf(err, sizeof err, "%.400s exists (the last one, or -flamegraph's): try again in a second",
+			 ui->rec_path), r = -EEXIST;
 	else
 		r = ior_rec_writer_open(&ui->rec, ui->rec_path, NULL, err, sizeof err);
 	if (r < 0) {
