@@ -29,9 +29,9 @@
  *
  * What starts counting late — the picked process's statistics, the Flame
  * tab after `o` or `m`, the latency of a file or process — is fed again
- * from the start by cfg->replay on a recording; live, it counts from that
- * moment (a file's or process's latency starts from the Stream tab's ring),
- * and the tab says since when.
+ * from the start by cfg->replay on a recording; live, it starts from the
+ * pairs the Stream's ring still holds, then counts every pair, and the
+ * tab says so.
  *
  * Text from the traced system (paths, comms) goes through the screen's
  * hostile-text drawing only. Not thread-safe. */

@@ -473,7 +473,7 @@ static const char *const help_lines[] = {
 	"q  Ctrl-C            quit",
 	"",
 	"Latency shows what is selected in Syscalls, Files or Processes.",
-	"Live, a pick, o, m and a file's latency count from then on.",
+	"Live, a pick, o, m and a file's latency start from the Stream.",
 };
 
 static void draw_help(struct ior_tui_screen *s)

@@ -2,7 +2,8 @@
  * frame tree) as an icicle of screen cells, the root on top. The tree is
  * rebuilt at most once a second while the tab is shown (a build costs up
  * to tens of ms at the aggregate's bounds). `o` and `m` need a new
- * aggregate: a recording is replayed into it, live it counts from then.
+ * aggregate: a recording is replayed into it; live it starts from the
+ * Stream's ring.
  * The cursor and the zoom are frame paths, so they survive rebuilds. */
 #include "dash_int.h"
 
