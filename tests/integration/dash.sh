@@ -166,6 +166,10 @@ else
 		keys small BTab BTab BTab
 		expect small dash-small-shift-tab '^syscall +calls +rate/s +errors +bytes +time▼ +min +mean'
 		expect small dash-small-syscalls '^pread64 +[0-9]+ '
+		keys small 8
+		expect small dash-small-flame '^all  [0-9]+ calls  100.0% of all, 100.0% of the zoom'
+		expect small dash-small-flame-comm '^workload'
+		keys small 2
 		tm resize-window -t dash:small -x 100 -y 30
 		expect small dash-small-resized '^syscall +calls +rate/s +errors +bytes +time▼ +min +mean +p50 +p95'
 		# SIGTERM from outside: ior finishes as on q

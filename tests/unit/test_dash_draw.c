@@ -652,6 +652,13 @@ TEST(latency_of_selected_file_and_process)
 	key(&f, '6');
 	t = draw(&f);
 	CHECK(strstr(t, "durationNs of pid 43") && strstr(t, "1 pairs, p50 10.0us, p99 10.0us"));
+	key(&f, '4');
+	key(&f, 't'); /* per thread: tid 42 first, its 3 reads the most time */
+	draw(&f);
+	press(&f, IOR_TUI_KEY_HOME);
+	key(&f, '6');
+	t = draw(&f);
+	CHECK(strstr(t, "durationNs of tid 42") && strstr(t, "3 pairs, p50 2.00ms, p99 2.00ms"));
 	teardown(&f);
 	setup(&f, 24, 120, 1); /* live: the ring's 3 pairs of /tmp/data, then more */
 	key(&f, '3');
@@ -759,6 +766,13 @@ TEST(files_by_mount)
 	CHECK(strstr(draw(&f), "\nby directory: /tmp/") != NULL);
 	key(&f, 'd');
 	CHECK(strstr(draw(&f), "\nby mount point") != NULL);
+	key(&f, 'd');
+	CHECK(strstr(draw(&f), "\nby ") == NULL);
+	teardown(&f);
+	setup(&f, 24, 120, 0); /* a recording: no mounts, d has directories only */
+	key(&f, '3');
+	key(&f, 'd');
+	CHECK(strstr(draw(&f), "\nby directory: /") != NULL);
 	key(&f, 'd');
 	CHECK(strstr(draw(&f), "\nby ") == NULL);
 	teardown(&f);
