@@ -46,6 +46,7 @@ struct dash_ui {
 	int full, quit, stopped;
 	uint64_t drawn_ns;
 	const struct ior_opts *o;    /* a recording's: its file and filters */
+	int draw;                    /* a recording on a terminal (else the report only) */
 	const char *rec_name;        /* live: -name, in the recording's file name */
 	struct ior_rec_writer *rec;  /* live: the recording `r` started, or NULL */
 	char rec_path[PATH_MAX];
@@ -445,7 +446,8 @@ static void load_pair(void *ctx, const struct ior_event_pair *p)
 	struct dash_ui *ui = ctx;
 
 	ior_stats_add(ui->stats, p); /* out of memory: counted, shown */
-	ior_dash_add(ui->dash, p);
+	if (ui->draw)
+		ior_dash_add(ui->dash, p);
 }
 
 /* Every pair of the recording that passes the filters into the stats and
@@ -491,10 +493,11 @@ int ior_cmd_dash(const struct ior_opts *o)
 		rc = 1;
 		goto out;
 	}
+	ui->draw = ior_tui_term_can_draw(1, getenv("TERM")) && isatty(0);
 	if ((rc = load_recording(o, ui, &losses)))
 		goto out;
 	ior_dash_set_losses(ui->dash, &losses);
-	if (!ior_tui_term_can_draw(1, getenv("TERM")) || !isatty(0)) {
+	if (!ui->draw) { /* the dashboard's stream and Flame were not fed */
 		rc = report(stats);
 		goto out;
 	}
