@@ -67,10 +67,9 @@ struct lat_target {
 	char name[NAME_MAX_BYTES];  /* the file or directory ("/a/" ends in '/') */
 };
 
-/* The Flame tab: an aggregate of every pair (or, late, since the ring's
- * oldest), and the tree
- * last built from it; the cursor and the zoom are kept as frame paths
- * ("all;a;b") so that they survive a rebuild. */
+/* The Flame tab: an aggregate of every pair (or, started late, of those
+ * since the ring's oldest), the tree last built from it, and the cursor
+ * and the zoom, kept as frame paths ("all;a;b") to survive a rebuild. */
 struct dash_flame {
 	struct ior_flame_agg *agg;
 	struct ior_flame_tree *tree;
