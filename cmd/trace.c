@@ -491,7 +491,7 @@ static int setup(struct trace *t)
 		r = open_live(t);
 	if (!r && (o->summary || t->dash))
 		r = open_stats(t);
-	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, dash_title(t->o))) < 0)
+	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, dash_title(t->o), t->o->name)) < 0)
 		r = (t->err[0] = 0, fail(t, r, "setting up the dashboard"));
 	if (r)
 		return r;
