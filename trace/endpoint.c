@@ -91,39 +91,153 @@ static const char *next_line(const char *p, char *line, size_t size)
 	return p + n + (p[n] == '\n');
 }
 
-int ior_procnet_inet(const char *text, const char *proto, uint64_t inode, char *out, size_t len)
+/* One line of /proc/net/PROTO: its inode and endpoint; 0, or -1 for a
+ * line that is no socket (the header). */
+static int inet_line(const char *line, const char *proto, uint64_t *inode, char *out, size_t len)
 {
-	char line[512], loc[64], rem[64], l[64], r[64];
+	char loc[64], rem[64], l[64], r[64];
 	unsigned long long ino;
 	int v6 = strchr(proto, '6') != NULL;
 
-	for (const char *p = next_line(text, line, sizeof line); p; p = next_line(p, line, sizeof line)) {
-		/* sl: local rem st tx:rx tr:when retrnsmt uid timeout inode */
-		if (sscanf(line, " %*[0-9]: %63s %63s %*x %*s %*s %*s %*u %*u %llu", loc, rem, &ino) != 3 ||
-		    ino != inode)
-			continue;
-		if (hex_addr(loc, v6, l, sizeof l) || hex_addr(rem, v6, r, sizeof r))
-			return 0;
-		ior_endpoint_join(out, len, proto, l, r);
-		return 1;
-	}
+	/* sl: local rem st tx:rx tr:when retrnsmt uid timeout inode */
+	if (sscanf(line, " %*[0-9]: %63s %63s %*x %*s %*s %*s %*u %*u %llu", loc, rem, &ino) != 3 ||
+	    hex_addr(loc, v6, l, sizeof l) || hex_addr(rem, v6, r, sizeof r))
+		return -1;
+	*inode = ino;
+	ior_endpoint_join(out, len, proto, l, r);
 	return 0;
+}
+
+/* Num: RefCount Protocol Flags Type St Inode [Path]; the path is the rest
+ * of the line, blanks and all. */
+static int unix_line(const char *line, uint64_t *inode, char *out, size_t len)
+{
+	unsigned long long ino;
+	int end;
+
+	if (sscanf(line, "%*x: %*x %*x %*x %*x %*x %llu%n", &ino, &end) != 1)
+		return -1;
+	const char *path = line + end + strspn(line + end, " ");
+	*inode = ino;
+	snprintf(out, len, "unix:%s", *path ? path : "unnamed");
+	return 0;
+}
+
+void ior_procnet_each(const char *text, const char *proto,
+		      void (*fn)(void *ctx, uint64_t inode, const char *endpoint), void *ctx)
+{
+	char line[4352], ep[4200];
+	uint64_t ino;
+	int is_unix = !strcmp(proto, "unix");
+
+	for (const char *p = next_line(text, line, sizeof line); p; p = next_line(p, line, sizeof line))
+		if (!(is_unix ? unix_line(line, &ino, ep, sizeof ep) : inet_line(line, proto, &ino, ep, sizeof ep)))
+			fn(ctx, ino, ep);
+}
+
+struct find {
+	uint64_t inode;
+	char *out;
+	size_t len;
+	int found;
+};
+
+static void found(void *ctx, uint64_t inode, const char *endpoint)
+{
+	struct find *f = ctx;
+
+	if (!f->found && inode == f->inode) {
+		snprintf(f->out, f->len, "%s", endpoint);
+		f->found = 1;
+	}
+}
+
+int ior_procnet_inet(const char *text, const char *proto, uint64_t inode, char *out, size_t len)
+{
+	struct find f = { inode, out, len, 0 };
+
+	ior_procnet_each(text, proto, found, &f);
+	return f.found;
 }
 
 int ior_procnet_unix(const char *text, uint64_t inode, char *out, size_t len)
 {
-	char line[4352];
-	unsigned long long ino;
-	int end;
+	return ior_procnet_inet(text, "unix", inode, out, len);
+}
 
-	for (const char *p = next_line(text, line, sizeof line); p; p = next_line(p, line, sizeof line)) {
-		/* Num: RefCount Protocol Flags Type St Inode [Path]; the path is
-		 * the rest of the line, blanks and all */
-		if (sscanf(line, "%*x: %*x %*x %*x %*x %*x %llu%n", &ino, &end) != 1 || ino != inode)
-			continue;
-		const char *path = line + end + strspn(line + end, " ");
-		snprintf(out, len, "unix:%s", *path ? path : "unnamed");
-		return 1;
-	}
+struct ior_sock_names {
+	struct entry {
+		uint64_t ino;
+		size_t off; /* of the name in text */
+	} *v;
+	size_t n, cap;
+	char *text;
+	size_t len, tcap;
+	int failed; /* an allocation failed: some sockets are left out */
+};
+
+struct ior_sock_names *ior_sock_names_new(void)
+{
+	return calloc(1, sizeof(struct ior_sock_names));
+}
+
+void ior_sock_names_free(struct ior_sock_names *s)
+{
+	if (!s)
+		return;
+	free(s->v);
+	free(s->text);
+	free(s);
+}
+
+static int grow(void **p, size_t *cap, size_t want, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *q;
+
+	while (c < want)
+		c *= 2;
+	if (c == *cap)
+		return 0;
+	if (!(q = realloc(*p, c * size)))
+		return -1;
+	*p = q;
+	*cap = c;
 	return 0;
+}
+
+static void add(void *ctx, uint64_t ino, const char *name)
+{
+	struct ior_sock_names *s = ctx;
+	size_t n = strlen(name) + 1;
+
+	if (grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v) ||
+	    grow((void **)&s->text, &s->tcap, s->len + n, 1)) {
+		s->failed = 1;
+		return;
+	}
+	memcpy(s->text + s->len, name, n);
+	s->v[s->n++] = (struct entry){ ino, s->len };
+	s->len += n;
+}
+
+static int by_ino(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+int ior_sock_names_load(struct ior_sock_names *s, const char *proto, const char *text)
+{
+	ior_procnet_each(text, proto, add, s);
+	qsort(s->v, s->n, sizeof *s->v, by_ino);
+	return s->failed ? -1 : 0;
+}
+
+const char *ior_sock_names_find(const struct ior_sock_names *s, uint64_t ino)
+{
+	struct entry key = { ino, 0 };
+	const struct entry *e = s && s->n ? bsearch(&key, s->v, s->n, sizeof *s->v, by_ino) : NULL;
+
+	return e ? s->text + e->off : NULL;
 }

@@ -4,7 +4,9 @@
  * getsockname carry) or from /proc/net/{tcp,tcp6,udp,udp6,unix} by the
  * socket's inode (sockets that existed before the trace: the snapshot's
  * "socket:[INODE]"). Pure: the /proc/net text is given, never read here.
- * x86_64 (little-endian) only, like the table. Not wired into pairing yet. */
+ * x86_64 (little-endian) only, like the table. The snapshot of running
+ * processes names their sockets so; sockets made under the trace are named
+ * by socket()'s arguments ("socket:tcp", trace/syscalls.h) for now. */
 #ifndef IOR_TRACE_ENDPOINT_H
 #define IOR_TRACE_ENDPOINT_H
 
@@ -29,5 +31,21 @@ const char *ior_endpoint_join(char *out, size_t len, const char *proto, const ch
 int ior_procnet_inet(const char *text, const char *proto, uint64_t inode, char *out, size_t len);
 /* The same from /proc/net/unix: "unix:PATH", "unix:@NAME", "unix:unnamed". */
 int ior_procnet_unix(const char *text, uint64_t inode, char *out, size_t len);
+/* Every socket of the text of /proc/net/PROTO ("unix" too), in order:
+ * fn(ctx, its inode, its endpoint). */
+void ior_procnet_each(const char *text, const char *proto,
+		      void (*fn)(void *ctx, uint64_t inode, const char *endpoint), void *ctx);
+
+/* The endpoints of a host's sockets by inode: /proc/net files loaded
+ * once, looked up per "socket:[INODE]" of a snapshot. */
+struct ior_sock_names;
+/* NULL on allocation failure. */
+struct ior_sock_names *ior_sock_names_new(void);
+void ior_sock_names_free(struct ior_sock_names *s);
+/* Adds the sockets of the text of /proc/net/PROTO; 0, or -1 when memory
+ * ran out (those that fitted are kept). */
+int ior_sock_names_load(struct ior_sock_names *s, const char *proto, const char *text);
+/* The endpoint of the socket with this inode, or NULL (s may be NULL). */
+const char *ior_sock_names_find(const struct ior_sock_names *s, uint64_t ino);
 
 #endif

@@ -1,6 +1,7 @@
 /* /proc readers for ior_snapshot_take. Each process is read between two
  * clock readings (the records' clock), its fds first, then its cwd. */
 #include "clock.h"
+#include "endpoint.h"
 #include "snapshot.h"
 
 #include <dirent.h>
@@ -78,8 +79,56 @@ static int append(struct fd_list *l, const char *s, size_t n)
 	return 0;
 }
 
+/* A whole /proc file, NUL-terminated (malloc'd), or NULL. */
+static char *read_text(const char *path)
+{
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap), *b;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+
+	while (buf && fd >= 0 && (n = read(fd, buf + len, cap - len - 1)) > 0)
+		if ((len += (size_t)n) + 1 == cap)
+			buf = (b = realloc(buf, cap *= 2)) ? b : (free(buf), NULL);
+	if (fd >= 0)
+		close(fd);
+	if (!buf || fd < 0 || n < 0)
+		return free(buf), NULL;
+	buf[len] = 0;
+	return buf;
+}
+
+/* The endpoints of the sockets in ior's network namespace, by inode; NULL
+ * when nothing could be read (sockets keep /proc's "socket:[INODE]"). */
+static struct ior_sock_names *sock_names(void)
+{
+	static const char *const protos[] = { "tcp", "tcp6", "udp", "udp6", "unix" };
+	struct ior_sock_names *n = ior_sock_names_new();
+	char path[64];
+
+	for (size_t i = 0; n && i < sizeof protos / sizeof *protos; i++) {
+		snprintf(path, sizeof path, "/proc/net/%s", protos[i]);
+		char *text = read_text(path);
+		if (text)
+			ior_sock_names_load(n, protos[i], text);
+		free(text);
+	}
+	return n;
+}
+
+/* "socket:[INODE]" as its endpoint when socks knows it. */
+static const char *fd_name(const char *link, const struct ior_sock_names *socks)
+{
+	const char *ep;
+
+	if (strncmp(link, "socket:[", 8))
+		return link;
+	ep = ior_sock_names_find(socks, strtoull(link + 8, NULL, 10));
+	return ep ? ep : link;
+}
+
 /* Reads /proc/PID/fd into l; -errno when the process cannot be read. */
-static int read_fds(uint32_t pid, struct fd_list *l)
+static int read_fds(uint32_t pid, struct fd_list *l, const struct ior_sock_names *socks)
 {
 	char p[64], path[IOR_FD_PATH_MAX];
 	struct dirent *d;
@@ -98,7 +147,9 @@ static int read_fds(uint32_t pid, struct fd_list *l)
 		snprintf(link, sizeof link, "/proc/%u/fd/%d", pid, fd);
 		if ((n = readlink(link, path, sizeof path - 1)) < 0)
 			continue; /* closed meanwhile */
-		if ((l->n == l->cap && grow(l)) || append(l, path, (size_t)n)) {
+		path[n] = 0;
+		const char *name = fd_name(path, socks);
+		if ((l->n == l->cap && grow(l)) || append(l, name, strlen(name))) {
 			closedir(dir);
 			return -ENOMEM;
 		}
@@ -144,12 +195,13 @@ static int64_t tgid_of(int64_t tid)
 	return tgid;
 }
 
-static int take_one(struct ior_fdtab *t, uint32_t pid, struct fd_list *l, struct ior_snapshot_stats *st)
+static int take_one(struct ior_fdtab *t, uint32_t pid, struct fd_list *l, struct ior_snapshot_stats *st,
+		    const struct ior_sock_names *socks)
 {
 	char p[64], cwd[IOR_FD_PATH_MAX];
 	uint64_t begin = ior_mono_ns();
 	ssize_t n;
-	int r = read_fds(pid, l);
+	int r = read_fds(pid, l, socks);
 
 	if (r == -ENOMEM)
 		return r;
@@ -167,7 +219,8 @@ static int take_one(struct ior_fdtab *t, uint32_t pid, struct fd_list *l, struct
 }
 
 static int take_all(struct ior_fdtab *t, const struct ior_snapshot_scope *sc, struct fd_list *l,
-		    void (*tick)(void *), void *ctx, struct ior_snapshot_stats *st)
+		    void (*tick)(void *), void *ctx, struct ior_snapshot_stats *st,
+		    const struct ior_sock_names *socks)
 {
 	struct dirent *d;
 	DIR *dir = opendir("/proc");
@@ -180,7 +233,7 @@ static int take_all(struct ior_fdtab *t, const struct ior_snapshot_scope *sc, st
 		unsigned long pid = strtoul(d->d_name, &end, 10);
 		if (*end || !pid || pid > UINT32_MAX || pid == sc->self || !comm_matches((uint32_t)pid, sc->comm))
 			continue;
-		r = take_one(t, (uint32_t)pid, l, st);
+		r = take_one(t, (uint32_t)pid, l, st, socks);
 		if (tick && st->procs % TICK_EVERY == 0)
 			tick(ctx);
 	}
@@ -198,10 +251,12 @@ int ior_snapshot_take(struct ior_fdtab *t, const struct ior_snapshot_scope *sc,
 
 	memset(st, 0, sizeof *st);
 	ior_fdtab_snapshot_until(t, UINT64_MAX);
+	struct ior_sock_names *socks = sock_names();
 	if (sc->pid >= 0 || sc->tid >= 0)
-		r = one > 0 && one <= UINT32_MAX ? take_one(t, (uint32_t)one, &l, st) : 0;
+		r = one > 0 && one <= UINT32_MAX ? take_one(t, (uint32_t)one, &l, st, socks) : 0;
 	else
-		r = take_all(t, sc, &l, tick, ctx, st);
+		r = take_all(t, sc, &l, tick, ctx, st, socks);
+	ior_sock_names_free(socks);
 	ior_fdtab_snapshot_until(t, ior_mono_ns());
 	st->ns = ior_mono_ns() - start;
 	free(l.v);

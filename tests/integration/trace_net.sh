@@ -59,6 +59,35 @@ else
 		"count[name=epoll_wait]==0" "count[name=close]==0" "count[name=epoll_create1]==1" "count[name=sendto]==3"
 fi
 
+# Sockets opened before ior attached are named from /proc/net by the
+# snapshot: a TCP connection's endpoints and a named unix socket.
+cat >"$T/pre.py" <<'PY'
+import os, signal, socket, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1)
+c = socket.create_connection(l.getsockname()); a, _ = l.accept()
+u = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); u.bind(sys.argv[1])
+print("ready %d %d" % (c.getsockname()[1], l.getsockname()[1]), flush=True)
+signal.sigwait({signal.SIGUSR1})
+c.send(b"x" * 10); a.recv(10); u.sendto(b"y", sys.argv[1]); u.recv(1)
+PY
+python3 "$T/pre.py" "$T/u.sock" >"$T/pre.out" 2>&1 &
+PRE=$!
+if ! wait_until 5 file_has "$T/pre.out" '^ready' || ! start_ior -plain -pid "$PRE"; then
+	fail net-snapshot-run "not ready or ior did not start: $(head -c 300 "$T/pre.out") $WHY"
+	kill "$PRE" 2>/dev/null
+else
+	read -r _ cport lport <"$T/pre.out"
+	kill -USR1 "$PRE"
+	wait "$PRE"
+	sleep "$SETTLE"
+	stop_ior
+	check net-snapshot-names pid=$PRE \
+		"count[name=sendto,path=tcp:127.0.0.1:$cport->127.0.0.1:$lport]==1" \
+		"sum_bytes[name=recvfrom,path=tcp:127.0.0.1:$lport->127.0.0.1:$cport]==10" \
+		"count[name=sendto,path=unix:$T/u.sock]==1" "count[name=recvfrom,path=unix:$T/u.sock]==1"
+fi
+
 # ior -list: every syscall with a tracepoint here, its family and whether
 # the flags trace it (fds: traced only to keep the fd table)
 if ! "$IOR" -list -trace-families=FS >"$T/list.out" 2>"$T/list.err"; then

@@ -92,10 +92,28 @@ TEST(socket_addresses)
 	CHECK_EQ_STR(ior_endpoint_addr(a, sizeof a, NULL, 0), "");
 }
 
+TEST(names_by_inode)
+{
+	struct ior_sock_names *n = ior_sock_names_new();
+	CHECK(n != NULL);
+	CHECK_EQ_INT(ior_sock_names_load(n, "tcp", tcp), 0);
+	CHECK_EQ_INT(ior_sock_names_load(n, "tcp6", tcp6), 0);
+	CHECK_EQ_INT(ior_sock_names_load(n, "udp", udp), 0);
+	CHECK_EQ_INT(ior_sock_names_load(n, "unix", unixs), 0);
+	CHECK_EQ_STR(ior_sock_names_find(n, 48211), "tcp:127.0.0.1:39215->127.0.0.1:35628");
+	CHECK_EQ_STR(ior_sock_names_find(n, 9003), "tcp6:[2001:db8::1]:443");
+	CHECK_EQ_STR(ior_sock_names_find(n, 555), "udp:127.0.0.53:53");
+	CHECK_EQ_STR(ior_sock_names_find(n, 1601), "unix:@/tmp/.X11-unix/X0");
+	CHECK_EQ_STR(ior_sock_names_find(n, 36), "tcp:0.0.0.0:2024");
+	CHECK(ior_sock_names_find(n, 37) == NULL && ior_sock_names_find(NULL, 36) == NULL);
+	ior_sock_names_free(n);
+}
+
 int main(void)
 {
 	RUN(proc_net_inet);
 	RUN(proc_net_unix);
 	RUN(socket_addresses);
+	RUN(names_by_inode);
 	return t_done();
 }
