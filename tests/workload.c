@@ -6,9 +6,9 @@
  * stdout and then waits for SIGUSR1 in sigsuspend(), so a test can start
  * `ior -pid PID`, wait for ior's "tracing" line and release it with
  * `kill -USR1 PID`. Waiting costs no traced syscall (rt_sigsuspend, futex
- * and clock_nanosleep are not in ior's set). After the release a scenario
+ * and clock_nanosleep are in no family ior traces by default). After the release a scenario
  * makes exactly the traced syscalls listed below and ends with _exit()
- * (exit_group is not traced). Opens go through syscall(2) directly so the
+ * (exit_group is not traced by default). Opens go through syscall(2) directly so the
  * flags the kernel sees are exactly the ones written here (musl's openat()
  * would add O_LARGEFILE). Threads are created before the release (their
  * stacks cost an mmap, which ior traces) and wait on a pthread barrier.
@@ -193,12 +193,12 @@
  *   totals: 3 pairs (main 1, B 2).
  *
  * clonefiles FILE: a child made by clone(CLONE_FILES) shares the parent's
- *   fd table without being a thread (clone and wait4 are not traced):
+ *   fd table without being a thread (clone and wait4: Process, not traced by default):
  *   child:  openat FILE O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3; write 3, 1   2
  *   parent (after the child exited): write 3, 1 -> 1; close 3         2
  *   totals: 4 pairs; FILE holds "cp".
  *
- * churn FILE N: N children, one at a time (vfork and wait4 are not traced):
+ * churn FILE N: N children, one at a time (vfork and wait4: Process, not traced by default):
  *   each child: openat FILE O_WRONLY|O_APPEND -> 3; write 3, 1 -> 1;
  *   close 3; _exit                                      3 per child
  *   totals: openat N, write N, close N = 3N pairs in N processes.
