@@ -107,6 +107,15 @@
  *   close 3                                              1
  *   totals: openat N+1, close N+1, newfstatat 1 = 2N + 3 pairs.
  *
+ * longpath DIR: paths as long as the kernel takes them (DIR/f is 4095
+ *   bytes, PATH_MAX with its NUL: the caller makes DIR so) and one longer.
+ *   openat DIR/f O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3      1
+ *   write 3, "hello" -> 5; close 3                       1 each
+ *   rename DIR/f, DIR/g -> 0                             1
+ *   openat DIR/xxx...x (4196 bytes) O_RDONLY -> -ENAMETOOLONG  1
+ *   unlink DIR/g -> 0                                    1
+ *   totals: openat 2, write 1, close 1, rename 1, unlink 1 = 6 pairs.
+ *
  * Attribution scenarios (trace_attrib.sh): fds across fork, exec, rename,
  * reuse of a number, a blocked open and threads. fork() is musl's fork
  * syscall, waitpid() is wait4: neither is traced, nor are execve and
@@ -540,6 +549,26 @@ static int opath(const char *file, const char *dir, long n)
 	return 0;
 }
 
+static int longpath(const char *dir)
+{
+	static char f[8192], g[8192], big[8192];
+	size_t n = (size_t)snprintf(big, sizeof big, "%s/", dir);
+
+	snprintf(f, sizeof f, "%s/f", dir);
+	snprintf(g, sizeof g, "%s/g", dir);
+	memset(big + n, 'x', 4196 - n); /* static: NUL-terminated */
+	wait_for_release(0);
+	expect(sys_openat(f, O_WRONLY | O_CREAT | O_TRUNC, 0644), 3, "openat long path");
+	expect(write(3, "hello", 5), 5, "write long path");
+	expect(close(3), 0, "close long path");
+	expect(syscall(SYS_rename, f, g), 0, "rename long paths");
+	expect(sys_openat(big, O_RDONLY, 0), -1, "openat too long a path");
+	if (errno != ENAMETOOLONG)
+		die("openat too long a path", strerror(errno));
+	expect(syscall(SYS_unlink, g), 0, "unlink long path");
+	return 0;
+}
+
 /* Forks a child that runs fn(arg) and _exits 0; the parent waits for it
  * (wait4: not traced) and fails unless it exited 0. */
 static void in_child(void (*fn)(const void *), const void *arg, const char *what)
@@ -794,7 +823,7 @@ static _Noreturn void usage(void)
 		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR |\n"
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
-		"       churn FILE N | clonefiles FILE\n"
+		"       churn FILE N | clonefiles FILE | longpath DIR\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -846,6 +875,8 @@ int main(int argc, char **argv)
 		rc = clonefiles(argv[2]);
 	else if (!strcmp(sc, "churn") && argc == 4)
 		rc = churn(argv[2], parse_count(argv[3], 1000000, "churn N"));
+	else if (!strcmp(sc, "longpath") && argc == 3)
+		rc = longpath(argv[2]);
 	else if (!strcmp(sc, "sharedfd") && argc == 3)
 		rc = sharedfd(argv[2]);
 	else

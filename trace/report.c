@@ -112,6 +112,9 @@ static void print_oddities(struct ior_session *s, FILE *f, const struct ior_pair
 	if (ior_merge_late(s->merge) || s->forced_flushes)
 		fprintf(f, "ior: records merged out of order: %llu late, %llu forced flushes\n",
 			(ull)ior_merge_late(s->merge), (ull)s->forced_flushes);
+	if (st->paths_cut)
+		fprintf(f, "ior: paths cut at %d bytes (longer than the kernel takes; shown ending in "
+			   "\"...(cut)\"): %llu\n", IOR_PATH_MAX - 1, (ull)st->paths_cut);
 	if (full)
 		fprintf(f, "ior: %llu syscalls without their path: their path pointers could not be kept "
 			   "from enter to exit (path_args full, or no memory for task storage)\n", (ull)full);
