@@ -4,7 +4,8 @@
  * (cmd/dash.c) or, when stdout is no terminal, the statistics' text
  * report every REPORT_NS and at the end), and the loop that
  * polls the session's rings (and the server's fds) until Ctrl-C, SIGTERM,
- * SIGHUP, the -duration, or a failed sink. The tracing itself is
+ * SIGHUP, the -duration, a failed sink, or the end of the target (CMD,
+ * -pid, -tid, -follow: cmd/run.c). The tracing itself is
  * trace/session.h; this file only wires rooms together.
  *
  * -live: every pair is added to an in-memory aggregate (flame/live.h, the
