@@ -114,28 +114,29 @@ int run_release(struct run_target *r)
 	return 1;
 }
 
-static void say_exit(const struct run_target *r)
+static void say_exit(const struct run_target *r, const char *then)
 {
 	int st = r->launch.status;
 
 	if (WIFSIGNALED(st))
-		fprintf(stderr, "ior: %.64s (pid %u) was killed by signal %d (%s); stopping\n", r->o->command[0],
-			r->root, WTERMSIG(st), strsignal(WTERMSIG(st)));
+		fprintf(stderr, "ior: %.64s (pid %u) was killed by signal %d (%s)%s\n", r->o->command[0], r->root,
+			WTERMSIG(st), strsignal(WTERMSIG(st)), then);
 	else
-		fprintf(stderr, "ior: %.64s (pid %u) exited with status %d; stopping\n", r->o->command[0], r->root,
-			ior_launch_exit_code(st));
+		fprintf(stderr, "ior: %.64s (pid %u) exited with status %d%s\n", r->o->command[0], r->root,
+			ior_launch_exit_code(st), then);
 }
 
-bool run_ended(struct run_target *r, uint64_t now)
+/* Whether the target is gone, said in one line ending with then. */
+static bool gone(struct run_target *r, uint64_t now, const char *then)
 {
 	if (r->launched) {
 		if (!ior_launch_wait(&r->launch, 0))
 			return false;
-		say_exit(r);
+		say_exit(r, then);
 		return true;
 	}
 	if (r->watching && ior_watch_ended(&r->watch)) {
-		fprintf(stderr, "ior: %s %u exited; stopping\n", r->o->pid >= 0 ? "pid" : "tid", r->root);
+		fprintf(stderr, "ior: %s %u exited%s\n", r->o->pid >= 0 ? "pid" : "tid", r->root, then);
 		return true;
 	}
 	if (!r->follow || now < r->next_count_ns)
@@ -143,8 +144,19 @@ bool run_ended(struct run_target *r, uint64_t now)
 	r->next_count_ns = now + COUNT_NS;
 	if (ior_follow_count(ior_session_probe(r->session)))
 		return false;
-	fprintf(stderr, "ior: pid %u and its descendants exited; stopping\n", r->root);
+	fprintf(stderr, "ior: pid %u and its descendants exited%s\n", r->root, then);
 	return true;
+}
+
+/* -live goes on serving: a person watches it, and stops it. */
+bool run_ended(struct run_target *r, uint64_t now)
+{
+	bool live = r->o->live;
+
+	if (r->said || !gone(r, now, live ? "; the live flamegraph is served until Ctrl-C" : "; stopping"))
+		return false;
+	r->said = true;
+	return !live;
 }
 
 bool run_forward(struct run_target *r, volatile sig_atomic_t *sig, bool from_tty)

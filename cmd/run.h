@@ -25,6 +25,7 @@ struct run_target {
 	struct ior_launch launch;
 	struct ior_watch watch; /* -pid/-tid without -follow; pidfd -1 when unused */
 	bool watching;
+	bool said;              /* the end of the target was said (-live goes on) */
 	uint64_t next_count_ns;
 	struct ior_session *session;
 	char err[512];
@@ -41,7 +42,8 @@ int run_seed(struct run_target *r, struct ior_session *s);
 int64_t run_attached(struct run_target *r, struct ior_session *s);
 /* Lets CMD exec. 0, or 1 (said why). */
 int run_release(struct run_target *r);
-/* Whether the target ended (said in one line on stderr). */
+/* Whether the trace ends because its target did (said in one line on
+ * stderr); with -live the line is said and the trace goes on. */
 bool run_ended(struct run_target *r, uint64_t now);
 /* A stop signal came (from_tty: the terminal sent it to CMD too): passed
  * on to CMD the first time (true: trace on until CMD exits). */
