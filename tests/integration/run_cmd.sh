@@ -134,6 +134,15 @@ if ior_fails 1 '^ior: -u ior-no-such-user: no such user in /etc/passwd' -plain -
 else
 	fail cmd-usage-errors "$WHY"
 fi
+# without the kernel's BTF new processes cannot be followed: one error,
+# after the raw-tracepoint warning, and the held command is gone
+IOR_KERNEL_BTF=$T/no-such-btf run_ior -plain -- /bin/sleep 7.31
+if [ "$IOR_RC" = 1 ] && [ ! -s "$IOR_OUT" ] && ! pgrep -f '^/bin/sleep 7.31$' >/dev/null &&
+	grep -q "^ior: loading the BPF programs: following new processes needs task_struct's layout" "$IOR_ERR"; then
+	pass cmd-needs-btf
+else
+	fail cmd-needs-btf "exit $IOR_RC: $(head -c 400 "$IOR_ERR")"
+fi
 
 # ---- -follow: the processes a -pid makes after the start ----------------------
 D="$T/follow"
