@@ -174,7 +174,7 @@ int ior_launch_start(struct ior_launch *l, char *const argv[], const struct ior_
 		     size_t errlen)
 {
 	static const struct ior_cred same;
-	int pfd[2], st, r;
+	int pfd[2], st = 0, r;
 
 	memset(l, 0, sizeof *l);
 	l->errfd = -1;
@@ -195,10 +195,15 @@ int ior_launch_start(struct ior_launch *l, char *const argv[], const struct ior_
 		l->pid = 0;
 		return snprintf(err, errlen, "fork for the command: %s", strerror(-r)), r;
 	}
-	while ((r = waitpid(l->pid, &st, WUNTRACED)) < 0 && errno == EINTR)
-		;
-	if (r == l->pid && WIFSTOPPED(st))
-		return 0;
+	while ((r = waitpid(l->pid, &st, WUNTRACED)) == l->pid || (r < 0 && errno == EINTR)) {
+		if (r < 0)
+			continue;
+		if (WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP)
+			return 0;
+		if (!WIFSTOPPED(st))
+			break;
+		kill(l->pid, SIGCONT); /* stopped on the way by another signal: on to its own stop */
+	}
 	l->status = st;
 	l->pid = 0;
 	r = child_error(l, c ? c : &same, err, errlen);
