@@ -169,6 +169,30 @@ else
 	fi
 fi
 
+# ---- -follow: the descendants a -pid has at the start, and theirs --------------
+# P waits for its child C, which waits on a FIFO before it starts cat: C is
+# found in /proc, cat is made after the start
+mkfifo "$T/fifo" && echo data >"$T/fdata"
+sh -c 'sh -c "read x < \$0; cat \$1 > /dev/null" "$0" "$1" & wait' "$T/fifo" "$T/fdata" &
+P=$!
+if ! wait_until 5 pgrep -P "$P" >/dev/null || ! start_ior -plain -pid "$P" -follow; then
+	fail follow-existing-run "${WHY:-no child of $P}"
+	kill "$P" 2>/dev/null
+else
+	C=$(pgrep -P "$P")
+	echo go >"$T/fifo"
+	if ! wait_ior 10; then
+		fail follow-existing-run "$WHY"
+	elif [ "$IOR_RC" = 0 ] && grep -q "^ior: pid $P and its descendants exited; stopping$" "$IOR_ERR"; then
+		check follow-existing-children "count[pid=$C,name=read]>=1" \
+			"count[name=openat,path=$T/fdata,ret=3]==1" "count[pid=$C,path=$T/fdata]==0" \
+			"count[name=read,path=$T/fdata,ret=5]==1" "pids==2"
+	else
+		fail follow-existing-run "exit $IOR_RC: $(head -c 400 "$IOR_ERR")"
+	fi
+fi
+wait "$P" 2>/dev/null
+
 # ---- -pid and -tid runs end by themselves -------------------------------------
 D="$T/end"
 mkdir -p "$D"
