@@ -1,5 +1,4 @@
 /* The target of a trace: CMD, -pid/-tid, -follow. See run.h. */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +6,6 @@
 #include <unistd.h>
 
 #include "cmd/run.h"
-#include "trace/clock.h"
 
 #define COUNT_NS 200000000ull /* the followed set is counted this often */
 #define MAX_DESCENDANTS 4096
