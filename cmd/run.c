@@ -46,12 +46,13 @@ int run_check(const struct ior_opts *o)
 	return 0;
 }
 
-int run_start(struct run_target *r, const struct ior_opts *o)
+int run_start(struct run_target *r, const struct ior_opts *o, bool keep)
 {
 	struct ior_cred c;
 
 	memset(r, 0, sizeof *r);
 	r->o = o;
+	r->keep = keep;
 	r->watch.pidfd = -1;
 	r->follow = o->command || o->follow;
 	if (!o->command) {
@@ -146,15 +147,13 @@ static bool gone(struct run_target *r, uint64_t now, const char *then)
 	return true;
 }
 
-/* -live goes on serving: a person watches it, and stops it. */
+/* What a person watches (-live, the text reports) goes on: they stop it. */
 bool run_ended(struct run_target *r, uint64_t now)
 {
-	bool live = r->o->live;
-
-	if (r->said || !gone(r, now, live ? "; the live flamegraph is served until Ctrl-C" : "; stopping"))
+	if (r->said || !gone(r, now, r->keep ? "; going on until Ctrl-C or -duration" : "; stopping"))
 		return false;
 	r->said = true;
-	return !live;
+	return !r->keep;
 }
 
 bool run_forward(struct run_target *r, volatile sig_atomic_t *sig, bool from_tty)

@@ -25,7 +25,8 @@ struct run_target {
 	struct ior_launch launch;
 	struct ior_watch watch; /* -pid/-tid without -follow; pidfd -1 when unused */
 	bool watching;
-	bool said;              /* the end of the target was said (-live goes on) */
+	bool keep;              /* the trace outlives its target */
+	bool said;              /* the end of the target was said (keep: once) */
 	uint64_t next_count_ns;
 	struct ior_session *session;
 	char err[512];
@@ -33,8 +34,10 @@ struct run_target {
 
 /* The options about the target, and whether it exists: 0, 1 or 2. */
 int run_check(const struct ior_opts *o);
-/* Starts CMD held, or opens the watch of -pid/-tid. 0, or 1 (said why). */
-int run_start(struct run_target *r, const struct ior_opts *o);
+/* Starts CMD held, or opens the watch of -pid/-tid. keep: the trace goes
+ * on when its target ended (-live, the text reports: a person watches).
+ * 0, or 1 (said why). */
+int run_start(struct run_target *r, const struct ior_opts *o, bool keep);
 /* After the session is open, before attach: the followed set's root. */
 int run_seed(struct run_target *r, struct ior_session *s);
 /* After attach: the descendants -follow finds. The pid the snapshot of
@@ -43,7 +46,7 @@ int64_t run_attached(struct run_target *r, struct ior_session *s);
 /* Lets CMD exec. 0, or 1 (said why). */
 int run_release(struct run_target *r);
 /* Whether the trace ends because its target did (said in one line on
- * stderr); with -live the line is said and the trace goes on. */
+ * stderr); with keep the line is said and the trace goes on. */
 bool run_ended(struct run_target *r, uint64_t now);
 /* A stop signal came (from_tty: the terminal sent it to CMD too): passed
  * on to CMD the first time (true: trace on until CMD exits). */

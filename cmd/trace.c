@@ -542,7 +542,7 @@ int ior_cmd_trace(const struct ior_opts *o)
 
 	memset(&t, 0, sizeof t);
 	t.o = o;
-	if ((rc = check_opts(&t)) || (rc = run_check(o)) || (rc = run_start(&t.run, o)))
+	if ((rc = check_opts(&t)) || (rc = run_check(o)) || (rc = run_start(&t.run, o, o->live || t.dash)))
 		return rc;
 	install_signals();
 	if (o->plain)
