@@ -104,6 +104,14 @@ else
 	fail sigterm-forwarded "ior exited ${IOR_RC:-?}: $WHY $(tail -c 300 "$IOR_ERR")"
 fi
 
+# -duration ends the trace first: ior still waits for CMD, exits with its status
+run_ior -plain -duration 0.5 -- /bin/sh -c 'sleep 1.5; exit 5'
+if [ "$IOR_RC" = 5 ] && grep -q '^ior: tracing stopped; waiting for /bin/sh (pid [0-9]*) to exit$' "$IOR_ERR"; then
+	pass duration-waits-for-cmd
+else
+	fail duration-waits-for-cmd "exit $IOR_RC: $(head -c 400 "$IOR_ERR")"
+fi
+
 # ---- who CMD runs as ---------------------------------------------------------
 U="$T/ids"
 mkdir -p "$U" && chmod 1777 "$U" "$T"
