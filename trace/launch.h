@@ -29,7 +29,9 @@ int ior_launch_start(struct ior_launch *l, char *const argv[], const struct ior_
 /* Lets it run: 0 once it exec'd CMD, or -errno with err filled (it could
  * not: it is reaped). */
 int ior_launch_release(struct ior_launch *l, char *err, size_t errlen);
-/* 1 when it exited (l->status holds how), 0 while it runs; block: wait. */
+/* 1 when it exited (l->status holds how; reaped), 0 while it runs. block:
+ * waits for it, but returns 0 when a signal interrupts (the caller may
+ * pass it on). */
 int ior_launch_wait(struct ior_launch *l, int block);
 /* Kills and reaps a child that is not to run (setup failed). */
 void ior_launch_abort(struct ior_launch *l);
