@@ -396,15 +396,23 @@ int ior_raw_exec(void *ctx)
 	return 0;
 }
 
-/* A followed process whose group leader exits leaves "followed", after its
- * last record, so the set stays bounded and empties when the tree is gone.
- * (A leader that exits before its other threads takes them along.) */
+/* A followed process leaves "followed" when its last thread exits (after
+ * that thread's last record), so the set stays bounded and empties when
+ * the tree is gone. do_exit() counts the thread out of signal->live
+ * before this tracepoint: the last one reads 0, whichever thread it is
+ * (a leader may exit before the others). Following implies the offsets. */
 INLINE void follow_exit(void)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 pid = pid_tgid >> 32;
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__s32 live = 1;
+	__u64 sig;
 
-	if (follow_on && pid == (__u32)pid_tgid)
+	if (!follow_on)
+		return;
+	sig = kptr(bpf_get_current_task(), task_signal_off);
+	if (sig)
+		bpf_probe_read_kernel(&live, sizeof live, (const void *)(sig + signal_live_off));
+	if (live <= 0)
 		bpf_map_delete_elem(&followed, &pid);
 }
 

@@ -24,6 +24,8 @@ const volatile __u32 follow_on = 0;
 const volatile __u32 task_pid_off = 0;
 const volatile __u32 task_tgid_off = 0;
 const volatile __u32 task_comm_off = 0;
+const volatile __u32 task_signal_off = 0;
+const volatile __u32 signal_live_off = 0;
 /* The way from the task to the file an fd names (trace/kfields.c), for the
  * identity of what an open returned; ident_on when all were found. */
 const volatile __u32 ident_on = 0;

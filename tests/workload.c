@@ -216,6 +216,12 @@
  *   write 3, "UID GID NGROUPS GROUP...\n"                1
  *   close 3                                               1
  *
+ * leaderexit FILE: a thread is started before the release; after it the
+ *   main thread (the group leader) ends with pthread_exit and the thread,
+ *   60 ms later, writes FILE, then the process exits:
+ *   thread: openat FILE O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3; write 3, 1;
+ *           close 3                                       3
+ *
  * With WORKLOAD_NOWAIT set in its environment a scenario neither says
  * "ready" nor waits: ior -- workload ... traces it from its first syscall.
  *
@@ -854,6 +860,29 @@ static int ids(const char *file)
 	return 0;
 }
 
+static pthread_barrier_t leaderexit_go;
+
+static void *leaderexit_thread(void *arg)
+{
+	pthread_barrier_wait(&leaderexit_go);
+	sleep_ms(60);
+	expect(sys_openat(arg, O_WRONLY | O_CREAT | O_TRUNC, 0644), 3, "openat leaderexit");
+	expect(write(3, "t", 1), 1, "write leaderexit");
+	expect(close(3), 0, "close leaderexit");
+	_exit(0);
+}
+
+static int leaderexit(const char *file)
+{
+	pthread_t t;
+	pthread_barrier_init(&leaderexit_go, 0, 2);
+	if (pthread_create(&t, 0, leaderexit_thread, (void *)file))
+		die("pthread_create", "leaderexit");
+	wait_for_release(0);
+	pthread_barrier_wait(&leaderexit_go);
+	pthread_exit(0);
+}
+
 static _Noreturn void usage(void)
 {
 	static const char text[] =
@@ -861,7 +890,8 @@ static _Noreturn void usage(void)
 		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR |\n"
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
-		"       churn FILE N | clonefiles FILE | forktree DIR | ids FILE\n"
+		"       churn FILE N | clonefiles FILE | forktree DIR | ids FILE |\n"
+		"       leaderexit FILE\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -915,6 +945,8 @@ int main(int argc, char **argv)
 		rc = churn(argv[2], parse_count(argv[3], 1000000, "churn N"));
 	else if (!strcmp(sc, "forktree") && argc == 3)
 		rc = forktree(argv[2]);
+	else if (!strcmp(sc, "leaderexit") && argc == 3)
+		rc = leaderexit(argv[2]);
 	else if (!strcmp(sc, "ids") && argc == 3)
 		rc = ids(argv[2]);
 	else if (!strcmp(sc, "sharedfd") && argc == 3)

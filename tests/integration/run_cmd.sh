@@ -177,6 +177,24 @@ else
 	fi
 fi
 
+# a process whose leader thread ends first stays followed until its last thread
+F="$T/leaderexit"
+if ! start_workload leaderexit "$F" || ! start_ior -plain -pid "$WL_PID" -follow; then
+	fail follow-leader-exit-run "$WHY"
+else
+	P=$WL_PID
+	release_workload
+	if ! wait_workload 30 || ! wait_ior 10; then
+		fail follow-leader-exit-run "$WHY"
+	else
+		check follow-outlives-its-leader "count==3" "count[pid=$P,tid!=$P]==3" \
+			"count[name=openat,path=$F,ret=3]==1" "count[name=write,path=$F,ret=1]==1" \
+			"count[name=close,path=$F]==1"
+		grep -q "^ior: pid $P and its descendants exited; stopping$" "$IOR_ERR" ||
+			fail follow-leader-exit-end "$(head -c 400 "$IOR_ERR")"
+	fi
+fi
+
 # ---- -follow: the descendants a -pid has at the start, and theirs --------------
 # P waits for its child C, which waits on a FIFO before it starts cat: C is
 # found in /proc, cat is made after the start
