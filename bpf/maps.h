@@ -138,7 +138,7 @@ struct {
 
 /* The followed processes (tgids): user space seeds the root, the fork
  * program adds the children of followed processes before they run, the
- * exit of a group leader removes it. Bounded: what does not fit is
+ * exit of a process's last thread removes it. Bounded: what does not fit is
  * counted in follow_full. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -1,6 +1,6 @@
 /* Following processes: bpf.c's "followed" set of tgids (a probe loaded
  * with cfg.follow traces only them; its fork program adds their new
- * processes, a group leader's exit removes one), the descendants a
+ * processes, the exit of a process's last thread removes it), the descendants a
  * process has already (/proc/PID/task/TID/children), and the end of a
  * -pid/-tid target (a pidfd where the kernel has them, >= 5.3; /proc
  * otherwise). */
