@@ -407,7 +407,7 @@ INLINE void follow_exit(void)
 	__s32 live = 1;
 	__u64 sig;
 
-	if (!follow_on)
+	if (!follow_on || !bpf_map_lookup_elem(&followed, &pid))
 		return;
 	sig = kptr(bpf_get_current_task(), task_signal_off);
 	if (sig)
