@@ -27,6 +27,7 @@
  * appending to while its batch waits (held): exits of enters already
  * batched, and syscalls never summarized. */
 #define IOR_BATCH_FILL 8192
+#define IOR_FOLLOW_MAX 16384   /* processes -follow and ior -- CMD trace at once */
 
 enum ior_rec_kind {
 	IOR_REC_ENTER = 1,
