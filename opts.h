@@ -15,6 +15,9 @@ struct ior_opts {
 	const char *tps, *tps_exclude; /* comma-separated regexes, "" = none */
 	/* comma-separated families and syscall names (trace/select.h) */
 	const char *trace_families, *trace_syscalls, *no_trace_families, *no_trace_syscalls;
+	bool follow;           /* -pid N: its descendants too */
+	char *const *command;  /* ior -- CMD ARGS: NULL-terminated; NULL: none */
+	const char *user;      /* -u: CMD runs as this user; "": SUDO_UID's, else ior's */
 
 	/* live tracing */
 	uint64_t duration_ns;  /* stop after this long; IOR_DURATION_UNSET: not given */
