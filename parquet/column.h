@@ -1,0 +1,94 @@
+/* One column of a Parquet file being written: values in, zstd-compressed
+ * pages out. A column buffers its current page (raw) and the compressed
+ * pages of the current row group's chunk; the writer (writer.h) writes
+ * the chunk at each row group's end. Strings are dictionary-encoded
+ * (RLE_DICTIONARY) until the chunk's dictionary passes
+ * IOR_PQ_DICT_MAX_BYTES, then PLAIN for the rest of the chunk.
+ * Errors (-ENOMEM, compression) are sticky in err. Not thread-safe. */
+#ifndef IOR_PARQUET_COLUMN_H
+#define IOR_PARQUET_COLUMN_H
+
+#include "buf.h"
+#include "encode.h"
+#include "thrift.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define IOR_PQ_PAGE_ROWS 65536            /* a page holds at most this many values */
+#define IOR_PQ_PAGE_BYTES (1u << 20)      /* ... and about this many raw bytes */
+#define IOR_PQ_DICT_MAX_BYTES (1u << 20)  /* a larger dictionary: PLAIN for the chunk's rest */
+
+/* Parquet's physical types (parquet.thrift Type) that ior writes. */
+enum ior_pq_type {
+	IOR_PQ_BOOLEAN = 0,
+	IOR_PQ_INT32 = 1,
+	IOR_PQ_INT64 = 2,
+	IOR_PQ_BYTE_ARRAY = 6,
+};
+
+enum ior_pq_logical {
+	IOR_PQ_LOGICAL_NONE,
+	IOR_PQ_LOGICAL_STRING,       /* BYTE_ARRAY, UTF-8 */
+	IOR_PQ_LOGICAL_TIMESTAMP_NS, /* INT64, UTC */
+};
+
+/* Strings into what the file holds for them (escaped); returns the
+ * length written to dst (at most cap, cap >= 4 * n). */
+typedef size_t (*ior_pq_xform)(char *dst, size_t cap, const char *s, size_t n);
+
+struct ior_pq_column_def {
+	const char *name;
+	enum ior_pq_type type;
+	enum ior_pq_logical logical;
+	bool optional; /* has definition levels; null allowed */
+	ior_pq_xform xform; /* strings only; NULL: as they are */
+};
+
+struct ior_pq_column {
+	struct ior_pq_column_def def;
+	int level; /* zstd level */
+	void *zctx; /* ZSTD_CCtx, owned */
+	/* the page being filled */
+	struct ior_pq_buf values;   /* PLAIN values */
+	uint32_t *idx;              /* dictionary indices (strings, dictionary on) */
+	uint32_t *defs;             /* definition levels */
+	uint8_t *bools;
+	uint32_t rows, nonnull;     /* of the page */
+	bool page_plain;            /* the page's strings are PLAIN */
+	/* the chunk (this row group) */
+	struct ior_pq_buf chunk;    /* page headers + compressed pages */
+	struct ior_pq_dict dict;
+	bool dict_off;              /* the chunk fell back to PLAIN */
+	bool used_dict, used_plain;
+	uint64_t chunk_values, chunk_nulls, chunk_raw; /* raw: uncompressed page bytes + headers */
+	bool has_minmax;
+	int64_t min, max;             /* numbers, booleans */
+	struct ior_pq_buf smin, smax; /* strings */
+	struct ior_pq_buf scratch, page_out, zbuf;
+	int err;
+};
+
+int ior_pq_column_init(struct ior_pq_column *c, const struct ior_pq_column_def *def, int level);
+void ior_pq_column_free(struct ior_pq_column *c);
+
+/* One value each. A null goes only to optional columns. */
+void ior_pq_column_null(struct ior_pq_column *c);
+void ior_pq_column_i64(struct ior_pq_column *c, int64_t v);
+void ior_pq_column_i32(struct ior_pq_column *c, int32_t v);
+void ior_pq_column_bool(struct ior_pq_column *c, bool v);
+void ior_pq_column_str(struct ior_pq_column *c, const char *s, size_t n);
+
+/* Ends the current page (when it has values); 0 or the sticky error. */
+int ior_pq_column_flush_page(struct ior_pq_column *c);
+/* Bytes the chunk holds so far (pages compressed). */
+uint64_t ior_pq_column_chunk_bytes(const struct ior_pq_column *c);
+
+/* Writes the chunk (dictionary page, data pages) through put at file
+ * offset off, appends its ColumnChunk to t, and resets the chunk. *raw
+ * and *stored add its uncompressed and written sizes. */
+int ior_pq_column_write_chunk(struct ior_pq_column *c, uint64_t off,
+			      int (*put)(void *ctx, const void *p, size_t n), void *ctx,
+			      struct ior_thrift *t, uint64_t *raw, uint64_t *stored);
+
+#endif
