@@ -21,6 +21,7 @@ static struct ior_opts opts = {
 	.fields = "comm,path,tracepoint",
 	.count = "count",
 	.http_addr = "127.0.0.1:0",
+	.ior_version = IOR_VERSION,
 };
 
 static const struct ior_flag flag_table[] = {
@@ -35,6 +36,7 @@ static const struct ior_flag flag_table[] = {
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
 	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },
 	{ "flamegraph", IOR_FLAG_BOOL, &opts.flamegraph, "record every pair to HOST-NAME-TIME.ior.zst" },
+	{ "parquet", IOR_FLAG_STRING, &opts.parquet, "also write every pair to this Parquet file (written as FILE.tmp, renamed when complete)" },
 	{ "name", IOR_FLAG_STRING, &opts.name, "recording name (default \"default\")" },
 	{ "live", IOR_FLAG_BOOL, &opts.live, "serve a flamegraph of the trace over HTTP while tracing, updated every 2 s (-fields, -count, -http)" },
 	{ "summary", IOR_FLAG_BOOL, &opts.summary, "at the end, print per syscall, file and process: calls, errors, bytes, time, latency percentiles (stdout; stderr with -plain; with -ior: of the recording)" },
@@ -63,7 +65,8 @@ static void usage(FILE *out)
 		"                                   text reports every 5 s when stdout is not one\n"
 		"       ior -ior=FILE.ior.zst [flags] flamegraph of a recording\n"
 		"       ior collapsed [flags] FILE  folded stacks of a recording\n"
-		"       ior summary [flags] FILE    tables per syscall, file and process of a recording\n\n");
+		"       ior summary [flags] FILE    tables per syscall, file and process of a recording\n"
+		"       ior parquet [flags] FILE [-o OUT] a recording as Parquet (FILE.parquet)\n\n");
 	for (size_t i = 0; i < NFLAGS; i++) {
 		const struct ior_flag *f = &flag_table[i];
 		if (!f->usage)
@@ -101,10 +104,22 @@ static int run_file_command(int argc, char **argv, const char *flags,
 	return cmd(&opts, argv[first]);
 }
 
+/* ior parquet [flags] FILE [-o OUT]: -o is this command's alone */
+static int run_parquet(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[argc - 2], "-o")) {
+		opts.parquet = argv[argc - 1];
+		argc -= 2;
+	}
+	return run_file_command(argc, argv, "[-pid N] [-comm S] [-path S] ", ior_cmd_parquet);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "collapsed"))
 		return run_file_command(argc - 1, argv + 1, "[-fields F] [-count M] ", ior_cmd_collapsed);
+	if (argc > 1 && !strcmp(argv[1], "parquet"))
+		return run_parquet(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "summary"))
 		return run_file_command(argc - 1, argv + 1, "[-pid N] [-comm S] [-path S] ", ior_cmd_summary);
 

@@ -36,6 +36,9 @@ struct ior_opts {
 	const char *http_addr; /* ADDR:PORT; default 127.0.0.1:0 */
 	bool nohttp;
 
+	const char *parquet;   /* -parquet OUT while tracing; ior parquet: -o OUT */
+	const char *ior_version;
+
 	bool check, version, help;
 };
 
@@ -49,5 +52,14 @@ int ior_cmd_replay(const struct ior_opts *o);                   /* cmd/view.c */
 int ior_cmd_collapsed(const struct ior_opts *o, const char *file); /* cmd/view.c */
 int ior_cmd_summary(const struct ior_opts *o, const char *file);   /* cmd/view.c */
 int ior_cmd_dash(const struct ior_opts *o);                     /* cmd/dash.c: -ior=FILE -tui */
+int ior_cmd_parquet(const struct ior_opts *o, const char *file);  /* cmd/parquet.c */
+
+/* -parquet OUT while tracing (cmd/parquet.c), for cmd/trace.c: open
+ * registers the sink (0 and nothing when o->parquet is NULL), close
+ * writes the footer after ior_session_stop and renames OUT.tmp to OUT;
+ * at exit a file not closed is removed. Both print their errors, 0 or 1. */
+struct ior_session;
+int ior_cmd_parquet_open(struct ior_session *s, const struct ior_opts *o);
+int ior_cmd_parquet_close(struct ior_session *s);
 
 #endif

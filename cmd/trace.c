@@ -108,7 +108,7 @@ static int check_opts(struct trace *t)
 		return usage_error("-mapSize %s: at least 64K (a ring holds whole batches of up to 8 KiB)", n);
 	if (o->map_size && (o->map_size & (o->map_size - 1)))
 		return usage_error("-mapSize %s: must be a power of two (e.g. 256K, 1M, 4M)", n);
-	t->dash = o->tui || (!o->plain && !o->flamegraph && !o->live && !o->summary && !o->bench_empty);
+	t->dash = o->tui || (!o->plain && !o->flamegraph && !o->live && !o->summary && !o->bench_empty && !o->parquet);
 	if (o->tui && (o->plain || o->live))
 		return usage_error("-tui draws on the terminal: drop %s", o->plain ? "-plain" : "-live");
 	t->draw = t->dash && ior_tui_term_can_draw(1, getenv("TERM")) && isatty(0);
@@ -496,6 +496,7 @@ static int setup(struct trace *t)
 		r = open_recording(t);
 	if (!r && o->live)
 		r = open_live(t);
+	r = r ? r : ior_cmd_parquet_open(t->session, o);
 	if (!r && (o->summary || t->dash))
 		r = open_stats(t);
 	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, dash_title(t->o))) < 0)
@@ -528,6 +529,7 @@ static int close_sinks(struct trace *t)
 	}
 	if (t->rec && close_recording(t))
 		rc = 1;
+	rc |= ior_cmd_parquet_close(t->session);
 	if (t->live)
 		print_live(t);
 	if (t->stats && (t->o->summary || !t->draw) && print_stats(t))
