@@ -54,11 +54,12 @@ static int convert(struct ior_rec_reader *r, struct ior_pq_pairs *pp, const stru
 {
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
 	struct ior_event_pair p;
+	struct ior_rec_ids ids;
 	int rc, w = 0;
 
-	while (!w && (rc = ior_rec_read(r, &p)) == 1)
+	while (!w && (rc = ior_rec_read_ids(r, &p, &ids)) == 1)
 		if (ior_flame_spec_match(&filter, &p))
-			w = ior_pq_pairs_add(pp, &p);
+			w = ior_pq_pairs_add_ids(pp, &p, &ids);
 	if (w)
 		fprintf(stderr, "ior: %s.tmp: cannot write: %s%s\n", out, strerror(-w), write_hint(-w));
 	else if (rc < 0)

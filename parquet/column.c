@@ -35,6 +35,7 @@ void ior_pq_column_free(struct ior_pq_column *c)
 	free(c->idx);
 	free(c->defs);
 	free(c->bools);
+	free(c->ids);
 	ior_pq_buf_free(&c->values);
 	ior_pq_buf_free(&c->chunk);
 	ior_pq_buf_free(&c->smin);
@@ -148,14 +149,10 @@ static void str_plain(struct ior_pq_column *c, const char *s, size_t n)
 	row_done(c, false);
 }
 
-void ior_pq_column_str(struct ior_pq_column *c, const char *s, size_t n)
+/* The dictionary index of s (added when new), or -1 after falling back
+ * to PLAIN (s written) or failing. */
+static int64_t dict_index(struct ior_pq_column *c, const char *s, size_t n)
 {
-	if (n > UINT32_MAX / 8) {
-		c->err = -E2BIG;
-		return;
-	}
-	if (c->dict_off)
-		return str_plain(c, s, n);
 	uint64_t h = ior_pq_hash(s, n);
 	int64_t i = ior_pq_dict_find(&c->dict, s, n, h);
 	if (i < 0) {
@@ -165,16 +162,72 @@ void ior_pq_column_str(struct ior_pq_column *c, const char *s, size_t n)
 			/* too many distinct strings for a dictionary to pay */
 			ior_pq_column_flush_page(c);
 			c->dict_off = true;
-			return str_plain(c, s, n);
+			str_plain(c, s, n);
+			return -1;
 		}
 		if ((i = ior_pq_dict_add(&c->dict, s, n, h, v, (uint32_t)vn)) < 0) {
 			c->err = (int)i;
-			return;
+			return -1;
 		}
 		str_minmax(c, v, vn);
 	}
-	c->idx[c->nonnull] = (uint32_t)i;
+	return i;
+}
+
+static void dict_value(struct ior_pq_column *c, uint32_t i)
+{
+	c->idx[c->nonnull] = i;
 	row_done(c, false);
+}
+
+void ior_pq_column_str(struct ior_pq_column *c, const char *s, size_t n)
+{
+	if (n > UINT32_MAX / 8) {
+		c->err = -E2BIG;
+		return;
+	}
+	if (c->dict_off)
+		return str_plain(c, s, n);
+	int64_t i = dict_index(c, s, n);
+	if (i >= 0)
+		dict_value(c, (uint32_t)i);
+}
+
+static int grow_ids(struct ior_pq_column *c, uint32_t id)
+{
+	uint32_t n = c->nids ? c->nids : 1024;
+
+	while (n <= id)
+		n *= 2;
+	int32_t *ids = realloc(c->ids, n * sizeof *ids);
+	if (!ids)
+		return -ENOMEM;
+	memset(ids + c->nids, 0, (n - c->nids) * sizeof *ids);
+	c->ids = ids;
+	c->nids = n;
+	return 0;
+}
+
+void ior_pq_column_str_id(struct ior_pq_column *c, uint32_t id, const char *s, size_t n)
+{
+	if (!c->dict_off && id < c->nids && c->ids[id])
+		return dict_value(c, (uint32_t)c->ids[id] - 1);
+	if (n == IOR_PQ_STRLEN)
+		n = strlen(s);
+	if (c->dict_off || id >= IOR_PQ_MAX_IDS || n > UINT32_MAX / 8)
+		return ior_pq_column_str(c, s, n);
+	int64_t i = dict_index(c, s, n);
+	if (i < 0)
+		return;
+	if (id < c->nids || !grow_ids(c, id))
+		c->ids[id] = (int32_t)i + 1;
+	dict_value(c, (uint32_t)i);
+}
+
+void ior_pq_column_forget_ids(struct ior_pq_column *c)
+{
+	if (c->ids)
+		memset(c->ids, 0, c->nids * sizeof *c->ids);
 }
 
 /* The page's values section and its encoding. */
@@ -321,6 +374,7 @@ static void reset_chunk(struct ior_pq_column *c)
 {
 	c->chunk.len = 0;
 	ior_pq_dict_reset(&c->dict);
+	ior_pq_column_forget_ids(c);
 	c->dict_off = c->used_dict = c->used_plain = c->has_minmax = false;
 	c->chunk_values = c->chunk_nulls = c->chunk_raw = 0;
 }

@@ -17,7 +17,7 @@
 
 #define IOR_PQ_PAGE_ROWS 65536            /* a page holds at most this many values */
 #define IOR_PQ_PAGE_BYTES (1u << 20)      /* ... and about this many raw bytes */
-#define IOR_PQ_DICT_MAX_BYTES (1u << 20)  /* a larger dictionary: PLAIN for the chunk's rest */
+#define IOR_PQ_DICT_MAX_BYTES (8u << 20)  /* a larger dictionary: PLAIN for the chunk's rest */
 
 /* Parquet's physical types (parquet.thrift Type) that ior writes. */
 enum ior_pq_type {
@@ -65,6 +65,8 @@ struct ior_pq_column {
 	bool has_minmax;
 	int64_t min, max;             /* numbers, booleans */
 	struct ior_pq_buf smin, smax; /* strings */
+	int32_t *ids;      /* caller's id -> dictionary index + 1 (0: not known) */
+	uint32_t nids;
 	struct ior_pq_buf scratch, page_out, zbuf;
 	int err;
 };
@@ -78,6 +80,13 @@ void ior_pq_column_i64(struct ior_pq_column *c, int64_t v);
 void ior_pq_column_i32(struct ior_pq_column *c, int32_t v);
 void ior_pq_column_bool(struct ior_pq_column *c, bool v);
 void ior_pq_column_str(struct ior_pq_column *c, const char *s, size_t n);
+/* The same for a string the caller names by an id (< IOR_PQ_MAX_IDS,
+ * one string per id until ior_pq_column_forget_ids): an id seen before
+ * skips hashing and comparing. */
+#define IOR_PQ_MAX_IDS (1u << 22)
+#define IOR_PQ_STRLEN SIZE_MAX /* n for a NUL-terminated s, measured only when needed */
+void ior_pq_column_str_id(struct ior_pq_column *c, uint32_t id, const char *s, size_t n);
+void ior_pq_column_forget_ids(struct ior_pq_column *c);
 
 /* Ends the current page (when it has values); 0 or the sticky error. */
 int ior_pq_column_flush_page(struct ior_pq_column *c);

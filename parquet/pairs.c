@@ -56,6 +56,7 @@ struct ior_pq_pairs {
 	char *host, *boot_id;
 	size_t host_len, boot_len;
 	int64_t offset;    /* realtime - monotonic */
+	uint32_t gen;      /* of the recording's string ids */
 	int64_t last_flags;
 	char flags[256];
 	size_t flags_len;
@@ -168,12 +169,15 @@ fail:
 	return r;
 }
 
-static void str(struct ior_pq_column *c, const char *s)
+/* id: the recording's string id, or UINT32_MAX when there is none */
+static void str(struct ior_pq_column *c, const char *s, uint32_t id)
 {
-	if (s && *s)
-		ior_pq_column_str(c, s, strlen(s));
-	else
+	if (!s || !*s)
 		ior_pq_column_null(c);
+	else if (id != UINT32_MAX)
+		ior_pq_column_str_id(c, id, s, IOR_PQ_STRLEN);
+	else
+		ior_pq_column_str(c, s, strlen(s));
 }
 
 static void flags(struct ior_pq_pairs *pp, int64_t fl)
@@ -191,13 +195,17 @@ static void flags(struct ior_pq_pairs *pp, int64_t fl)
 static void syscall_names(struct ior_pq_pairs *pp, unsigned sys)
 {
 	const char *name = sys < ior_nsyscalls ? ior_syscalls[sys].name : "?";
-	const char *fam = ior_pq_family(sys);
+	static const char *fams[1024]; /* ior_pq_family matches names: once per syscall */
+	const char *fam = sys < 1024 ? fams[sys] : ior_pq_family(sys);
 
-	ior_pq_column_str(pp->c[C_SYSCALL], name, strlen(name));
-	ior_pq_column_str(pp->c[C_FAMILY], fam, strlen(fam));
+	if (!fam)
+		fam = fams[sys] = ior_pq_family(sys);
+
+	ior_pq_column_str_id(pp->c[C_SYSCALL], sys, name, strlen(name));
+	ior_pq_column_str_id(pp->c[C_FAMILY], sys, fam, strlen(fam));
 }
 
-static void result(struct ior_pq_pairs *pp, const struct ior_event_pair *p)
+static void result(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const struct ior_rec_ids *ids)
 {
 	char buf[32];
 	bool error = !p->summary && p->ret < 0;
@@ -207,28 +215,43 @@ static void result(struct ior_pq_pairs *pp, const struct ior_event_pair *p)
 	else
 		ior_pq_column_i64(pp->c[C_RET], p->ret);
 	ior_pq_column_i64(pp->c[C_BYTES], (int64_t)p->bytes);
-	str(pp->c[C_FILE], p->path);
-	str(pp->c[C_FILE2], p->path2);
+	str(pp->c[C_FILE], p->path, ids ? ids->path : UINT32_MAX);
+	str(pp->c[C_FILE2], p->path2, ids ? ids->path2 : UINT32_MAX);
 	flags(pp, p->flags);
 	ior_pq_column_bool(pp->c[C_IS_ERROR], error);
 	if (error)
-		str(pp->c[C_ERRNO], ior_pq_errno_name(p->ret, buf, sizeof buf));
+		str(pp->c[C_ERRNO], ior_pq_errno_name(p->ret, buf, sizeof buf),
+		    p->ret < -4095 ? UINT32_MAX : (uint32_t)-p->ret);
 	else
 		ior_pq_column_null(pp->c[C_ERRNO]);
 }
 
-int ior_pq_pairs_add(struct ior_pq_pairs *pp, const struct ior_event_pair *p)
+/* The recording's ids start over: forget what they meant. */
+static void new_generation(struct ior_pq_pairs *pp, uint32_t gen)
+{
+	ior_pq_column_forget_ids(pp->c[C_COMM]);
+	ior_pq_column_forget_ids(pp->c[C_FILE]);
+	ior_pq_column_forget_ids(pp->c[C_FILE2]);
+	pp->gen = gen;
+}
+
+static int add(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const struct ior_rec_ids *ids)
 {
 	struct ior_pq_column **c = pp->c;
 	const char *comm = p->comm ? p->comm : "";
 
+	if (ids && ids->gen != pp->gen)
+		new_generation(pp, ids->gen);
 	ior_pq_column_i64(c[C_TIME], (int64_t)p->enter_ns + pp->offset);
-	ior_pq_column_str(c[C_HOST], pp->host, pp->host_len);
+	ior_pq_column_str_id(c[C_HOST], 0, pp->host, pp->host_len);
 	if (pp->boot_id)
-		ior_pq_column_str(c[C_BOOT], pp->boot_id, pp->boot_len);
+		ior_pq_column_str_id(c[C_BOOT], 0, pp->boot_id, pp->boot_len);
 	else
 		ior_pq_column_null(c[C_BOOT]);
-	ior_pq_column_str(c[C_COMM], comm, strnlen(comm, 16));
+	if (ids)
+		ior_pq_column_str_id(c[C_COMM], ids->comm, comm, strnlen(comm, 16));
+	else
+		ior_pq_column_str(c[C_COMM], comm, strnlen(comm, 16));
 	ior_pq_column_i32(c[C_PID], (int32_t)p->pid);
 	ior_pq_column_i32(c[C_TID], (int32_t)p->tid);
 	syscall_names(pp, p->sys);
@@ -236,11 +259,21 @@ int ior_pq_pairs_add(struct ior_pq_pairs *pp, const struct ior_event_pair *p)
 		ior_pq_column_null(c[C_FD]);
 	else
 		ior_pq_column_i32(c[C_FD], p->fd);
-	result(pp, p);
+	result(pp, p, ids);
 	ior_pq_column_i64(c[C_DURATION], (int64_t)p->duration_ns);
 	ior_pq_column_i64(c[C_GAP], (int64_t)p->gap_ns);
 	ior_pq_column_i64(c[C_PAIRS], (int64_t)ior_pair_count(p));
 	return ior_pq_writer_end_row(pp->w);
+}
+
+int ior_pq_pairs_add(struct ior_pq_pairs *pp, const struct ior_event_pair *p)
+{
+	return add(pp, p, NULL);
+}
+
+int ior_pq_pairs_add_ids(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const struct ior_rec_ids *ids)
+{
+	return add(pp, p, ids);
 }
 
 int ior_pq_pairs_set_meta(struct ior_pq_pairs *pp, const char *key, const char *value)

@@ -9,6 +9,7 @@
 #define IOR_PARQUET_PAIRS_H
 
 #include "trace/event_pair.h"
+#include "trace/rec.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +37,9 @@ int ior_pq_pairs_new(struct ior_pq_pairs **pp, FILE *out, const struct ior_pq_in
 int ior_pq_pairs_open(struct ior_pq_pairs **pp, const char *path, const struct ior_pq_info *info,
 		      char *err, size_t errlen);
 int ior_pq_pairs_add(struct ior_pq_pairs *pp, const struct ior_event_pair *p);
+/* The same with a recording's string ids (trace/rec.h): a string met
+ * before costs no hashing. */
+int ior_pq_pairs_add_ids(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const struct ior_rec_ids *ids);
 /* A metadata entry beside the header's (say, "ior.truncated"). */
 int ior_pq_pairs_set_meta(struct ior_pq_pairs *pp, const char *key, const char *value);
 uint64_t ior_pq_pairs_rows(const struct ior_pq_pairs *pp);
