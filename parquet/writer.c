@@ -25,6 +25,7 @@ struct ior_pq_writer {
 	uint32_t nrgs;
 	struct kv *kv;
 	unsigned nkv;
+	char *created_by;
 	int err;
 };
 
@@ -49,6 +50,8 @@ int ior_pq_writer_new(struct ior_pq_writer **wp, FILE *out, const struct ior_pq_
 		return -ENOMEM;
 	w->out = out;
 	w->cfg = *cfg;
+	if (cfg->created_by && !(w->created_by = strdup(cfg->created_by)))
+		r = -ENOMEM;
 	if (!w->cfg.rg_rows)
 		w->cfg.rg_rows = IOR_PQ_RG_ROWS;
 	for (unsigned i = 0; i < cfg->ncols && !r; i++)
@@ -213,8 +216,8 @@ static void footer(struct ior_pq_writer *w, struct ior_thrift *t)
 			ior_thrift_struct_end(t);
 		}
 	}
-	if (w->cfg.created_by)
-		ior_thrift_field_string(t, 6, w->cfg.created_by);
+	if (w->created_by)
+		ior_thrift_field_string(t, 6, w->created_by);
 	/* TYPE_ORDER for every column: min_value/max_value are to be trusted */
 	ior_thrift_field_list(t, 7, IOR_THRIFT_STRUCT, w->cfg.ncols);
 	for (unsigned i = 0; i < w->cfg.ncols; i++) {
@@ -262,6 +265,7 @@ void ior_pq_writer_free(struct ior_pq_writer *w)
 		free(w->kv[i].value);
 	}
 	free(w->kv);
+	free(w->created_by);
 	ior_pq_buf_free(&w->rgs);
 	free(w);
 }

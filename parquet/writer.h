@@ -17,7 +17,7 @@
 #define IOR_PQ_MAX_COLUMNS 64
 
 struct ior_pq_writer_cfg {
-	const struct ior_pq_column_def *cols;
+	const struct ior_pq_column_def *cols; /* not copied: must outlive the writer */
 	unsigned ncols;      /* <= IOR_PQ_MAX_COLUMNS */
 	int level;           /* zstd level */
 	uint32_t rg_rows;    /* 0: IOR_PQ_RG_ROWS */
