@@ -284,12 +284,17 @@ static void page_header(struct ior_pq_buf *out, int type, size_t raw, size_t sto
 	ior_thrift_struct_end(&t);
 }
 
-int ior_pq_column_flush_page(struct ior_pq_column *c)
+/* The page before compression: definition levels (optional columns),
+ * then the values. A required column's PLAIN values are the page as they
+ * are: compressed from where they were appended, not copied. */
+static const struct ior_pq_buf *page_bytes(struct ior_pq_column *c, int *enc)
 {
 	struct ior_pq_buf *out = &c->page_out;
 
-	if (c->err || !c->rows)
-		return c->err;
+	if (!c->def.optional && c->def.type != IOR_PQ_BOOLEAN && (c->def.type != IOR_PQ_BYTE_ARRAY || c->page_plain)) {
+		*enc = ENC_PLAIN;
+		return &c->values;
+	}
 	out->len = 0;
 	if (c->def.optional) {
 		ior_pq_buf_le32(out, 0);
@@ -300,7 +305,17 @@ int ior_pq_column_flush_page(struct ior_pq_column *c)
 			memcpy(out->p + start - 4, &n, 4);
 		}
 	}
-	int enc = page_values(c, out);
+	*enc = page_values(c, out);
+	return out;
+}
+
+int ior_pq_column_flush_page(struct ior_pq_column *c)
+{
+	int enc;
+
+	if (c->err || !c->rows)
+		return c->err;
+	const struct ior_pq_buf *out = page_bytes(c, &enc);
 	int r = out->err ? out->err : compress(c, out);
 	if (r)
 		return c->err = r;

@@ -201,8 +201,8 @@ static void syscall_names(struct ior_pq_pairs *pp, unsigned sys)
 	if (!fam)
 		fam = fams[sys] = ior_pq_family(sys);
 
-	ior_pq_column_str_id(pp->c[C_SYSCALL], sys, name, strlen(name));
-	ior_pq_column_str_id(pp->c[C_FAMILY], sys, fam, strlen(fam));
+	ior_pq_column_str_id(pp->c[C_SYSCALL], sys, name, IOR_PQ_STRLEN);
+	ior_pq_column_str_id(pp->c[C_FAMILY], sys, fam, IOR_PQ_STRLEN);
 }
 
 static void result(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const struct ior_rec_ids *ids)
@@ -248,8 +248,8 @@ static int add(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const st
 		ior_pq_column_str_id(c[C_BOOT], 0, pp->boot_id, pp->boot_len);
 	else
 		ior_pq_column_null(c[C_BOOT]);
-	if (ids)
-		ior_pq_column_str_id(c[C_COMM], ids->comm, comm, strnlen(comm, 16));
+	if (ids) /* comm is NUL-terminated within 16 bytes (event_pair.h) */
+		ior_pq_column_str_id(c[C_COMM], ids->comm, comm, IOR_PQ_STRLEN);
 	else
 		ior_pq_column_str(c[C_COMM], comm, strnlen(comm, 16));
 	ior_pq_column_i32(c[C_PID], (int32_t)p->pid);

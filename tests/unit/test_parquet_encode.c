@@ -128,7 +128,7 @@ TEST(dictionary)
 static void last_page(struct ior_pq_column *c, struct ior_pq_buf *raw)
 {
 	raw->len = 0;
-	ior_pq_buf_reserve(raw, c->page_out.len);
+	ior_pq_buf_reserve(raw, 2 * IOR_PQ_PAGE_BYTES);
 	size_t n = ZSTD_decompress(raw->p, raw->cap, c->zbuf.p, c->zbuf.len);
 	raw->len = ZSTD_isError(n) ? 0 : n;
 }
