@@ -64,7 +64,7 @@ static void usage(FILE *out)
 		"usage: ior [flags]                 trace I/O syscalls (root): a dashboard on a terminal,\n"
 		"                                   text reports every 5 s when stdout is not one\n"
 		"       ior -ior=FILE.ior.zst [flags] flamegraph of a recording\n"
-		"       ior collapsed [flags] FILE  folded stacks of a recording\n"
+		"       ior collapsed [flags] FILE... folded stacks of recordings, merged\n"
 		"       ior summary [flags] FILE    tables per syscall, file and process of a recording\n"
 		"       ior parquet [flags] FILE [-o OUT] a recording as Parquet (FILE.parquet)\n\n");
 	for (size_t i = 0; i < NFLAGS; i++) {
@@ -90,14 +90,17 @@ static int parse(int argc, char **argv)
 	return first;
 }
 
-/* ior collapsed|summary [flags] FILE */
+/* ior collapsed|summary [flags] FILE; collapsed takes more files */
 static int run_file_command(int argc, char **argv, const char *flags,
 			    int (*cmd)(const struct ior_opts *, const char *))
 {
 	int first = parse(argc, argv);
 	if (first < 0)
 		return 2;
-	if (first != argc - 1) {
+	if (cmd == ior_cmd_collapsed && first < argc - 1) {
+		opts.more_files = argv + first + 1;
+		opts.nmore_files = argc - first - 1;
+	} else if (first != argc - 1) {
 		fprintf(stderr, "ior: usage: ior %s %sFILE.ior.zst\n", argv[0], flags);
 		return 2;
 	}

@@ -37,6 +37,8 @@ struct ior_opts {
 	bool nohttp;
 
 	const char *parquet;   /* -parquet OUT while tracing; ior parquet: -o OUT */
+	char **more_files;     /* ior collapsed A B...: the recordings after the first */
+	int nmore_files;
 	const char *ior_version;
 
 	bool check, version, help;

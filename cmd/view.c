@@ -1,5 +1,6 @@
 /* The recording commands: ior -ior=FILE (flamegraph + HTTP), ior -ior=FILE
- * -plain (CSV replay), ior collapsed FILE (folded stacks), ior summary FILE
+ * -plain (CSV replay), ior collapsed FILE... (folded stacks, several
+ * recordings merged), ior summary FILE
  * (tables). Each prints its own errors, one line each, and returns the
  * exit code. */
 #include "flame/flame.h"
@@ -99,8 +100,26 @@ static void say_other(const char *file, const struct ior_flame_agg *a)
 			IOR_FLAME_MAX_KEYS, IOR_FLAME_MAX_FRAMES, IOR_FLAME_MAX_STRING_BYTES >> 20);
 }
 
-/* Reads file and builds its tree; NULL after printing why. */
-static struct ior_flame_tree *tree_of(const char *file, const struct ior_flame_spec *spec, bool quiet)
+/* Adds the pairs of more recordings to a: one graph of several hosts'
+ * (strings are interned by content, so the same file or command merges). */
+static int add_more(struct ior_flame_agg *a, char *const *more, int n, bool quiet)
+{
+	for (int i = 0; i < n; i++) {
+		struct ior_rec_reader *r;
+		if (open_recording(more[i], &r))
+			return -1;
+		int rc = finish_reading(more[i], r, ior_flame_agg_add_recording(a, r), quiet);
+		ior_rec_reader_close(r);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* Reads file (and more[0..nmore)) and builds the tree; NULL after
+ * printing why. The tree's meta is file's. */
+static struct ior_flame_tree *tree_of(const char *file, char *const *more, int nmore,
+				      const struct ior_flame_spec *spec, bool quiet)
 {
 	struct ior_rec_reader *r;
 	struct ior_flame_agg *a = NULL;
@@ -112,7 +131,7 @@ static struct ior_flame_tree *tree_of(const char *file, const struct ior_flame_s
 		ior_flame_agg_set_bounds(a);
 		rc = ior_flame_agg_add_recording(a, r);
 	}
-	if (finish_reading(file, r, rc, quiet))
+	if (finish_reading(file, r, rc, quiet) || add_more(a, more, nmore, quiet))
 		goto out;
 	if (!quiet)
 		say_other(file, a);
@@ -145,7 +164,7 @@ int ior_cmd_collapsed(const struct ior_opts *o, const char *file)
 	struct ior_flame_spec spec;
 	if (spec_from_opts(o, &spec))
 		return 2;
-	struct ior_flame_tree *t = tree_of(file, &spec, false);
+	struct ior_flame_tree *t = tree_of(file, o->more_files, o->nmore_files, &spec, false);
 	if (!t)
 		return 1;
 	int rc = ior_flame_write_folded(t, stdout);
@@ -348,7 +367,7 @@ fail:
 
 static int generate(struct flame_job *j)
 {
-	struct ior_flame_tree *t = tree_of(j->o->ior_file, &j->spec, j->quiet);
+	struct ior_flame_tree *t = tree_of(j->o->ior_file, NULL, 0, &j->spec, j->quiet);
 	int rc = 0;
 	if (!t)
 		return -1;
