@@ -29,7 +29,7 @@ struct ior_opts {
 
 	/* recordings */
 	const char *ior_file;  /* -ior=FILE */
-	const char *fields;    /* comma-separated: comm,path,tracepoint,pid,tid,flags */
+	const char *fields;    /* comma-separated: comm,path,tracepoint,pid,tid,flags,host */
 	const char *count;     /* count | duration | durationToPrev | bytes */
 	bool flamegraph_json;
 	uint64_t watch_interval_ns; /* 0: do not watch */
