@@ -4,7 +4,8 @@
 #  - the schema: names, physical and logical types, which are optional
 #  - the basic scenario: rows = the recording's pairs; per (comm, syscall,
 #    file) counts, byte sums and duration sums equal ior collapsed's on the
-#    same recording; the live file holds the same rows; metadata
+#    same recording; the live file holds the same rows; metadata; ior
+#    collapsed -fields host,comm on the recording twice counts it twice
 #  - hostile names (newline, quotes, invalid UTF-8; a 4 KiB path) read
 #    back as the CSV of the same run shows them (live and converted)
 #  - -duration closes the file cleanly; SIGKILL leaves no OUT (only
@@ -118,6 +119,18 @@ if out=$(python3 "$T/totals.py" "$T" "$REC_PAIRS" 2>&1); then
 	pass "totals-equal-collapsed ($out)"
 else
 	fail totals-equal-collapsed "$out; $(head -c 300 "$T/totals.json")"
+fi
+
+# ior collapsed A B: one graph; -fields host puts each recording's host
+# at the bottom (here both are this host's: every count doubles)
+one=$("$IOR" collapsed -fields comm "$REC" 2>/dev/null | awk '{ s += $NF } END { print s }')
+two=$("$IOR" collapsed -fields host,comm "$REC" "$REC" 2>/dev/null)
+host=$(uname -n)
+if [ "$(echo "$two" | awk '{ s += $NF } END { print s }')" = $((2 * one)) ] && [ -n "$one" ] &&
+	[ "$(echo "$two" | grep -c "^$host;")" = "$(echo "$two" | wc -l)" ]; then
+	pass collapsed-merges
+else
+	fail collapsed-merges "one recording: $one pairs; twice, by host: $(echo "$two" | head -c 300)"
 fi
 
 # ---- hostile names: as the CSV shows them -----------------------------------
