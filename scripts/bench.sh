@@ -639,7 +639,7 @@ bench_parquet() {
 parquet_duckdb() { # TAG RECORDING PARQUET
 	local want got
 	(ROOT=$ROOT WHY=""; . "$ROOT/tests/lib/duckdb.sh"; duckdb_setup) || { log "parquet: no DuckDB, totals not checked"; return; }
-	want=$("$IOR" collapsed -fields comm -count duration "$2" 2>/dev/null | awk '{ s += $NF } END { print s }')
+	want=$("$IOR" collapsed -fields comm -count duration "$2" 2>/dev/null | awk '{ s += $NF } END { printf "%.0f", s }')
 	got=$(ROOT=$ROOT; . "$ROOT/tests/lib/duckdb.sh"; duckdb_sql "SELECT count(*)::VARCHAR AS n, sum(duration_ns)::VARCHAR AS d FROM '$3'")
 	if [ "$got" = "[{\"n\":\"$(ex "parquet_$1_pairs")\",\"d\":\"$want\"}]" ]; then
 		extra "parquet_$1_duckdb" "rows and duration sum equal ior collapsed's"
