@@ -47,59 +47,6 @@ void ior_pq_column_free(struct ior_pq_column *c)
 	memset(c, 0, sizeof *c);
 }
 
-static void row_done(struct ior_pq_column *c, bool null)
-{
-	if (c->def.optional)
-		c->defs[c->rows] = !null;
-	c->rows++;
-	c->nonnull += !null;
-	if (c->rows >= IOR_PQ_PAGE_ROWS || c->values.len >= IOR_PQ_PAGE_BYTES)
-		ior_pq_column_flush_page(c);
-}
-
-void ior_pq_column_null(struct ior_pq_column *c)
-{
-	if (!c->def.optional) {
-		c->err = -EINVAL;
-		return;
-	}
-	c->chunk_nulls++;
-	row_done(c, true);
-}
-
-static void minmax(struct ior_pq_column *c, int64_t v)
-{
-	if (!c->has_minmax) {
-		c->min = c->max = v;
-		c->has_minmax = true;
-	} else if (v < c->min) {
-		c->min = v;
-	} else if (v > c->max) {
-		c->max = v;
-	}
-}
-
-void ior_pq_column_i64(struct ior_pq_column *c, int64_t v)
-{
-	minmax(c, v);
-	ior_pq_plain_i64(&c->values, v);
-	row_done(c, false);
-}
-
-void ior_pq_column_i32(struct ior_pq_column *c, int32_t v)
-{
-	minmax(c, v);
-	ior_pq_plain_i32(&c->values, v);
-	row_done(c, false);
-}
-
-void ior_pq_column_bool(struct ior_pq_column *c, bool v)
-{
-	minmax(c, v);
-	c->bools[c->nonnull] = v;
-	row_done(c, false);
-}
-
 /* Byte order, as Parquet orders BYTE_ARRAY (unsigned, shorter first on a tie). */
 static int cmp_bytes(const void *a, size_t an, const void *b, size_t bn)
 {
@@ -146,7 +93,7 @@ static void str_plain(struct ior_pq_column *c, const char *s, size_t n)
 	str_minmax(c, v, vn);
 	ior_pq_plain_bytes(&c->values, v, (uint32_t)vn);
 	c->page_plain = true;
-	row_done(c, false);
+	ior_pq_column_row(c, false);
 }
 
 /* The dictionary index of s (added when new), or -1 after falling back
@@ -177,7 +124,7 @@ static int64_t dict_index(struct ior_pq_column *c, const char *s, size_t n)
 static void dict_value(struct ior_pq_column *c, uint32_t i)
 {
 	c->idx[c->nonnull] = i;
-	row_done(c, false);
+	ior_pq_column_row(c, false);
 }
 
 void ior_pq_column_str(struct ior_pq_column *c, const char *s, size_t n)
@@ -208,10 +155,8 @@ static int grow_ids(struct ior_pq_column *c, uint32_t id)
 	return 0;
 }
 
-void ior_pq_column_str_id(struct ior_pq_column *c, uint32_t id, const char *s, size_t n)
+void ior_pq_column_str_id_new(struct ior_pq_column *c, uint32_t id, const char *s, size_t n)
 {
-	if (!c->dict_off && id < c->nids && c->ids[id])
-		return dict_value(c, (uint32_t)c->ids[id] - 1);
 	if (n == IOR_PQ_STRLEN)
 		n = strlen(s);
 	if (c->dict_off || id >= IOR_PQ_MAX_IDS || n > UINT32_MAX / 8)

@@ -12,6 +12,7 @@
 #include "encode.h"
 #include "thrift.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -74,22 +75,80 @@ struct ior_pq_column {
 int ior_pq_column_init(struct ior_pq_column *c, const struct ior_pq_column_def *def, int level);
 void ior_pq_column_free(struct ior_pq_column *c);
 
-/* One value each. A null goes only to optional columns. */
-void ior_pq_column_null(struct ior_pq_column *c);
-void ior_pq_column_i64(struct ior_pq_column *c, int64_t v);
-void ior_pq_column_i32(struct ior_pq_column *c, int32_t v);
-void ior_pq_column_bool(struct ior_pq_column *c, bool v);
+/* Ends the current page (when it has values); 0 or the sticky error. */
+int ior_pq_column_flush_page(struct ior_pq_column *c);
+
+/* One value each (inline: a row is 19 of them, at millions of rows a
+ * second). A null goes only to optional columns. */
+static inline void ior_pq_column_row(struct ior_pq_column *c, bool null)
+{
+	if (c->def.optional)
+		c->defs[c->rows] = !null;
+	c->rows++;
+	c->nonnull += !null;
+	if (c->rows >= IOR_PQ_PAGE_ROWS || c->values.len >= IOR_PQ_PAGE_BYTES)
+		ior_pq_column_flush_page(c);
+}
+
+static inline void ior_pq_column_null(struct ior_pq_column *c)
+{
+	if (!c->def.optional) {
+		c->err = -EINVAL; /* a bug of the caller's */
+		return;
+	}
+	c->chunk_nulls++;
+	ior_pq_column_row(c, true);
+}
+
+static inline void ior_pq_column_minmax(struct ior_pq_column *c, int64_t v)
+{
+	if (!c->has_minmax) {
+		c->min = c->max = v;
+		c->has_minmax = true;
+	} else if (v < c->min) {
+		c->min = v;
+	} else if (v > c->max) {
+		c->max = v;
+	}
+}
+
+static inline void ior_pq_column_i64(struct ior_pq_column *c, int64_t v)
+{
+	ior_pq_column_minmax(c, v);
+	ior_pq_plain_i64(&c->values, v);
+	ior_pq_column_row(c, false);
+}
+
+static inline void ior_pq_column_i32(struct ior_pq_column *c, int32_t v)
+{
+	ior_pq_column_minmax(c, v);
+	ior_pq_plain_i32(&c->values, v);
+	ior_pq_column_row(c, false);
+}
+
+static inline void ior_pq_column_bool(struct ior_pq_column *c, bool v)
+{
+	ior_pq_column_minmax(c, v);
+	c->bools[c->nonnull] = v;
+	ior_pq_column_row(c, false);
+}
+
 void ior_pq_column_str(struct ior_pq_column *c, const char *s, size_t n);
 /* The same for a string the caller names by an id (< IOR_PQ_MAX_IDS,
  * one string per id until ior_pq_column_forget_ids): an id seen before
  * skips hashing and comparing. */
 #define IOR_PQ_MAX_IDS (1u << 22)
 #define IOR_PQ_STRLEN SIZE_MAX /* n for a NUL-terminated s, measured only when needed */
-void ior_pq_column_str_id(struct ior_pq_column *c, uint32_t id, const char *s, size_t n);
+void ior_pq_column_str_id_new(struct ior_pq_column *c, uint32_t id, const char *s, size_t n);
+static inline void ior_pq_column_str_id(struct ior_pq_column *c, uint32_t id, const char *s, size_t n)
+{
+	if (c->dict_off || id >= c->nids || !c->ids[id])
+		return ior_pq_column_str_id_new(c, id, s, n);
+	c->idx[c->nonnull] = (uint32_t)c->ids[id] - 1;
+	ior_pq_column_row(c, false);
+}
 void ior_pq_column_forget_ids(struct ior_pq_column *c);
 
-/* Ends the current page (when it has values); 0 or the sticky error. */
-int ior_pq_column_flush_page(struct ior_pq_column *c);
 /* Bytes the chunk holds so far (pages compressed). */
 uint64_t ior_pq_column_chunk_bytes(const struct ior_pq_column *c);
 

@@ -625,7 +625,8 @@ bench_parquet() {
 		log "parquet: ior parquet on $n pairs over $d paths"
 		"$RECGEN" "$file" "$n" "$d" || { problem "iorrecgen $file $n $d failed"; continue; }
 		time_ior "parquet-$tag" "$IOR" parquet "$file" -o "$out" || continue
-		cpu=$( { /usr/bin/time -f '%U %S' "$IOR" parquet "$file" -o "$out" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
+		/usr/bin/time -f '%U %S' -o "$W/parquet-$tag.cpu" "$IOR" parquet "$file" -o "$out" >/dev/null 2>&1
+		cpu=$(tail -n 1 "$W/parquet-$tag.cpu")
 		extra "parquet_${tag}_pairs" "$n"
 		extra "parquet_${tag}_pairs_per_s" "$(awk -v p="$n" -v t="$TIME_NS" 'BEGIN { printf "%.0f", p * 1e9 / t }')"
 		extra "parquet_${tag}_cpu_pairs_per_s" "$(echo "$cpu" | awk -v p="$n" '{ if ($1 + $2 > 0) printf "%.0f", p / ($1 + $2); else print "-" }')"
