@@ -143,9 +143,9 @@ int main(int argc, char **argv)
 	}
 	if (opts.check)
 		return ior_cmd_check(&opts);
-	if (opts.ior_file && (opts.live || opts.flamegraph)) {
-		fprintf(stderr, "ior: -%s traces the live system; -ior reads a recording: use one of them\n",
-			opts.live ? "live" : "flamegraph");
+	if (opts.ior_file && (opts.live || opts.flamegraph || opts.parquet)) {
+		fprintf(stderr, "ior: -%s traces the live system; -ior reads a recording: use one of them "
+				"(ior parquet FILE converts one)\n", opts.live ? "live" : opts.flamegraph ? "flamegraph" : "parquet");
 		return 2;
 	}
 	if (opts.ior_file && opts.summary && opts.plain) {
