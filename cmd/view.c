@@ -288,8 +288,13 @@ struct artifact {
 	size_t len;
 };
 
+#define MAX_FILES 64
+
 struct flame_job {
 	const struct ior_opts *o;
+	char *files[MAX_FILES]; /* -ior=A,B: the first names the outputs */
+	int nfiles;
+	char *list;             /* the copy files[] point into */
 	struct ior_flame_spec spec;
 	struct artifact art[NOUTPUTS]; /* the wanted ones, svg first */
 	unsigned nart;
@@ -298,7 +303,7 @@ struct flame_job {
 
 static int set_names(struct flame_job *j)
 {
-	const char *f = j->o->ior_file;
+	const char *f = j->files[0];
 	size_t n = strlen(f), sl = strlen(IOR_RECORDING_SUFFIX);
 	if (n > sl && !strcmp(f + n - sl, IOR_RECORDING_SUFFIX))
 		n -= sl;
@@ -367,7 +372,7 @@ fail:
 
 static int generate(struct flame_job *j)
 {
-	struct ior_flame_tree *t = tree_of(j->o->ior_file, NULL, 0, &j->spec, j->quiet);
+	struct ior_flame_tree *t = tree_of(j->files[0], j->files + 1, j->nfiles - 1, &j->spec, j->quiet);
 	int rc = 0;
 	if (!t)
 		return -1;
@@ -375,7 +380,7 @@ static int generate(struct flame_job *j)
 		rc = render(&j->art[i], t);
 	free_tree(t);
 	if (rc) {
-		fprintf(stderr, "ior: %s: cannot render the flame graph: %s\n", j->o->ior_file, strerror(-rc));
+		fprintf(stderr, "ior: %s: cannot render the flame graph: %s\n", j->files[0], strerror(-rc));
 		return -1;
 	}
 	for (unsigned i = 0; i < j->nart; i++)
@@ -468,12 +473,12 @@ static int serve(struct flame_job *j)
 	printf("Flamegraph available at %s\n", url);
 	if (*page) {
 		route_url(srv, page, url, sizeof url);
-		printf("Reloading page at %s (regenerated when %s changes)\n", url, j->o->ior_file);
+		printf("Reloading page at %s (regenerated when %s changes)\n", url, j->files[0]);
 	}
 	fflush(stdout);
 
 	struct file_state fs = { 0 };
-	file_changed(j->o->ior_file, &fs);
+	file_changed(j->files[0], &fs);
 	uint64_t next_check = ior_mono_ns() + j->o->watch_interval_ns;
 	int status = 0;
 	while (!stop_requested) {
@@ -486,11 +491,38 @@ static int serve(struct flame_job *j)
 		if (!j->o->watch_interval_ns || ior_mono_ns() < next_check)
 			continue;
 		next_check = ior_mono_ns() + j->o->watch_interval_ns;
-		if (file_changed(j->o->ior_file, &fs) && !generate(j) && publish(j, srv))
+		if (file_changed(j->files[0], &fs) && !generate(j) && publish(j, srv))
 			fprintf(stderr, "ior: cannot update the served flame graph: %s\n", strerror(ENOMEM));
 	}
 	ior_http_close(srv);
 	return status;
+}
+
+/* -ior=A,B,...: several recordings in one graph, unless a file has the
+ * whole name (a comma is legal in file names). */
+static int split_files(struct flame_job *j)
+{
+	struct stat st;
+	char *save = NULL;
+
+	if (!(j->list = strdup(j->o->ior_file))) {
+		fprintf(stderr, "ior: -ior: %s\n", strerror(ENOMEM));
+		return -1;
+	}
+	if (!strchr(j->list, ',') || !stat(j->list, &st)) {
+		j->files[j->nfiles++] = j->list;
+		return 0;
+	}
+	for (char *f = strtok_r(j->list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		if (j->nfiles == MAX_FILES) {
+			fprintf(stderr, "ior: -ior: more than %d recordings\n", MAX_FILES);
+			return -1;
+		}
+		j->files[j->nfiles++] = f;
+	}
+	if (!j->nfiles)
+		fprintf(stderr, "ior: -ior \"%s\": no recording named\n", j->o->ior_file);
+	return j->nfiles ? 0 : -1;
 }
 
 int ior_cmd_flame(const struct ior_opts *o)
@@ -498,6 +530,10 @@ int ior_cmd_flame(const struct ior_opts *o)
 	struct flame_job j = { .o = o };
 	if (spec_from_opts(o, &j.spec))
 		return 2;
+	if (split_files(&j)) {
+		free(j.list);
+		return 2;
+	}
 	if (set_names(&j))
 		return 1;
 	int status = 1;
@@ -514,5 +550,6 @@ int ior_cmd_flame(const struct ior_opts *o)
 out:
 	for (unsigned i = 0; i < j.nart; i++)
 		free(j.art[i].body);
+	free(j.list);
 	return status;
 }

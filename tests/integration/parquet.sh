@@ -132,6 +132,12 @@ if [ "$(echo "$two" | awk '{ s += $NF } END { print s }')" = $((2 * one)) ] && [
 else
 	fail collapsed-merges "one recording: $one pairs; twice, by host: $(echo "$two" | head -c 300)"
 fi
+svg=${REC%.ior.zst}.host-by-count.svg
+if out=$("$IOR" -ior="$REC,$REC" -nohttp -fields host 2>&1) && grep -q ">$host<" "$svg" 2>/dev/null; then
+	pass flamegraph-merges
+else
+	fail flamegraph-merges "ior -ior=REC,REC -nohttp -fields host: $out; $(ls "$(dirname "$REC")")"
+fi
 
 # ---- hostile names: as the CSV shows them -----------------------------------
 # Parquet's columns put back together into the CSV's comm and file columns
