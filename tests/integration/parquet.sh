@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2034 # REC_ARGS is read by tests/lib/flame.sh
 # ior's Parquet files as an engine reads them: DuckDB (tests/lib/duckdb.sh)
 # opens what ior parquet converts and what -parquet writes while tracing.
 #  - the schema: names, physical and logical types, which are optional
@@ -38,8 +39,11 @@ else
 	finish
 	exit
 fi
-[ -f "$T/live.parquet" ] && [ ! -e "$T/live.parquet.tmp" ] && pass live-written ||
+if [ -f "$T/live.parquet" ] && [ ! -e "$T/live.parquet.tmp" ]; then
+	pass live-written
+else
 	fail live-written "no $T/live.parquet after the run (or a .tmp left): $(tail -c 300 "$IOR_ERR")"
+fi
 
 duckdb_sql "SELECT name, type, repetition_type, converted_type, logical_type FROM parquet_schema('$T/conv.parquet')" \
 	>"$T/schema.json" 2>&1
@@ -186,7 +190,7 @@ fi
 # UTF-8: held open before the trace (paths a syscall carries are cut at
 # 255 bytes; the fd table learns this one whole from /proc)
 LONG="$T/l"
-for i in $(seq 1 16); do LONG="$LONG/$(printf 'd%.0s' $(seq 1 250))"; done
+for _ in $(seq 1 16); do LONG="$LONG/$(printf 'd%.0s' $(seq 1 250))"; done
 mkdir -p "$LONG"
 LONG="$LONG/x\"y
 z$(printf '\377')"
