@@ -335,9 +335,20 @@ INLINE void *lifecycle_slot(void *ctx, struct ior_batch **b)
 	return batch_slot(*b);
 }
 
+/* A new process of a followed one is followed too (a thread shares its
+ * process's entry). */
+INLINE void follow_child(__u32 pid)
+{
+	__u32 one = 1;
+
+	if (bpf_map_update_elem(&followed, &pid, &one, BPF_ANY))
+		__sync_fetch_and_add(&follow_full, 1);
+}
+
 /* sched_process_fork(struct task_struct *parent, struct task_struct *child),
  * in the parent before the child can run: the child's first record comes
- * after this one. Attached only when task_struct's offsets are known. */
+ * after this one, and -follow adds the child to "followed" before it can
+ * make a syscall. Attached only when task_struct's offsets are known. */
 SEC("raw_tracepoint/sched_process_fork")
 int ior_raw_fork(__u64 *ctx)
 {
@@ -351,6 +362,8 @@ int ior_raw_fork(__u64 *ctx)
 		return 0;
 	bpf_probe_read_kernel(&cpid, sizeof cpid, child + task_tgid_off);
 	bpf_probe_read_kernel(&ctid, sizeof ctid, child + task_pid_off);
+	if (follow_on && cpid == ctid && cpid)
+		follow_child(cpid);
 	if (!pid_wanted((__u64)cpid << 32 | ctid))
 		return 0;
 	if (!(r = lifecycle_slot(ctx, &b)))
@@ -383,16 +396,40 @@ int ior_raw_exec(void *ctx)
 	return 0;
 }
 
+/* A followed process leaves "followed" when its last thread exits (after
+ * that thread's last record), so the set stays bounded and empties when
+ * the tree is gone. do_exit() counts the thread out of signal->live
+ * before this tracepoint: the last one reads 0, whichever thread it is
+ * (a leader may exit before the others). Following implies the offsets. */
+INLINE void follow_exit(void)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__s32 live = 1;
+	__u64 sig;
+
+	if (!follow_on || !bpf_map_lookup_elem(&followed, &pid))
+		return;
+	sig = kptr(bpf_get_current_task(), task_signal_off);
+	if (sig)
+		bpf_probe_read_kernel(&live, sizeof live, (const void *)(sig + signal_live_off));
+	if (live <= 0)
+		bpf_map_delete_elem(&followed, &pid);
+}
+
 SEC("tracepoint/sched/sched_process_exit")
 int ior_task_exit(void *ctx)
 {
-	return do_task_exit(ctx, 0);
+	do_task_exit(ctx, 0);
+	follow_exit();
+	return 0;
 }
 
 SEC("raw_tracepoint/sched_process_exit")
 int ior_raw_task_exit(void *ctx)
 {
-	return do_task_exit(ctx, 1);
+	do_task_exit(ctx, 1);
+	follow_exit();
+	return 0;
 }
 
 /* ---- flush and the bench's empty programs ----------------------------- */

@@ -114,15 +114,26 @@ static const struct ior_flag *find(const struct ior_flag *flags, size_t n,
 int ior_flags_parse(const struct ior_flag *flags, size_t nflags, int argc,
 		    char **argv, char *err, size_t errlen)
 {
+	int dashdash;
+
+	return ior_flags_parse_cmd(flags, nflags, argc, argv, &dashdash, err, errlen);
+}
+
+int ior_flags_parse_cmd(const struct ior_flag *flags, size_t nflags, int argc,
+			char **argv, int *dashdash, char *err, size_t errlen)
+{
 	int i = 1;
 
+	*dashdash = 0;
 	while (i < argc) {
 		const char *a = argv[i];
 		if (a[0] != '-' || !a[1])
 			break;
 		i++;
-		if (!strcmp(a, "--"))
+		if (!strcmp(a, "--")) {
+			*dashdash = 1;
 			break;
+		}
 		const char *name = a + 1 + (a[1] == '-');
 		const char *eq = strchr(name, '=');
 		size_t len = eq ? (size_t)(eq - name) : strlen(name);

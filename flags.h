@@ -26,6 +26,11 @@ struct ior_flag {
  * on success, or -1 with a message in err naming the flag. */
 int ior_flags_parse(const struct ior_flag *flags, size_t nflags, int argc,
 		    char **argv, char *err, size_t errlen);
+/* The same, and whether parsing stopped at "--" (*dashdash 1: what
+ * follows, from the returned index on, is a command and its arguments,
+ * never flags; 0: flags ended at a positional argument or argv's end). */
+int ior_flags_parse_cmd(const struct ior_flag *flags, size_t nflags, int argc,
+			char **argv, int *dashdash, char *err, size_t errlen);
 
 /* Parsers for single values; 0 on success, -1 on a bad value. */
 int ior_parse_duration(const char *s, uint64_t *ns);

@@ -22,11 +22,14 @@ static struct ior_opts opts = {
 	.count = "count",
 	.http_addr = "127.0.0.1:0",
 	.ior_version = IOR_VERSION,
+	.user = "",
 };
 
 static const struct ior_flag flag_table[] = {
-	{ "pid", IOR_FLAG_INT, &opts.pid, "trace only this process id" },
-	{ "tid", IOR_FLAG_INT, &opts.tid, "trace only this thread id" },
+	{ "pid", IOR_FLAG_INT, &opts.pid, "trace only this process id, until it exits (-follow: and its descendants)" },
+	{ "tid", IOR_FLAG_INT, &opts.tid, "trace only this thread id, until it exits" },
+	{ "follow", IOR_FLAG_BOOL, &opts.follow, "with -pid: also trace the processes it has and makes, until all of them exited" },
+	{ "u", IOR_FLAG_STRING, &opts.user, "with -- CMD: run CMD as this user (a name or a uid; default: the user who ran sudo, else ior's)" },
 	{ "comm", IOR_FLAG_STRING, &opts.comm, "trace only commands whose name contains this" },
 	{ "path", IOR_FLAG_STRING, &opts.path, "show only events whose path contains this" },
 	{ "tps", IOR_FLAG_STRING, &opts.tps, "comma-separated regexes: tracepoints to trace (default all)" },
@@ -63,6 +66,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ior [flags]                 trace I/O syscalls (root): a dashboard on a terminal,\n"
 		"                                   text reports every 5 s when stdout is not one\n"
+		"       ior [flags] -- CMD [ARGS...] run CMD, trace it and its descendants until it exits;\n"
+		"                                   ior exits with its status (the -summary by default)\n"
 		"       ior -ior=FILE.ior.zst [flags] flamegraph of a recording\n"
 		"       ior collapsed [flags] FILE... folded stacks of recordings, merged\n"
 		"       ior summary [flags] FILE    tables per syscall, file and process of a recording\n"
@@ -79,15 +84,22 @@ static void usage(FILE *out)
 	}
 }
 
-static int parse(int argc, char **argv)
+static int parse_cmd(int argc, char **argv, int *dashdash)
 {
 	char err[256];
-	int first = ior_flags_parse(flag_table, NFLAGS, argc, argv, err, sizeof err);
+	int first = ior_flags_parse_cmd(flag_table, NFLAGS, argc, argv, dashdash, err, sizeof err);
 	if (first < 0) {
 		fprintf(stderr, "ior: %s (see ior -help)\n", err);
 		return -1;
 	}
 	return first;
+}
+
+static int parse(int argc, char **argv)
+{
+	int dashdash;
+
+	return parse_cmd(argc, argv, &dashdash);
 }
 
 /* ior collapsed|summary [flags] FILE; collapsed takes more files */
@@ -126,11 +138,18 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "summary"))
 		return run_file_command(argc - 1, argv + 1, "[-pid N] [-comm S] [-path S] ", ior_cmd_summary);
 
-	int first = parse(argc, argv);
+	int dashdash, first = parse_cmd(argc, argv, &dashdash);
 	if (first < 0)
 		return 2;
-	if (first < argc) {
-		fprintf(stderr, "ior: unexpected argument \"%s\" (see ior -help)\n", argv[first]);
+	if (dashdash && first == argc) {
+		fprintf(stderr, "ior: -- wants a command to run after it (see ior -help)\n");
+		return 2;
+	}
+	if (dashdash)
+		opts.command = argv + first;
+	else if (first < argc) {
+		fprintf(stderr, "ior: unexpected argument \"%s\" (to run a command, put -- before it; see ior -help)\n",
+			argv[first]);
 		return 2;
 	}
 	if (opts.help) {
@@ -140,6 +159,11 @@ int main(int argc, char **argv)
 	if (opts.version) {
 		printf("ior %s\n", IOR_VERSION);
 		return 0;
+	}
+	if (opts.command && (opts.check || opts.ior_file)) {
+		fprintf(stderr, "ior: -- CMD runs a command to trace; -%s does not trace: use one of them\n",
+			opts.check ? "check" : "ior");
+		return 2;
 	}
 	if (opts.check)
 		return ior_cmd_check(&opts);

@@ -13,6 +13,9 @@ struct ior_opts {
 	int64_t pid, tid;
 	const char *comm, *path;
 	const char *tps, *tps_exclude; /* comma-separated regexes, "" = none */
+	bool follow;           /* -pid N: its descendants too */
+	char *const *command;  /* ior -- CMD ARGS: NULL-terminated; NULL: none */
+	const char *user;      /* -u: CMD runs as this user; "": SUDO_UID's, else ior's */
 
 	/* live tracing */
 	uint64_t duration_ns;  /* stop after this long; IOR_DURATION_UNSET: not given */

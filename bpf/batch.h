@@ -51,7 +51,7 @@ INLINE void batch_make_room(void *ctx, struct ior_batch *b)
 		}
 		return;
 	}
-	if (b->len > IOR_BATCH_FILL - IOR_REC_MAX && batch_send(ctx, b)) {
+	if (b->len >= IOR_BATCH_FILL && batch_send(ctx, b)) {
 		b->held = 1;
 		b->retry_ns = bpf_ktime_get_ns() + RESEND_NS;
 		__sync_fetch_and_add(&held_batches, 1);

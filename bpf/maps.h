@@ -17,11 +17,15 @@ const volatile __s64 filter_pid = -1;
 const volatile __s64 filter_tid = -1;
 const volatile __u32 filter_comm_len = 0; /* 0: no comm filter */
 const volatile char filter_comm[IOR_COMM_LEN] = {};
+/* -follow and ior -- CMD: only the processes in "followed" are traced. */
+const volatile __u32 follow_on = 0;
 /* Where task_struct keeps pid (the tid), tgid (the pid) and comm on this
  * kernel, from its BTF: the tp_btf programs read them directly. */
 const volatile __u32 task_pid_off = 0;
 const volatile __u32 task_tgid_off = 0;
 const volatile __u32 task_comm_off = 0;
+const volatile __u32 task_signal_off = 0;
+const volatile __u32 signal_live_off = 0;
 /* The way from the task to the file an fd names (trace/kfields.c), for the
  * identity of what an open returned; ident_on when all were found. */
 const volatile __u32 ident_on = 0;
@@ -59,6 +63,9 @@ __u64 resend_refused = 0;
 __u64 reserve_full = 0;
 __u64 summary_full = 0;
 __u64 pending_n = 0;
+/* New processes of followed ones that "followed" had no room for: they
+ * and their descendants are not traced. */
+__u64 follow_full = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -128,5 +135,16 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ior_pending);
 } pending SEC(".maps");
+
+/* The followed processes (tgids): user space seeds the root, the fork
+ * program adds the children of followed processes before they run, the
+ * exit of a process's last thread removes it. Bounded: what does not fit is
+ * counted in follow_full. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOR_FOLLOW_MAX);
+	__type(key, __u32);
+	__type(value, __u32);
+} followed SEC(".maps");
 
 #endif

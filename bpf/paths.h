@@ -32,15 +32,25 @@ INLINE struct path_ptrs *exit_paths(const struct args *a, const struct ior_sys_c
 }
 
 /* The string at user address ptr into dst (IOR_PATH_MAX bytes): its
- * length without the NUL, 0 when there is none. */
-INLINE __u32 read_path(char *dst, __u64 ptr)
+ * length without the NUL (at most IOR_PATH_MAX - 1), 0 when there is
+ * none. *cut: 1 when the string goes on past what dst holds, which a
+ * full dst alone cannot tell from a path of exactly that length. */
+INLINE __u32 read_path(char *dst, __u64 ptr, int *cut)
 {
+	char next = 0;
 	long n;
 
+	*cut = 0;
 	if (!ptr)
 		return 0;
 	n = bpf_probe_read_user_str(dst, IOR_PATH_MAX, (const void *)ptr);
-	return n > 0 ? (__u32)(n - 1) : 0;
+	if (n <= 0)
+		return 0;
+	if (n >= IOR_PATH_MAX) {
+		n = IOR_PATH_MAX;
+		*cut = !bpf_probe_read_user(&next, 1, (const void *)(ptr + IOR_PATH_MAX - 1)) && next;
+	}
+	return (__u32)(n - 1);
 }
 
 /* Reads a kernel pointer at base + off; 0 when it cannot. */

@@ -51,30 +51,36 @@ INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 r
 		       const struct path_ptrs *p, int ident)
 {
 	__u32 len0 = 0, len1 = 0, size = IOR_REC_EXIT_SHORT;
+	int cut0 = 0, cut1 = 0;
 
 	fill_head(&r->h, pid_tgid, IOR_REC_EXIT, nr, 0);
 	r->ret = ret;
 	r->npaths = 0;
+	r->cut = 0;
 	r->ident = 0;
 	if (p) {
-		len0 = read_path(r->paths, p->ptr[0]);
+		len0 = read_path(r->paths, p->ptr[0], &cut0);
+		if (len0 > IOR_PATH_MAX - 1) /* for the verifier: read_path's bound */
+			len0 = IOR_PATH_MAX - 1;
 		r->npaths = 1;
 		size = IOR_REC_EXIT_BASE + len0;
-		if (ident_on && ident && ret >= 0 && len0 < IOR_PATH_MAX) {
-			__u32 off = IOR_IDENT_OFF(len0) - IOR_REC_EXIT_BASE;
+		__u32 off = IOR_PATH1_OFF(len0); /* the identity's or path 1's place */
+		if (off > IOR_PATH_MAX)
+			off = IOR_PATH_MAX;
+		if (ident_on && ident && ret >= 0 && !p->ptr[1]) {
 			struct ior_file_ident *id = (struct ior_file_ident *)(r->paths + off);
-			if (off <= IOR_PATH_MAX &&
-			    !file_ident(ret, id, r->paths + off + sizeof *id)) {
+			if (!file_ident(ret, id, r->paths + off + sizeof *id)) {
 				r->ident = 1;
 				size = IOR_REC_EXIT_BASE + off + sizeof *id + id->leaf_len;
 			}
 		}
 		if (p->ptr[1]) {
-			len1 = read_path(r->paths + IOR_PATH_MAX, p->ptr[1]);
+			len1 = read_path(r->paths + off, p->ptr[1], &cut1);
 			r->npaths = 2;
-			size = IOR_REC_EXIT_BASE + IOR_PATH_MAX + len1;
+			size = IOR_REC_EXIT_BASE + off + len1;
 		}
 	}
+	r->cut = (__u8)(cut0 | cut1 << 1);
 	r->path_len[0] = (__u16)len0;
 	r->path_len[1] = (__u16)len1;
 	if (size > sizeof(*r))

@@ -31,12 +31,15 @@ INLINE void current_comm(int src, const char *task, __u64 *comm)
 	comm[1] = *(const __u64 *)(task + task_comm_off + 8);
 }
 
-/* Never ior itself; then the pid and tid filters (negative: off). */
+/* Never ior itself; then the followed set (follow_on) and the pid and tid
+ * filters (negative: off). */
 INLINE int pid_wanted(__u64 pid_tgid)
 {
 	__u32 pid = pid_tgid >> 32, tid = (__u32)pid_tgid;
 
 	if (pid == ior_pid)
+		return 0;
+	if (follow_on && !bpf_map_lookup_elem(&followed, &pid))
 		return 0;
 	if (filter_pid >= 0 && pid != (__u32)filter_pid)
 		return 0;

@@ -3,7 +3,13 @@
  * One thread polls the rings, the terminal and the signal fd; a frame is
  * drawn into the next screen and only its difference written, at most
  * every FRAME_NS. Warnings that come while the terminal is ours wait in
- * the caller's hands (cmd/trace.c) until it is given back. */
+ * the caller's hands (cmd/trace.c) until it is given back.
+ *
+ * Live, `r` starts a recording (trace/rec.h, the -flamegraph writer) fed
+ * by a sink registered at open that writes only while one is open; a
+ * failed write closes it and says so, the trace goes on. On a recording,
+ * the dashboard's replay reads the file again (the picker, Flame's o and
+ * m, a file's latency). */
 #include "cmd/dash.h"
 #include "dash/dash.h"
 #include "flame/flame.h"
@@ -16,10 +22,13 @@
 #include "tui/term.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +45,14 @@ struct dash_ui {
 	struct ior_tui_keys keys;
 	int full, quit, stopped;
 	uint64_t drawn_ns;
+	const struct ior_opts *o;    /* a recording's: its file and filters */
+	int draw;                    /* a recording on a terminal (else the report only) */
+	const char *rec_name;        /* live: -name, in the recording's file name */
+	struct ior_rec_writer *rec;  /* live: the recording `r` started, or NULL */
+	char rec_path[PATH_MAX];
+	int rec_error;               /* errno of the first failed write */
+	struct ior_trace_totals rec_base; /* the session's totals when it started */
+	char last_words[PATH_MAX + 640]; /* said on stderr after the terminal is back */
 };
 
 static size_t in_flight(void *ctx, struct ior_in_flight *out, size_t max)
@@ -43,16 +60,21 @@ static size_t in_flight(void *ctx, struct ior_in_flight *out, size_t max)
 	return ior_session_in_flight(ctx, out, max);
 }
 
-static int ui_new(struct dash_ui **out, struct ior_stats *stats, struct ior_session *session, const char *title)
+static int replay(void *ctx, void (*add)(void *actx, const struct ior_event_pair *p), void *actx);
+
+static int ui_new(struct dash_ui **out, struct ior_stats *stats, struct ior_session *session, const char *title,
+		  const struct ior_opts *o)
 {
 	struct ior_dash_cfg cfg = { .stats = stats, .in_flight = session ? in_flight : NULL, .ctx = session,
-				    .title = title };
+				    .title = title, .replay = o ? replay : NULL };
 	struct dash_ui *ui = calloc(1, sizeof *ui);
 	int utf8 = ior_tui_env_utf8(), r;
 
 	*out = ui;
 	if (!ui)
 		return -ENOMEM;
+	cfg.replay_ctx = ui;
+	ui->o = o;
 	ui->stats = stats;
 	ui->session = session;
 	ior_tui_keys_init(&ui->keys);
@@ -63,11 +85,126 @@ static int ui_new(struct dash_ui **out, struct ior_stats *stats, struct ior_sess
 	return 0;
 }
 
-int ior_dash_ui_open(struct dash_ui **ui, struct ior_stats *stats, struct ior_session *session, const char *title)
-{
-	int r = ui_new(ui, stats, session, title);
+/* ---- live: r records ---------------------------------------------------- */
 
-	return r < 0 ? r : ior_session_add_sink(session, ior_dash_sink((*ui)->dash));
+static void rec_pair(void *ctx, const struct ior_event_pair *p)
+{
+	struct dash_ui *ui = ctx;
+	int r = ui->rec && !ui->rec_error ? ior_rec_write(ui->rec, p) : 0;
+
+	if (r < 0)
+		ui->rec_error = -r;
+}
+
+/* Never fails the trace: a failed recording is closed in frame(). */
+static int rec_tick(void *ctx, uint64_t now)
+{
+	struct dash_ui *ui = ctx;
+	int r = ui->rec && !ui->rec_error ? ior_rec_tick(ui->rec, now) : 0;
+
+	if (r < 0)
+		ui->rec_error = -r;
+	return 0;
+}
+
+static void start_recording(struct dash_ui *ui)
+{
+	char err[512], msg[768];
+	struct utsname u;
+	int r = ior_rec_default_name(ui->rec_path, sizeof ui->rec_path, uname(&u) ? "localhost" : u.nodename,
+				     ui->rec_name, time(NULL));
+
+	if (r < 0)
+		snprintf(err, sizeof err, "recording name: %s", strerror(-r));
+	else if (!access(ui->rec_path, F_OK)) /* the writer truncates: a name is by the second */
+		snprintf(err, sizeof err, "%.400s exists (the last one, or -flamegraph's): try again in a second",
+			 ui->rec_path), r = -EEXIST;
+	else
+		r = ior_rec_writer_open(&ui->rec, ui->rec_path, NULL, err, sizeof err);
+	if (r < 0) {
+		snprintf(msg, sizeof msg, "r: %s", err);
+		ior_dash_set_message(ui->dash, msg);
+		return;
+	}
+	ui->rec_error = 0;
+	ior_session_totals(ui->session, &ui->rec_base);
+	ior_dash_set_recording(ui->dash, ui->rec_path, 0);
+}
+
+/* The trailer counts what happened while it recorded. */
+static void rec_totals(struct dash_ui *ui, struct ior_trace_totals *t)
+{
+	const struct ior_trace_totals *b = &ui->rec_base;
+
+	ior_session_totals(ui->session, t);
+	*t = (struct ior_trace_totals){ ior_rec_writer_pairs(ui->rec), t->pairs_seen - b->pairs_seen,
+					 t->lost - b->lost, t->unpaired_exits - b->unpaired_exits,
+					 t->overwritten_enters - b->overwritten_enters, t->in_flight,
+					 t->summarized - b->summarized };
+}
+
+/* Closes the recording; what happened goes to last_words and the screen. */
+static void stop_recording(struct dash_ui *ui)
+{
+	struct ior_trace_totals t;
+	uint64_t pairs = ior_rec_writer_pairs(ui->rec);
+	char err[512];
+	struct stat st;
+	int r;
+
+	rec_totals(ui, &t);
+	r = ior_rec_writer_close(ui->rec, &t, err, sizeof err);
+	ui->rec = NULL;
+	if (r < 0 || ui->rec_error)
+		snprintf(ui->last_words, sizeof ui->last_words, "recording %.*s: %s", PATH_MAX - 1, ui->rec_path,
+			 r < 0 ? err : strerror(ui->rec_error)); /* err names the file too */
+	else
+		snprintf(ui->last_words, sizeof ui->last_words, "Wrote %s (%llu pairs, %lld bytes)", ui->rec_path,
+			 (unsigned long long)pairs, stat(ui->rec_path, &st) ? -1LL : (long long)st.st_size);
+	ior_dash_set_recording(ui->dash, NULL, 0);
+	ior_dash_set_message(ui->dash, ui->last_words);
+}
+
+/* The mount points of /proc/self/mountinfo (its 5th field, octal escapes
+ * undone), for the Files tab's grouping; none when it cannot be read. */
+static void read_mounts(struct dash_ui *ui)
+{
+	static char names[256][PATH_MAX / 4];
+	const char *list[256];
+	char line[8192];
+	unsigned n = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	while (f && n < 256 && fgets(line, sizeof line, f)) {
+		char *p = line, *o = names[n];
+		for (int field = 0; field < 4 && p; field++)
+			p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+		for (; p && *p && *p != ' ' && o < names[n] + sizeof names[n] - 1; o++)
+			if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] && p[3])
+				*o = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0')), p += 4;
+			else
+				*o = *p++;
+		*o = 0;
+		if (p && names[n][0] == '/')
+			list[n] = names[n], n++;
+	}
+	if (f)
+		fclose(f);
+	ior_dash_set_mounts(ui->dash, list, n);
+}
+
+int ior_dash_ui_open(struct dash_ui **ui, struct ior_stats *stats, struct ior_session *session, const char *title,
+		     const char *rec_name)
+{
+	int r = ui_new(ui, stats, session, title, NULL);
+
+	if (r < 0)
+		return r;
+	(*ui)->rec_name = rec_name;
+	read_mounts(*ui);
+	if ((r = ior_session_add_sink(session, (struct ior_sink){ rec_pair, rec_tick, *ui })) < 0)
+		return r;
+	return ior_session_add_sink(session, ior_dash_sink((*ui)->dash));
 }
 
 void ior_dash_ui_close(struct dash_ui *ui)
@@ -101,6 +238,10 @@ static int frame(struct dash_ui *ui, uint64_t now)
 		ior_session_totals(ui->session, &t);
 		ior_dash_set_losses(ui->dash, &(struct ior_dash_losses){ t.lost, t.summarized, t.unpaired_exits });
 	}
+	if (ui->rec && ui->rec_error)
+		stop_recording(ui);
+	if (ui->rec)
+		ior_dash_set_recording(ui->dash, ui->rec_path, ior_rec_writer_pairs(ui->rec));
 	ior_dash_set_now(ui->dash, now);
 	ior_dash_draw(ui->dash, &ui->next); /* out of memory: the frame says so */
 	ior_tui_buf_reset(&ui->out);
@@ -149,6 +290,10 @@ static void on_key(struct dash_ui *ui, const struct ior_tui_key *k)
 		ui->quit = 1;
 	if (r == IOR_DASH_EXPORT)
 		export_table(ui);
+	if (r == IOR_DASH_RECORD && ui->rec)
+		stop_recording(ui);
+	else if (r == IOR_DASH_RECORD)
+		start_recording(ui);
 	ui->drawn_ns = 0; /* answer a key at the next chance */
 }
 
@@ -237,8 +382,12 @@ int ior_dash_ui_run(struct dash_ui *ui, uint64_t deadline, volatile sig_atomic_t
 	r = resize(ui);
 	while (!r && !ui->quit && !(stop && *stop))
 		r = step(ui, pfd, deadline);
+	if (ui->rec)
+		stop_recording(ui);
 	ior_tui_term_leave();
 	free(pfd);
+	if (ui->last_words[0])
+		fprintf(stderr, "%s\n", ui->last_words);
 	if (r < 0) {
 		fprintf(stderr, "ior: dashboard: %s\n", strerror(-r));
 		return 1;
@@ -255,9 +404,10 @@ static void on_stop(int sig)
 	rec_stop = sig;
 }
 
-/* Every pair of the recording that passes the filters into the stats and
- * the stream; 0, or 1 after printing why. */
-static int load_recording(const struct ior_opts *o, struct dash_ui *ui, struct ior_dash_losses *losses)
+/* Every pair of the recording that passes the filters to add(ctx, p);
+ * 0, or 1 after printing why (or, quiet, after putting it in err). */
+static int each_pair(const struct ior_opts *o, void (*add)(void *, const struct ior_event_pair *), void *ctx,
+		     struct ior_rec_reader **kept)
 {
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
 	struct ior_rec_reader *r;
@@ -266,24 +416,55 @@ static int load_recording(const struct ior_opts *o, struct dash_ui *ui, struct i
 	int rc;
 
 	if (ior_rec_reader_open(&r, o->ior_file, err, sizeof err)) {
-		fprintf(stderr, "ior: %s (ior reads recordings written by ior -flamegraph)\n", err);
+		if (kept)
+			fprintf(stderr, "ior: %s (ior reads recordings written by ior -flamegraph)\n", err);
 		return 1;
 	}
 	while ((rc = ior_rec_read(r, &p)) == 1)
-		if (ior_flame_spec_match(&filter, &p)) {
-			ior_stats_add(ui->stats, &p); /* out of memory: counted, shown */
-			ior_dash_add(ui->dash, &p);
-		}
-	if (rc < 0)
+		if (ior_flame_spec_match(&filter, &p))
+			add(ctx, &p);
+	if (rc < 0 && kept)
 		fprintf(stderr, "ior: %s: cannot read the recording: %s\n", o->ior_file,
 			rc == -ENOMEM ? strerror(ENOMEM) : ior_rec_reader_error(r));
-	const struct ior_trace_totals *t = ior_rec_reader_totals(r);
-	if (t)
+	if (kept && rc >= 0)
+		*kept = r;
+	else
+		ior_rec_reader_close(r);
+	return rc < 0;
+}
+
+/* The dashboard's replay: the file read again, as at the start. */
+static int replay(void *ctx, void (*add)(void *actx, const struct ior_event_pair *p), void *actx)
+{
+	struct dash_ui *ui = ctx;
+
+	return each_pair(ui->o, add, actx, NULL) ? -EIO : 0;
+}
+
+static void load_pair(void *ctx, const struct ior_event_pair *p)
+{
+	struct dash_ui *ui = ctx;
+
+	ior_stats_add(ui->stats, p); /* out of memory: counted, shown */
+	if (ui->draw)
+		ior_dash_add(ui->dash, p);
+}
+
+/* Every pair of the recording that passes the filters into the stats and
+ * the stream; 0, or 1 after printing why. */
+static int load_recording(const struct ior_opts *o, struct dash_ui *ui, struct ior_dash_losses *losses)
+{
+	struct ior_rec_reader *r = NULL;
+	const struct ior_trace_totals *t;
+
+	if (each_pair(o, load_pair, ui, &r))
+		return 1;
+	if ((t = ior_rec_reader_totals(r)))
 		*losses = (struct ior_dash_losses){ t->lost, t->summarized, t->unpaired_exits };
-	if (!rc && ior_rec_reader_truncated(r, NULL, NULL))
+	if (ior_rec_reader_truncated(r, NULL, NULL))
 		ior_dash_set_state(ui->dash, "recording (truncated)");
 	ior_rec_reader_close(r);
-	return rc < 0;
+	return 0;
 }
 
 /* Not a terminal: the text report of the recording (ior summary). */
@@ -307,15 +488,16 @@ int ior_cmd_dash(const struct ior_opts *o)
 	struct dash_ui *ui = NULL;
 	int rc = ior_stats_new(&stats, NULL);
 
-	if (rc < 0 || (rc = ui_new(&ui, stats, NULL, o->ior_file)) < 0) {
+	if (rc < 0 || (rc = ui_new(&ui, stats, NULL, o->ior_file, o)) < 0) {
 		fprintf(stderr, "ior: dashboard: %s\n", strerror(-rc));
 		rc = 1;
 		goto out;
 	}
+	ui->draw = ior_tui_term_can_draw(1, getenv("TERM")) && isatty(0);
 	if ((rc = load_recording(o, ui, &losses)))
 		goto out;
 	ior_dash_set_losses(ui->dash, &losses);
-	if (!ior_tui_term_can_draw(1, getenv("TERM")) || !isatty(0)) {
+	if (!ui->draw) { /* the dashboard's stream and Flame were not fed */
 		rc = report(stats);
 		goto out;
 	}

@@ -13,10 +13,11 @@
 
 struct dash_ui;
 
-/* The dashboard over stats and session (both the caller's), its sink added
- * to the session; title for its top line. 0, or -ENOMEM/-ENOSPC. */
+/* The dashboard over stats and session (both the caller's), its sinks
+ * added to the session; title for its top line, rec_name (-name) for the
+ * recordings `r` writes. 0, or -ENOMEM/-ENOSPC. */
 int ior_dash_ui_open(struct dash_ui **ui, struct ior_stats *stats, struct ior_session *session,
-		     const char *title);
+		     const char *title, const char *rec_name);
 /* Raw mode, then draws and steps the session until q, Ctrl-C or a signal
  * (*stop set by the caller's handler); at deadline (CLOCK_MONOTONIC ns)
  * the trace stops stepping and the dashboard stays until q. The terminal

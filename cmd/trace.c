@@ -4,7 +4,8 @@
  * (cmd/dash.c) or, when stdout is no terminal, the statistics' text
  * report every REPORT_NS and at the end), and the loop that
  * polls the session's rings (and the server's fds) until Ctrl-C, SIGTERM,
- * SIGHUP, the -duration, or a failed sink. The tracing itself is
+ * SIGHUP, the -duration, a failed sink, or the end of the target (CMD,
+ * -pid, -tid, -follow: cmd/run.c). The tracing itself is
  * trace/session.h; this file only wires rooms together.
  *
  * -live: every pair is added to an in-memory aggregate (flame/live.h, the
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 #include "cmd/dash.h"
+#include "cmd/run.h"
 #include "flame/live.h"
 #include "http/http.h"
 #include "loader/loader.h"
@@ -51,11 +53,14 @@
 #define HTTP_TICK_NS 100000000ull       /* server deadlines checked this often */
 #define REPORT_NS 5000000000ull         /* bare ior without a terminal: a report this often */
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, stop_from_tty;
 
-static void on_signal(int sig)
+/* A terminal's Ctrl-C reaches CMD too: si_code says who sent it. */
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
 	stop_signal = sig;
+	stop_from_tty = si && si->si_code == SI_KERNEL;
 }
 
 struct trace {
@@ -75,6 +80,8 @@ struct trace {
 	uint64_t live_failed;        /* pairs the live aggregate could not count */
 	struct ior_stats *stats;     /* -summary, the dashboard, the text reports */
 	bool dash;                   /* no output asked for: the dashboard or text reports */
+	bool summary;                /* statistics printed at the end: -summary, or -- CMD's default */
+	struct run_target run;       /* CMD, -pid/-tid, -follow */
 	bool draw;                   /* the dashboard on the terminal */
 	struct dash_ui *ui;
 	FILE *later;                 /* warnings while the dashboard has the terminal */
@@ -109,6 +116,8 @@ static int check_opts(struct trace *t)
 	if (o->map_size && (o->map_size & (o->map_size - 1)))
 		return usage_error("-mapSize %s: must be a power of two (e.g. 256K, 1M, 4M)", n);
 	t->dash = o->tui || (!o->plain && !o->flamegraph && !o->live && !o->summary && !o->bench_empty && !o->parquet);
+	t->summary = o->summary || (t->dash && o->command);
+	t->dash &= !o->command;
 	if (o->tui && (o->plain || o->live))
 		return usage_error("-tui draws on the terminal: drop %s", o->plain ? "-plain" : "-live");
 	t->draw = t->dash && ior_tui_term_can_draw(1, getenv("TERM")) && isatty(0);
@@ -116,27 +125,6 @@ static int check_opts(struct trace *t)
 		return usage_error("%s-live serves its flamegraph over HTTP: drop -nohttp", "");
 	if (o->live && ior_flame_spec_parse(&t->spec, o->fields, o->count, t->err, sizeof t->err))
 		return usage_error("%s", t->err);
-	return 0;
-}
-
-static int check_targets(const struct ior_opts *o)
-{
-	char p[64];
-
-	if (o->pid >= 0) {
-		snprintf(p, sizeof p, "/proc/%lld", (long long)o->pid);
-		if (o->pid > INT_MAX || access(p, F_OK)) {
-			fprintf(stderr, "ior: -pid %lld: no such process\n", (long long)o->pid);
-			return 1;
-		}
-	}
-	if (o->tid >= 0) {
-		snprintf(p, sizeof p, "/proc/%lld", (long long)o->tid);
-		if (o->tid > INT_MAX || access(p, F_OK)) {
-			fprintf(stderr, "ior: -tid %lld: no such thread\n", (long long)o->tid);
-			return 1;
-		}
-	}
 	return 0;
 }
 
@@ -369,23 +357,6 @@ static int print_stats(struct trace *t)
 
 /* ---- bare ior: the dashboard, or text reports ------------------------------ */
 
-/* The dashboard's top line: what is traced. */
-static const char *dash_title(const struct ior_opts *o)
-{
-	static char title[256];
-	int n = snprintf(title, sizeof title, "live");
-
-	if (o->pid >= 0)
-		n += snprintf(title + n, sizeof title - (size_t)n, " -pid %lld", (long long)o->pid);
-	if (o->tid >= 0)
-		n += snprintf(title + n, sizeof title - (size_t)n, " -tid %lld", (long long)o->tid);
-	if (o->comm[0] && n < (int)sizeof title)
-		n += snprintf(title + n, sizeof title - (size_t)n, " -comm %s", o->comm);
-	if (o->path[0] && n < (int)sizeof title)
-		snprintf(title + n, sizeof title - (size_t)n, " -path %s", o->path);
-	return title;
-}
-
 #define DEFAULT_DURATION_NS 900000000000ull
 
 /* When the trace stops: -duration after the start; without it, 900 s, or
@@ -395,7 +366,7 @@ static uint64_t deadline_of(const struct trace *t, bool dashboard)
 	uint64_t d = t->o->duration_ns, start = ior_session_started(t->session);
 
 	if (d == IOR_DURATION_UNSET)
-		d = dashboard ? UINT64_MAX : DEFAULT_DURATION_NS;
+		d = dashboard || t->o->command ? UINT64_MAX : DEFAULT_DURATION_NS;
 	return d > UINT64_MAX - start ? UINT64_MAX : start + d;
 }
 
@@ -442,9 +413,9 @@ static int loop(struct trace *t)
 
 	if (!pfd)
 		return -ENOMEM;
-	while (!stop_signal) {
+	while (!stop_signal || run_forward(&t->run, &stop_signal, stop_from_tty)) {
 		uint64_t now = ior_mono_ns();
-		if (now >= deadline)
+		if (now >= deadline || run_ended(&t->run, now))
 			break;
 		uint64_t left_ms = (deadline - now + 999999) / 1000000;
 		nhttp = t->http ? (nfds_t)ior_http_pollfds(t->http, pfd + nrings) : 0;
@@ -466,7 +437,8 @@ static int open_session(struct trace *t)
 	const struct ior_opts *o = t->o;
 	struct ior_session_cfg c = {
 		.probe = { .object = ior_bpf_object, .object_size = (size_t)(ior_bpf_object_end - ior_bpf_object),
-			   .pid = o->pid, .tid = o->tid, .comm = o->comm, .sel = t->sel,
+			   .pid = t->run.follow ? -1 : o->pid, .tid = o->tid, .comm = o->comm, .sel = t->sel,
+			   .follow = t->run.follow,
 			   .verbose = o->verbose, .empty = o->bench_empty, .warn = warn, .warn_ctx = t },
 		.path_filter = o->path, .ring_bytes = ring_bytes(o),
 	};
@@ -483,13 +455,14 @@ static int open_session(struct trace *t)
 	}
 	if ((r = ior_session_open(&t->session, &c, t->err, sizeof t->err)) < 0)
 		return fail(t, r, "loading the BPF programs");
-	return 0;
+	return run_seed(&t->run, t->session);
 }
 
 /* The sinks, the attachment, the snapshot; "tracing" is said after them. */
 static int setup(struct trace *t)
 {
 	const struct ior_opts *o = t->o;
+	int64_t snap_pid;
 	int r = open_session(t);
 
 	if (!r && o->flamegraph)
@@ -497,20 +470,21 @@ static int setup(struct trace *t)
 	if (!r && o->live)
 		r = open_live(t);
 	r = r ? r : ior_cmd_parquet_open(t->session, o);
-	if (!r && (o->summary || t->dash))
+	if (!r && (t->summary || t->dash))
 		r = open_stats(t);
-	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, dash_title(t->o))) < 0)
+	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, run_title(t->o), t->o->name)) < 0)
 		r = (t->err[0] = 0, fail(t, r, "setting up the dashboard"));
 	if (r)
 		return r;
 	if ((r = ior_session_attach(t->session, t->err, sizeof t->err)) < 0)
 		return fail(t, r, "attaching to the tracepoints");
+	snap_pid = run_attached(&t->run, t->session);
 	/* only now the header: a usage or setup error leaves stdout empty */
 	if (o->plain && !(t->csv = ior_csv_out_new(stdout, t->esc, stderr)))
 		return t->err[0] = 0, fail(t, -ENOMEM, "setting up the CSV output");
 	if (t->csv && (r = ior_session_add_sink(t->session, ior_csv_out_sink(t->csv))))
 		return t->err[0] = 0, fail(t, r, "setting up the CSV output");
-	if (!o->bench_empty && (r = ior_session_snapshot(t->session, o->pid, o->tid, o->comm)) < 0) {
+	if (!o->bench_empty && (r = ior_session_snapshot(t->session, snap_pid, o->tid, o->comm)) < 0) {
 		fprintf(stderr, "ior: reading the descriptors of running processes from /proc: %s\n", strerror(-r));
 		return 1;
 	}
@@ -532,7 +506,7 @@ static int close_sinks(struct trace *t)
 	rc |= ior_cmd_parquet_close(t->session);
 	if (t->live)
 		print_live(t);
-	if (t->stats && (t->o->summary || !t->draw) && print_stats(t))
+	if (t->stats && (t->summary || !t->draw) && print_stats(t))
 		rc = 1;
 	return rc || t->live_failed;
 }
@@ -554,7 +528,8 @@ static void install_signals(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal; /* no SA_RESTART: poll returns at once */
+	sa.sa_sigaction = on_signal; /* no SA_RESTART: poll returns at once */
+	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL); /* the ssh session dropped: finish, like Ctrl-C */
@@ -569,12 +544,13 @@ int ior_cmd_trace(const struct ior_opts *o)
 
 	memset(&t, 0, sizeof t);
 	t.o = o;
-	if ((rc = check_opts(&t)) || (rc = check_targets(o)))
+	if ((rc = check_opts(&t)) || (rc = run_check(o)) || (rc = run_start(&t.run, o, o->live || t.dash)))
 		return rc;
 	install_signals();
 	if (o->plain)
 		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 	if ((rc = setup(&t))) {
+		run_abort(&t.run);
 		teardown(&t);
 		return rc;
 	}
@@ -584,7 +560,9 @@ int ior_cmd_trace(const struct ior_opts *o)
 	if (t.http)
 		fprintf(stderr, "Live flamegraph at %s/\n", ior_http_url(t.http));
 	t.http_polled_ns = ior_mono_ns();
-	if (t.draw)
+	if (run_release(&t.run))
+		rc = 1;
+	else if (t.draw)
 		rc = run_dash(&t);
 	else if ((rc = loop(&t)) < 0) {
 		fprintf(stderr, "ior: tracing stopped: %s\n", strerror(-rc));
@@ -596,5 +574,7 @@ int ior_cmd_trace(const struct ior_opts *o)
 	ior_session_report(t.session, stderr, o->verbose);
 	rc |= close_sinks(&t);
 	teardown(&t);
+	rc = run_finish(&t.run, rc, &stop_signal, &stop_from_tty);
+	run_abort(&t.run);
 	return rc;
 }

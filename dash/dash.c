@@ -8,6 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int alloc_buffers(struct ior_dash *d)
+{
+	d->rows = calloc(MAX_ROWS + 1, sizeof *d->rows);
+	d->flight = calloc(MAX_IN_FLIGHT, sizeof *d->flight);
+	d->ring = calloc(d->cap, sizeof *d->ring);
+	d->arena = malloc(ARENA_BYTES);
+	d->groups = calloc(MAX_ROWS + 1, sizeof *d->groups);
+	d->slots = calloc(GROUP_SLOTS, sizeof *d->slots);
+	d->shown = calloc(d->cap, sizeof *d->shown);
+	d->pick_rows = calloc(PICK_ROWS, sizeof *d->pick_rows);
+	return d->rows && d->flight && d->ring && d->arena && d->groups && d->slots && d->shown && d->pick_rows;
+}
+
 int ior_dash_new(struct ior_dash **out, const struct ior_dash_cfg *cfg)
 {
 	struct ior_dash *d;
@@ -18,22 +31,21 @@ int ior_dash_new(struct ior_dash **out, const struct ior_dash_cfg *cfg)
 	if (!(d = calloc(1, sizeof *d)))
 		return -ENOMEM;
 	d->cap = cfg->stream_pairs ? cfg->stream_pairs : IOR_DASH_STREAM_PAIRS;
-	d->rows = calloc(MAX_ROWS + 1, sizeof *d->rows);
-	d->flight = calloc(MAX_IN_FLIGHT, sizeof *d->flight);
-	d->ring = calloc(d->cap, sizeof *d->ring);
-	d->arena = malloc(ARENA_BYTES);
-	d->groups = calloc(MAX_ROWS + 1, sizeof *d->groups);
-	d->slots = calloc(GROUP_SLOTS, sizeof *d->slots);
-	if (!d->rows || !d->flight || !d->ring || !d->arena || !d->groups || !d->slots) {
+	ior_hist_init(&d->lat_h);
+	ior_hist_init(&d->gap_h);
+	d->pick_pid = -1;
+	d->stats = d->all = cfg->stats;
+	d->in_flight = cfg->in_flight;
+	d->ctx = cfg->ctx;
+	d->replay = cfg->replay;
+	d->replay_ctx = cfg->replay_ctx;
+	if (!alloc_buffers(d) || ior_dash_flame_init(d) < 0) {
 		ior_dash_free(d);
 		return -ENOMEM;
 	}
-	d->stats = cfg->stats;
-	d->in_flight = cfg->in_flight;
-	d->ctx = cfg->ctx;
 	snprintf(d->title, sizeof d->title, "%s", cfg->title ? cfg->title : "");
-	d->lat_sys = -1;
 	snprintf(d->prefix, sizeof d->prefix, "/");
+	d->stream_col = 1;
 	d->follow = 1;
 	ior_dash_views_init(d);
 	*out = d;
@@ -52,13 +64,31 @@ void ior_dash_free(struct ior_dash *d)
 	free(d->arena);
 	free(d->groups);
 	free(d->slots);
+	free(d->shown);
+	free(d->pick_rows);
+	ior_stats_free(d->pick_stats);
+	ior_dash_lat_free(d);
+	ior_dash_flame_free(d);
+	ior_dash_mounts_free(d);
 	free(d);
+}
+
+/* snprintf's "%s" costs more than the rest of a pair's stay here. */
+static void copy(char *dst, size_t cap, const char *src)
+{
+	size_t n = src ? strnlen(src, cap - 1) : 0;
+
+	memcpy(dst, src ? src : "", n);
+	dst[n] = 0;
 }
 
 void ior_dash_add(struct ior_dash *d, const struct ior_event_pair *p)
 {
 	struct stream_entry *e;
 
+	ior_dash_flame_add(d, p);
+	ior_dash_pick_add(d, p);
+	ior_dash_lat_add(d, p);
 	if (p->summary)
 		return;
 	if (!d->first_ns || p->enter_ns < d->first_ns)
@@ -68,13 +98,31 @@ void ior_dash_add(struct ior_dash *d, const struct ior_event_pair *p)
 		return;
 	}
 	e = &d->ring[d->head];
-	*e = (struct stream_entry){ p->enter_ns, p->duration_ns, p->bytes, p->ret, p->pid, p->tid, p->fd, p->sys,
-				    "", "" };
-	snprintf(e->comm, sizeof e->comm, "%s", p->comm ? p->comm : "");
-	snprintf(e->path, sizeof e->path, "%s", p->path ? p->path : "");
+	e->enter_ns = p->enter_ns, e->duration_ns = p->duration_ns, e->gap_ns = p->gap_ns, e->bytes = p->bytes;
+	e->ret = p->ret, e->pid = p->pid, e->tid = p->tid, e->fd = p->fd, e->sys = p->sys;
+	copy(e->comm, sizeof e->comm, p->comm);
+	copy(e->path, sizeof e->path, p->path);
 	d->head = (d->head + 1) % d->cap;
 	if (d->count < d->cap)
 		d->count++;
+}
+
+size_t ior_dash_ring_replay(struct ior_dash *d, void (*add)(void *ctx, const struct ior_event_pair *p), void *ctx)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->count; i++) {
+		const struct stream_entry *e = ior_dash_stream_at(d, i);
+		if (strlen(e->path) >= STREAM_PATH - 1)
+			continue;
+		struct ior_event_pair p = { .enter_ns = e->enter_ns, .duration_ns = e->duration_ns, .gap_ns = e->gap_ns,
+					    .ret = e->ret, .bytes = e->bytes, .flags = IOR_FLAGS_UNKNOWN, .pid = e->pid,
+					    .tid = e->tid, .fd = e->fd, .sys = e->sys, .comm = e->comm, .path = e->path,
+					    .path2 = "" };
+		add(ctx, &p);
+		n++;
+	}
+	return n;
 }
 
 const struct stream_entry *ior_dash_stream_at(const struct ior_dash *d, size_t i)
@@ -109,6 +157,17 @@ void ior_dash_set_message(struct ior_dash *d, const char *msg)
 	snprintf(d->message, sizeof d->message, "%s", msg ? msg : "");
 }
 
+void ior_dash_set_recording(struct ior_dash *d, const char *file, uint64_t pairs)
+{
+	snprintf(d->rec_file, sizeof d->rec_file, "%s", file ? file : "");
+	d->rec_pairs = pairs;
+}
+
+int64_t ior_dash_picked(const struct ior_dash *d)
+{
+	return d->pick_pid;
+}
+
 void ior_dash_set_now(struct ior_dash *d, uint64_t now_ns)
 {
 	d->now_ns = now_ns;
@@ -140,12 +199,10 @@ static struct ior_tui_table *current_table(struct ior_dash *d)
 		return &v->table;
 	if (d->tab == IOR_DASH_IN_FLIGHT)
 		return &d->flight_table;
-	if (d->tab == IOR_DASH_STREAM)
-		return &d->stream_table;
 	return NULL;
 }
 
-/* < > r t: the sorted tables' own keys. 1 when k was one. */
+/* < > R d t: the sorted tables' own keys. 1 when k was one. */
 static int view_key(struct ior_dash *d, const struct ior_tui_key *k)
 {
 	struct dash_view *v = sorted_view(d);
@@ -156,12 +213,12 @@ static int view_key(struct ior_dash *d, const struct ior_tui_key *k)
 		v->sort = (v->sort + (k->code == '<' ? v->ncols - 1 : 1)) % v->ncols;
 		return 1;
 	}
-	if (k->code == 'r') {
+	if (k->code == 'R') {
 		v->ascending = !v->ascending;
 		return 1;
 	}
 	if (k->code == 'd' && d->tab == IOR_DASH_FILES) {
-		d->dirs = !d->dirs;
+		d->dirs = (d->dirs + 1) % (d->nmounts ? 3 : 2);
 		snprintf(d->prefix, sizeof d->prefix, "/");
 		v->table.selected = v->table.top = 0;
 		return 1;
@@ -176,105 +233,33 @@ static int view_key(struct ior_dash *d, const struct ior_tui_key *k)
 	return 0;
 }
 
-static int stream_matches(const struct ior_dash *d, size_t i)
-{
-	const struct stream_entry *e = ior_dash_stream_at(d, i);
-	const char *sys = e && e->sys < ior_nsyscalls ? ior_syscalls[e->sys].name : "";
-
-	return e && (!regexec(&d->re, e->comm, 0, NULL, 0) || !regexec(&d->re, sys, 0, NULL, 0) ||
-		     !regexec(&d->re, e->path, 0, NULL, 0));
-}
-
-/* The next pair matching the search, older (dir -1) or newer (+1) than
- * the selection, selected and the stream paused so that it stays. */
-static void search(struct ior_dash *d, int dir)
-{
-	struct ior_tui_table *t = &d->stream_table;
-	size_t n = d->count, i = t->selected < n ? t->selected : (n ? n - 1 : 0);
-
-	if (!d->have_re || !n)
-		return;
-	for (size_t step = 1; step <= n; step++) {
-		size_t j = (i + n + (size_t)dir * step % n) % n;
-		if (stream_matches(d, j)) {
-			t->selected = j;
-			d->follow = 0;
-			d->paused = 1;
-			snprintf(d->message, sizeof d->message, "/%.200s: pair %zu of %zu (paused; n older, N newer, space resumes)",
-				 d->search.text, j + 1, n);
-			return;
-		}
-	}
-	snprintf(d->message, sizeof d->message, "/%.200s: not in the last %zu pairs", d->search.text, n);
-}
-
-/* Enter compiles what was typed (POSIX extended regex) and searches from
- * the newest pair; Esc gives up. */
-static void search_key(struct ior_dash *d, const struct ior_tui_key *k)
-{
-	char err[128];
-	int r;
-
-	if (k->code == IOR_TUI_KEY_ESC) {
-		d->editing = 0;
-		return;
-	}
-	if (k->code != IOR_TUI_KEY_ENTER) {
-		ior_tui_edit_key(&d->search, k);
-		return;
-	}
-	d->editing = 0;
-	if (d->have_re)
-		regfree(&d->re);
-	d->have_re = 0;
-	if ((r = regcomp(&d->re, d->search.text, REG_EXTENDED | REG_NOSUB))) {
-		regerror(r, &d->re, err, sizeof err);
-		snprintf(d->message, sizeof d->message, "/%.200s: %s", d->search.text, err);
-		return;
-	}
-	d->have_re = 1;
-	d->stream_table.selected = d->count; /* from the newest */
-	search(d, -1);
-}
-
-static int stream_key(struct ior_dash *d, const struct ior_tui_key *k)
-{
-	if (d->tab != IOR_DASH_STREAM)
-		return 0;
-	if (k->code == '/') {
-		d->editing = 1;
-		ior_tui_edit_set(&d->search, "");
-		return 1;
-	}
-	if (k->code == 'n' || k->code == 'N') {
-		search(d, k->code == 'n' ? -1 : 1);
-		return 1;
-	}
-	if (k->code == ' ') {
-		d->paused = !d->paused;
-		if (!d->paused)
-			d->missed = 0;
-		return 1;
-	}
-	if (ior_tui_table_key(&d->stream_table, k)) {
-		d->follow = d->stream_table.selected + 1 >= d->stream_table.nrows;
-		return 1;
-	}
-	return 0;
-}
-
 static int tab_key(struct ior_dash *d, const struct ior_tui_key *k)
 {
+	enum ior_dash_tab to;
+
 	if (k->code >= '1' && k->code < '1' + IOR_DASH_NTABS)
-		d->tab = (enum ior_dash_tab)(k->code - '1');
+		to = (enum ior_dash_tab)(k->code - '1');
 	else if (k->code == IOR_TUI_KEY_TAB)
-		d->tab = (enum ior_dash_tab)((d->tab + 1) % IOR_DASH_NTABS);
+		to = (enum ior_dash_tab)((d->tab + 1) % IOR_DASH_NTABS);
 	else if (k->code == IOR_TUI_KEY_BACKTAB)
-		d->tab = (enum ior_dash_tab)((d->tab + IOR_DASH_NTABS - 1) % IOR_DASH_NTABS);
+		to = (enum ior_dash_tab)((d->tab + IOR_DASH_NTABS - 1) % IOR_DASH_NTABS);
 	else
 		return 0;
+	if (to == IOR_DASH_LATENCY) /* keys typed ahead of the frames */
+		ior_dash_want_latency(d);
+	d->tab = to;
 	d->help = 0;
 	return 1;
+}
+
+/* r: recording is the caller's while tracing; a recording is one already. */
+static int record_key(struct ior_dash *d)
+{
+	if (d->in_flight)
+		return IOR_DASH_RECORD;
+	snprintf(d->message, sizeof d->message,
+		 "r: recording is not available here: this is a recording (replay it with ior -ior=FILE)");
+	return 0;
 }
 
 int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k)
@@ -284,9 +269,11 @@ int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k)
 	if (k->code == 'c' && k->mods == IOR_TUI_MOD_CTRL)
 		return IOR_DASH_QUIT;
 	if (d->editing) {
-		search_key(d, k);
+		ior_dash_search_key(d, k);
 		return 0;
 	}
+	if (d->picking)
+		return ior_dash_picker_key(d, k), 0;
 	if (k->code == 'q')
 		return IOR_DASH_QUIT;
 	if (k->code == '?' || (k->code == IOR_TUI_KEY_ESC && d->help)) {
@@ -296,7 +283,11 @@ int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k)
 	d->message[0] = 0;
 	if (k->code == 'e' && ior_dash_table_name(d))
 		return IOR_DASH_EXPORT;
-	if (tab_key(d, k) || view_key(d, k) || stream_key(d, k))
+	if (k->code == 'r')
+		return record_key(d);
+	if (k->code == 'p' || (k->code == IOR_TUI_KEY_ESC && d->pick_pid >= 0))
+		return ior_dash_picker_key(d, k), 0;
+	if (tab_key(d, k) || view_key(d, k) || ior_dash_stream_key(d, k) || ior_dash_flame_key(d, k))
 		return 0;
 	if ((t = current_table(d)))
 		ior_tui_table_key(t, k);

@@ -6,18 +6,32 @@
  * and drawn the same in a unit test as on a terminal.
  *
  * Tabs: 1 Overview, 2 Syscalls, 3 Files, 4 Processes, 5 In flight,
- * 6 Latency, 7 Stream. Keys (the help tab, `?`, lists them all):
- *   1..7, Tab, Shift-Tab   switch tabs
+ * 6 Latency, 7 Stream, 8 Flame. Keys (the help, `?`, lists them all):
+ *   1..8, Tab, Shift-Tab   switch tabs
  *   Up, Down, PgUp, PgDn, Home, End   move the selection (scroll the stream)
- *   < >   sort by the column to the left / right;  r   reverse the sort
+ *   < >   sort by the column to the left / right;  R   reverse the sort
  *   t     Processes: per thread instead of per process
- *   d     Files: summed per directory; Enter opens one, Backspace or Left goes up
+ *   d     Files: by directory, by mount point (ior_dash_set_mounts), off;
+ *         Enter opens a group, Backspace or Left goes up
  *   space Stream: pause (the tail stops moving; pairs meanwhile are counted)
  *   / n N Stream: search (POSIX extended regex on comm, syscall, path), older, newer
+ *   Left Right f Backspace   Stream: the column under the cursor; push its
+ *         cell as a filter; pop the last filter
+ *   arrows Enter Backspace o m   Flame: move, zoom in, zoom out, the field
+ *         order, the metric
+ *   p     the process picker (type to filter, Enter picks); Esc clears the pick
+ *   r     start / stop a recording (the caller's: IOR_DASH_RECORD)
  *   e     the table shown as CSV (the caller writes the file: IOR_DASH_EXPORT)
  *   ?     help;  Esc closes it;  q, Ctrl-C   quit
- * The Latency tab shows the syscall selected in the Syscalls tab (all
- * syscalls when the selection is "(other)" or the table is empty).
+ * The Latency tab shows what was selected last in the Syscalls, Files
+ * (a file or a directory group) or Processes tab (all syscalls when the
+ * selection is "(other)" or the table is empty).
+ *
+ * What starts counting late — the picked process's statistics, the Flame
+ * tab after `o` or `m`, the latency of a file or process — is fed again
+ * from the start by cfg->replay on a recording; live, it starts from the
+ * pairs the Stream's ring still holds, then counts every pair, and the
+ * tab says so.
  *
  * Text from the traced system (paths, comms) goes through the screen's
  * hostile-text drawing only. Not thread-safe. */
@@ -43,6 +57,7 @@ enum ior_dash_tab {
 	IOR_DASH_IN_FLIGHT,
 	IOR_DASH_LATENCY,
 	IOR_DASH_STREAM,
+	IOR_DASH_FLAME,
 	IOR_DASH_NTABS,
 };
 
@@ -56,6 +71,10 @@ struct ior_dash_cfg {
 	void *ctx;
 	const char *title;     /* the top line's source: "live -comm x", a file; copied */
 	unsigned stream_pairs; /* the Stream tab's ring; 0: IOR_DASH_STREAM_PAIRS */
+	/* A recording: hands every pair of it (its filters applied) to
+	 * add(actx, p) again; 0 or -errno. NULL: live (nothing to replay). */
+	int (*replay)(void *rctx, void (*add)(void *actx, const struct ior_event_pair *p), void *actx);
+	void *replay_ctx;
 };
 
 /* What the trace counted beside the pairs, for the Overview. */
@@ -70,8 +89,9 @@ int ior_dash_new(struct ior_dash **d, const struct ior_dash_cfg *cfg);
 void ior_dash_free(struct ior_dash *d);
 
 /* Adds a pair to the Stream tab's ring (summary rows are left out: they
- * are no single event). The sink does the same; add the stats' own sink
- * (ior_stats_sink) beside it. */
+ * are no single event), the Flame tab's aggregate, and what counts the
+ * picked process and the Latency of a file or process. The sink does the
+ * same; add the stats' own sink (ior_stats_sink) beside it. */
 void ior_dash_add(struct ior_dash *d, const struct ior_event_pair *p);
 struct ior_sink ior_dash_sink(struct ior_dash *d);
 
@@ -84,7 +104,8 @@ void ior_dash_set_now(struct ior_dash *d, uint64_t now_ns);
 
 #define IOR_DASH_QUIT 1
 #define IOR_DASH_EXPORT 2 /* `e` on a tab with a table: the caller picks a file, ior_dash_export */
-/* Handles a key: 0, IOR_DASH_QUIT or IOR_DASH_EXPORT. */
+#define IOR_DASH_RECORD 3 /* `r` while tracing: the caller starts or stops a recording */
+/* Handles a key: 0, IOR_DASH_QUIT, IOR_DASH_EXPORT or IOR_DASH_RECORD. */
 int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k);
 
 /* The current tab's table as CSV into out: a header of its column titles,
@@ -98,6 +119,14 @@ int ior_dash_export(struct ior_dash *d, FILE *out);
 const char *ior_dash_table_name(const struct ior_dash *d);
 /* A line shown at the bottom until the next key (what an export did). */
 void ior_dash_set_message(struct ior_dash *d, const char *msg);
+/* The recording being written ("REC file (N pairs)" on the top line);
+ * file NULL: none. file is copied. */
+void ior_dash_set_recording(struct ior_dash *d, const char *file, uint64_t pairs);
+/* The mount points, for the Files tab's grouping by mount (copied; at
+ * most 256, each under 4096 bytes). Without them, `d` has directories only. */
+void ior_dash_set_mounts(struct ior_dash *d, const char *const *mounts, unsigned n);
+/* The picked process (-1: none), as set by the picker. */
+int64_t ior_dash_picked(const struct ior_dash *d);
 
 enum ior_dash_tab ior_dash_tab(const struct ior_dash *d);
 void ior_dash_set_tab(struct ior_dash *d, enum ior_dash_tab tab);

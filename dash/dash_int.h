@@ -4,6 +4,7 @@
 #define IOR_DASH_DASH_INT_H
 
 #include "dash.h"
+#include "flame/flame.h"
 #include "tui/edit.h"
 #include "tui/table.h"
 
@@ -14,6 +15,10 @@
 #define MAX_IN_FLIGHT 1024
 #define ARENA_BYTES (1u << 20) /* names of the Files tab's directory groups */
 #define GROUP_SLOTS 8192       /* a power of two above MAX_ROWS */
+#define MAX_FILTERS 8          /* the Stream tab's filters */
+#define MAX_MOUNTS 256
+#define PICK_ROWS 1024         /* processes listed by the picker */
+#define NAME_MAX_BYTES 4096    /* a file, a directory group, a frame path */
 
 /* What a column shows. */
 enum dash_value {
@@ -38,7 +43,7 @@ struct dash_view {
 };
 
 struct stream_entry {
-	uint64_t enter_ns, duration_ns, bytes;
+	uint64_t enter_ns, duration_ns, gap_ns, bytes;
 	int64_t ret;
 	uint32_t pid, tid;
 	int32_t fd;
@@ -47,8 +52,42 @@ struct stream_entry {
 	char path[STREAM_PATH];
 };
 
+/* A Stream filter: the entries whose cell in column col reads text. */
+struct stream_filter {
+	int col;
+	char text[STREAM_PATH];
+};
+
+/* What the Latency tab shows: all, a syscall (the stats' histograms), or
+ * a file, a directory group, a process or a thread (the dash's own). */
+enum lat_kind { LAT_ALL, LAT_SYSCALL, LAT_FILE, LAT_DIR, LAT_PID, LAT_TID };
+struct lat_target {
+	enum lat_kind kind;
+	uint64_t key;               /* the syscall, pid or tid */
+	char name[NAME_MAX_BYTES];  /* the file or directory ("/a/" ends in '/') */
+};
+
+/* The Flame tab: an aggregate of every pair (or, started late, of those
+ * since the ring's oldest), the tree last built from it, and the cursor
+ * and the zoom, kept as frame paths ("all;a;b") to survive a rebuild. */
+struct dash_flame {
+	struct ior_flame_agg *agg;
+	struct ior_flame_tree *tree;
+	struct ior_flame_spec spec;
+	int order;                   /* index into the orders `o` cycles */
+	int late;                    /* live: agg started after the trace, seeded */
+	uint64_t seeded;             /* ... with these pairs of the Stream's ring */
+	int err;                     /* -errno of the last build or new agg */
+	uint64_t built_pairs, built_ns;
+	uint32_t zoom, sel;          /* nodes of tree */
+	char zoom_path[NAME_MAX_BYTES], sel_path[NAME_MAX_BYTES];
+};
+
 struct ior_dash {
-	struct ior_stats *stats;
+	struct ior_stats *stats;    /* what the tabs show: all, or the picked process's */
+	struct ior_stats *all;      /* cfg->stats */
+	int (*replay)(void *rctx, void (*add)(void *actx, const struct ior_event_pair *p), void *actx);
+	void *replay_ctx;
 	size_t (*in_flight)(void *ctx, struct ior_in_flight *out, size_t max);
 	void *ctx;
 	char title[256], state[64];
@@ -57,7 +96,10 @@ struct ior_dash {
 	enum ior_dash_tab tab;
 	int help;
 	int threads;             /* Processes per thread */
-	int lat_sys;             /* the Latency tab's syscall; -1: all */
+	struct lat_target lat_want, lat_have; /* selected; what lat_h/gap_h hold */
+	struct ior_hist lat_h, gap_h;
+	uint64_t lat_since_ns;   /* live: lat_h counts from here (0: a recording, all of it) */
+	size_t lat_seeded;       /* live: pairs of the stream's ring in lat_h */
 	struct dash_view views[IOR_DASH_NTABS]; /* SYSCALLS, FILES, PROCESSES */
 	struct ior_stats_row *rows; /* MAX_ROWS + 1 ((other) last) */
 	unsigned nrows;
@@ -72,7 +114,9 @@ struct ior_dash {
 	int paused, follow;
 	int ascii;
 	int raw;                 /* exporting: times in ns, bytes exact */
-	int dirs;                /* Files grouped by directory under prefix */
+	int dirs;                /* Files grouped: 1 by directory under prefix, 2 by mount point */
+	char **mounts;
+	unsigned nmounts;
 	char prefix[4096];       /* "/" or a directory ending in '/' */
 	char *arena;             /* the groups' names */
 	struct ior_stats_row *groups;
@@ -81,17 +125,82 @@ struct ior_dash {
 	struct ior_tui_edit search; /* Stream: the regex being typed after '/' */
 	int editing, have_re;
 	regex_t re;
+	struct stream_filter filters[MAX_FILTERS];
+	int nfilters;
+	int stream_col;          /* the column under the Stream's cursor */
+	struct ior_tui_column stream_tcols[7];
+	uint32_t *shown;         /* ring indexes passing the filters, oldest first */
+	size_t nshown;
+	int picking;             /* the process picker is open */
+	struct ior_tui_edit pick_edit;
+	struct ior_stats_row *pick_rows;
+	unsigned npick;
+	struct ior_tui_table pick_table;
+	int64_t pick_pid;        /* -1: every process */
+	char pick_comm[16];
+	struct ior_stats *pick_stats;
+	int pick_late;           /* live: the picked stats start at the ring's oldest pair */
+	uint64_t pick_seeded;    /* ... with these of its pairs */
+	struct dash_flame flame;
+	char rec_file[256];      /* "": not recording */
+	uint64_t rec_pairs;
 };
 
 void ior_dash_views_init(struct ior_dash *d);
 /* Enter on a directory group opens it; Backspace, Left go up. 1 when handled. */
 int ior_dash_dirs_key(struct ior_dash *d, const struct ior_tui_key *k);
 const struct stream_entry *ior_dash_stream_at(const struct ior_dash *d, size_t i); /* 0: oldest */
+/* Live, what starts late (a pick, Flame's o and m) is fed the Stream's
+ * ring first, oldest first, as pairs (paths cut at STREAM_PATH - 1 bytes
+ * left out: they would count as another file). Returns the pairs given. */
+size_t ior_dash_ring_replay(struct ior_dash *d, void (*add)(void *ctx, const struct ior_event_pair *p), void *ctx);
 /* The rows of the current tab's table into d->rows (d->nrows), (other)
  * last when it holds pairs; 0 or -ENOMEM (draw.c). */
 int ior_dash_select_rows(struct ior_dash *d, struct dash_view *v);
-/* d->rows[0..n) summed per directory under d->prefix, sorted by the
- * view's column, back into d->rows (dirs.c). */
+/* d->rows[0..n) summed per directory under d->prefix (or per mount
+ * point), sorted by the view's column, back into d->rows (dirs.c). */
 void ior_dash_group_rows(struct ior_dash *d, const struct dash_view *v, unsigned n);
+/* On a Syscalls, Files or Processes tab: its selected row is what the
+ * Latency tab shows (also done as it is drawn; this is for keys that
+ * leave it before a frame, draw.c). */
+void ior_dash_want_latency(struct ior_dash *d);
+void ior_dash_mounts_free(struct ior_dash *d);
+
+/* Shared drawing bits (draw.c). */
+extern const struct ior_tui_style IOR_DASH_PLAIN, IOR_DASH_BOLD, IOR_DASH_REV, IOR_DASH_HEAD;
+const char *ior_dash_ns(const struct ior_dash *d, char *buf, size_t len, uint64_t v);
+const char *ior_dash_syscall_name(unsigned sys);
+
+/* The Stream tab (stream.c): keys, filters, search, drawing. */
+int ior_dash_stream_key(struct ior_dash *d, const struct ior_tui_key *k);
+void ior_dash_search_key(struct ior_dash *d, const struct ior_tui_key *k);
+/* d->shown from the ring and the filters (the picked process one of them). */
+void ior_dash_stream_filter(struct ior_dash *d);
+const char *ior_dash_stream_cell(void *ctx, size_t row, int col, char *buf, size_t len);
+/* The columns' titles, the cursor's marked "[comm]" when marked. */
+void ior_dash_stream_titles(struct ior_dash *d, int marked);
+void ior_dash_draw_stream(struct ior_dash *d, struct ior_tui_screen *s, int top, int height);
+
+/* The process picker (picker.c). */
+int ior_dash_picker_key(struct ior_dash *d, const struct ior_tui_key *k);
+void ior_dash_draw_picker(struct ior_dash *d, struct ior_tui_screen *s);
+void ior_dash_pick(struct ior_dash *d, int64_t pid, const char *comm);
+void ior_dash_pick_add(struct ior_dash *d, const struct ior_event_pair *p);
+/* "pid 42 (comm)" and since when, for the title; "" without a pick. */
+void ior_dash_pick_label(const struct ior_dash *d, char *buf, size_t len);
+
+/* The Latency tab (latency.c). */
+void ior_dash_lat_add(struct ior_dash *d, const struct ior_event_pair *p);
+void ior_dash_draw_latency(struct ior_dash *d, struct ior_tui_screen *s, int top, int height);
+void ior_dash_lat_free(struct ior_dash *d);
+
+/* The Flame tab (flame.c). */
+int ior_dash_flame_init(struct ior_dash *d);
+void ior_dash_flame_free(struct ior_dash *d);
+void ior_dash_flame_add(struct ior_dash *d, const struct ior_event_pair *p);
+/* A new aggregate (order, metric or pick changed), replayed when it can. */
+void ior_dash_flame_reset(struct ior_dash *d);
+int ior_dash_flame_key(struct ior_dash *d, const struct ior_tui_key *k);
+void ior_dash_draw_flame(struct ior_dash *d, struct ior_tui_screen *s, int top, int height);
 
 #endif

@@ -1,5 +1,7 @@
 /* Files by directory (the d key): the rows summed per directory under a
- * prefix, drilled into with Enter and out with Backspace. */
+ * prefix, drilled into with Enter and out with Backspace; or per mount
+ * point (d again, when the caller gave the mounts: live only, a recording
+ * keeps no mount table). */
 #include "dash_int.h"
 
 #include <stdlib.h>
@@ -18,6 +20,45 @@ static size_t group_key(const char *prefix, const char *name)
 		return !strcmp(prefix, "/") && name[0] != '/' ? strlen(name) : 0;
 	slash = strchr(name + plen, '/');
 	return slash ? (size_t)(slash - name) + 1 : strlen(name);
+}
+
+/* The mount point a path is on, as "/mnt/" (its longest mount point), or
+ * the name itself when it is no path. */
+static size_t mount_key(const struct ior_dash *d, const char *name)
+{
+	size_t best = 0;
+
+	if (name[0] != '/')
+		return strlen(name);
+	for (unsigned i = 0; i < d->nmounts; i++) {
+		const char *m = d->mounts[i];
+		size_t n = strlen(m);
+		if (n == 1 && m[0] == '/')
+			best = best > 1 ? best : 1;
+		else if (!strncmp(name, m, n) && name[n] == '/' && n + 1 > best)
+			best = n + 1;
+	}
+	return best ? best : strlen(name);
+}
+
+void ior_dash_mounts_free(struct ior_dash *d)
+{
+	for (unsigned i = 0; i < d->nmounts; i++)
+		free(d->mounts[i]);
+	free(d->mounts);
+	d->mounts = NULL;
+	d->nmounts = 0;
+}
+
+void ior_dash_set_mounts(struct ior_dash *d, const char *const *mounts, unsigned n)
+{
+	ior_dash_mounts_free(d);
+	n = n < MAX_MOUNTS ? n : MAX_MOUNTS;
+	if (!n || !(d->mounts = calloc(n, sizeof *d->mounts)))
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (strlen(mounts[i]) < NAME_MAX_BYTES && (d->mounts[d->nmounts] = strdup(mounts[i])))
+			d->nmounts++;
 }
 
 static uint32_t hash(const char *s, size_t n)
@@ -97,7 +138,7 @@ void ior_dash_group_rows(struct ior_dash *d, const struct dash_view *v, unsigned
 	memset(d->slots, 0, GROUP_SLOTS * sizeof *d->slots);
 	for (unsigned i = 0; i < n; i++) {
 		const char *name = strcmp(d->rows[i].name, IOR_STATS_OTHER) ? d->rows[i].name : IOR_STATS_OTHER;
-		size_t len = group_key(d->prefix, name);
+		size_t len = d->dirs == 2 ? mount_key(d, name) : group_key(d->prefix, name);
 		struct ior_stats_row *g = len ? group_of(d, name, len, &groups, &used) : NULL;
 		if (!g && len)
 			g = group_of(d, IOR_STATS_OTHER, strlen(IOR_STATS_OTHER), &groups, &used);
@@ -119,8 +160,10 @@ int ior_dash_dirs_key(struct ior_dash *d, const struct ior_tui_key *k)
 	if (k->code == IOR_TUI_KEY_ENTER) {
 		const char *name = t->selected < d->nrows ? d->rows[t->selected].name : "";
 		size_t n = strlen(name);
-		if (n && name[n - 1] == '/' && n < sizeof d->prefix)
+		if (n && name[n - 1] == '/' && n < sizeof d->prefix) {
 			memcpy(d->prefix, name, n + 1);
+			d->dirs = 1; /* a mount point opens as its directory */
+		}
 	} else if (k->code == IOR_TUI_KEY_BACKSPACE || k->code == IOR_TUI_KEY_LEFT) {
 		while (len > 1 && d->prefix[len - 2] != '/')
 			len--;

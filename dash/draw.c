@@ -11,11 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct ior_tui_style PLAIN = { 0, 0, 0 }, BOLD = { IOR_TUI_BOLD, 0, 0 },
-				  REV = { IOR_TUI_REVERSE, 0, 0 }, HEAD = { IOR_TUI_BOLD | IOR_TUI_UNDERLINE, 0, 0 };
+const struct ior_tui_style IOR_DASH_PLAIN = { 0, 0, 0 }, IOR_DASH_BOLD = { IOR_TUI_BOLD, 0, 0 },
+			  IOR_DASH_REV = { IOR_TUI_REVERSE, 0, 0 },
+			  IOR_DASH_HEAD = { IOR_TUI_BOLD | IOR_TUI_UNDERLINE, 0, 0 };
+#define PLAIN IOR_DASH_PLAIN
+#define BOLD IOR_DASH_BOLD
+#define REV IOR_DASH_REV
+#define HEAD IOR_DASH_HEAD
 
 static const char *const tab_names[IOR_DASH_NTABS] = {
-	"Overview", "Syscalls", "Files", "Processes", "In flight", "Latency", "Stream",
+	"Overview", "Syscalls", "Files", "Processes", "In flight", "Latency", "Stream", "Flame",
 };
 
 #define R IOR_TUI_RIGHT
@@ -62,12 +67,15 @@ static const struct ior_tui_column stream_cols[] = {
 	{ "time", 10, R }, { "comm", 15, 0 }, { "pid", 7, R }, { "syscall", 11, 0 },
 	{ "ret", 7, R }, { "dur", 7, R }, { "file", 0, IOR_TUI_KEEP_END },
 };
+static const struct ior_tui_column pick_cols[] = {
+	{ "pid", 7, R }, { "comm", 15, 0 }, { "pairs", 10, R }, { "time", 8, R },
+};
 #undef R
 #define N(a) (int)(sizeof a / sizeof a[0])
 
 static const char *view_cell(void *ctx, size_t row, int col, char *buf, size_t len);
 static const char *flight_cell(void *ctx, size_t row, int col, char *buf, size_t len);
-static const char *stream_cell(void *ctx, size_t row, int col, char *buf, size_t len);
+static const char *pick_cell(void *ctx, size_t row, int col, char *buf, size_t len);
 
 static void table_init(struct ior_tui_table *t, const struct ior_tui_column *cols, int n,
 		       const char *(*cell)(void *, size_t, int, char *, size_t), void *ctx)
@@ -101,7 +109,9 @@ void ior_dash_views_init(struct ior_dash *d)
 		view_init(d, &d->views[IOR_DASH_SYSCALLS], syscall_cols, N(syscall_cols), -1, 5);
 		view_init(d, &d->views[IOR_DASH_FILES], file_cols, N(file_cols), -1, 5);
 		table_init(&d->flight_table, flight_cols, N(flight_cols), flight_cell, d);
-		table_init(&d->stream_table, stream_cols, N(stream_cols), stream_cell, d);
+		memcpy(d->stream_tcols, stream_cols, sizeof stream_cols);
+		table_init(&d->stream_table, d->stream_tcols, N(stream_cols), ior_dash_stream_cell, d);
+		table_init(&d->pick_table, pick_cols, N(pick_cols), pick_cell, d);
 	}
 	view_init(d, &d->views[IOR_DASH_PROCESSES], thread_cols, N(thread_cols), d->threads ? -1 : 1, 7);
 }
@@ -114,13 +124,14 @@ static const char *num(char *buf, size_t len, uint64_t v)
 	return buf;
 }
 
-static const char *ns(const struct ior_dash *d, char *buf, size_t len, uint64_t v)
+const char *ior_dash_ns(const struct ior_dash *d, char *buf, size_t len, uint64_t v)
 {
 	if (d->raw)
 		return num(buf, len, v);
 	ior_stats_format_ns(buf, len, v, d->ascii);
 	return buf;
 }
+#define ns ior_dash_ns
 
 /* Exact while it fits a table's 10 columns: totals a person compares. */
 static const char *bytes(const struct ior_dash *d, char *buf, size_t len, uint64_t v)
@@ -131,7 +142,7 @@ static const char *bytes(const struct ior_dash *d, char *buf, size_t len, uint64
 	return buf;
 }
 
-static const char *syscall_name(unsigned sys)
+const char *ior_dash_syscall_name(unsigned sys)
 {
 	return sys < ior_nsyscalls ? ior_syscalls[sys].name : "?";
 }
@@ -194,29 +205,24 @@ static const char *flight_cell(void *ctx, size_t row, int col, char *buf, size_t
 	case 1: return num(buf, len, f->pid);
 	case 2: return num(buf, len, f->tid);
 	case 3: return f->comm;
-	case 4: return syscall_name(f->sys);
+	case 4: return ior_dash_syscall_name(f->sys);
 	case 5: return f->fd < 0 ? "-" : (snprintf(buf, len, "%d", (int)f->fd), buf);
 	default: return f->path;
 	}
 }
 
-static const char *stream_cell(void *ctx, size_t row, int col, char *buf, size_t len)
+static const char *pick_cell(void *ctx, size_t row, int col, char *buf, size_t len)
 {
 	struct ior_dash *d = ctx;
-	const struct stream_entry *e = ior_dash_stream_at(d, row);
+	const struct ior_stats_row *r = row < d->npick ? &d->pick_rows[row] : NULL;
 
-	if (!e)
+	if (!r)
 		return NULL;
 	switch (col) {
-	case 0:
-		snprintf(buf, len, "%.6f", (double)(e->enter_ns - d->first_ns) / 1e9);
-		return buf;
-	case 1: return e->comm;
-	case 2: return num(buf, len, e->pid);
-	case 3: return syscall_name(e->sys);
-	case 4: snprintf(buf, len, "%lld", (long long)e->ret); return buf;
-	case 5: return ns(d, buf, len, e->duration_ns);
-	default: return e->path;
+	case 0: return row_value(d, r, V_PID, buf, len);
+	case 1: return r->comm;
+	case 2: return num(buf, len, r->sums.pairs);
+	default: return ns(d, buf, len, r->sums.time_ns);
 	}
 }
 
@@ -231,29 +237,71 @@ static enum ior_stats_table stats_table(const struct ior_dash *d)
 	return d->threads ? IOR_STATS_THREADS : IOR_STATS_PROCESSES;
 }
 
+/* Processes: every process's rows, the picked one's only after a pick
+ * (exact: that table is kept from the start). */
+static void keep_picked(struct ior_dash *d)
+{
+	unsigned kept = 0;
+
+	for (unsigned i = 0; i < d->nrows; i++)
+		if (d->rows[i].pid == (uint64_t)d->pick_pid && strcmp(d->rows[i].name, IOR_STATS_OTHER))
+			d->rows[kept++] = d->rows[i];
+	d->nrows = kept;
+}
+
 /* The rows of the current tab's table, (other) last when it holds pairs. */
 int ior_dash_select_rows(struct ior_dash *d, struct dash_view *v)
 {
+	struct ior_stats *st = d->tab == IOR_DASH_PROCESSES ? d->all : d->stats;
 	struct ior_stats_row other;
 	struct ior_stats_totals t;
 	int n;
 
-	ior_stats_totals(d->stats, &t);
+	ior_stats_totals(st, &t);
 	/* live: per second since the first pair; a recording: of its span */
 	uint64_t end = d->in_flight && d->now_ns > t.last_ns ? d->now_ns : t.last_ns;
 	d->span_s = end > t.first_ns ? (double)(end - t.first_ns) / 1e9 : 0;
-	n = ior_stats_select(d->stats, stats_table(d), v->cols[v->sort].by, v->ascending, d->rows,
-				 MAX_ROWS, &other);
-
+	n = ior_stats_select(st, stats_table(d), v->cols[v->sort].by, v->ascending, d->rows, MAX_ROWS, &other);
 	d->nrows = 0;
 	if (n < 0)
 		return n;
 	d->nrows = (unsigned)n;
 	if (other.sums.pairs)
 		d->rows[d->nrows++] = other;
+	if (st == d->all && d->pick_pid >= 0)
+		keep_picked(d);
 	if (d->tab == IOR_DASH_FILES && d->dirs)
 		ior_dash_group_rows(d, v, d->nrows);
 	return 0;
+}
+
+/* The row under the cursor is what the Latency tab will show. */
+static void want_latency(struct ior_dash *d, const struct ior_stats_row *sel)
+{
+	struct lat_target *w = &d->lat_want;
+	size_t n = sel ? strlen(sel->name) : 0;
+
+	w->kind = LAT_ALL;
+	w->name[0] = 0;
+	if (!sel || !strcmp(sel->name, IOR_STATS_OTHER))
+		return;
+	if (d->tab == IOR_DASH_SYSCALLS)
+		w->kind = LAT_SYSCALL, w->key = sel->key;
+	else if (d->tab == IOR_DASH_PROCESSES)
+		w->kind = d->threads ? LAT_TID : LAT_PID, w->key = d->threads ? sel->tid : sel->pid;
+	else if (n < sizeof w->name) {
+		w->kind = d->dirs && n && sel->name[n - 1] == '/' ? LAT_DIR : LAT_FILE;
+		memcpy(w->name, sel->name, n + 1);
+	}
+}
+
+void ior_dash_want_latency(struct ior_dash *d)
+{
+	struct dash_view *v = &d->views[d->tab];
+
+	if ((d->tab == IOR_DASH_SYSCALLS || d->tab == IOR_DASH_FILES || d->tab == IOR_DASH_PROCESSES) &&
+	    !ior_dash_select_rows(d, v))
+		want_latency(d, v->table.selected < d->nrows ? &d->rows[v->table.selected] : NULL);
 }
 
 static int draw_view(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
@@ -265,14 +313,14 @@ static int draw_view(struct ior_dash *d, struct ior_tui_screen *s, int top, int 
 	v->table.sort_col = v->sort;
 	v->table.sort_desc = !v->ascending;
 	if (d->tab == IOR_DASH_FILES && d->dirs) {
-		ior_tui_putf(s, top, 0, s->cols, BOLD, IOR_TUI_KEEP_END, "by directory: %s", d->prefix);
+		if (d->dirs == 2)
+			ior_tui_put(s, top, 0, s->cols, BOLD, "by mount point (Enter opens one as a directory)");
+		else
+			ior_tui_putf(s, top, 0, s->cols, BOLD, IOR_TUI_KEEP_END, "by directory: %s", d->prefix);
 		top++, height--;
 	}
 	ior_tui_table_draw(&v->table, s, top, 0, height, s->cols);
-	if (d->tab == IOR_DASH_SYSCALLS) {
-		const struct ior_stats_row *sel = d->nrows ? &d->rows[v->table.selected] : NULL;
-		d->lat_sys = sel && strcmp(sel->name, IOR_STATS_OTHER) ? (int)sel->key : -1;
-	}
+	want_latency(d, d->nrows ? &d->rows[v->table.selected] : NULL);
 	if (r < 0)
 		ior_tui_put(s, top + 1, 0, s->cols, BOLD, "out of memory selecting the rows");
 	return r;
@@ -376,6 +424,16 @@ static void draw_overview(struct ior_dash *d, struct ior_tui_screen *s, int top,
 
 /* ---- In flight, Stream ---------------------------------------------------- */
 
+static void keep_picked_flight(struct ior_dash *d)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < d->nflight; i++)
+		if (d->flight[i].pid == (uint64_t)d->pick_pid)
+			d->flight[kept++] = d->flight[i];
+	d->nflight = d->flight_total = kept;
+}
+
 static void draw_in_flight(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
 {
 	if (!d->in_flight) {
@@ -385,104 +443,44 @@ static void draw_in_flight(struct ior_dash *d, struct ior_tui_screen *s, int top
 	}
 	d->flight_total = d->in_flight(d->ctx, d->flight, MAX_IN_FLIGHT);
 	d->nflight = d->flight_total < MAX_IN_FLIGHT ? d->flight_total : MAX_IN_FLIGHT;
+	if (d->pick_pid >= 0)
+		keep_picked_flight(d);
 	d->flight_table.nrows = d->nflight;
 	ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "%zu syscalls entered and not returned, oldest first",
 		     d->flight_total);
 	ior_tui_table_draw(&d->flight_table, s, top + 1, 0, height - 1, s->cols);
 }
 
-static void draw_stream(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
-{
-	struct ior_tui_table *t = &d->stream_table;
-
-	t->nrows = d->count;
-	if (d->follow && t->nrows)
-		t->selected = t->nrows - 1;
-	if (d->paused)
-		ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "PAUSED (space resumes): %llu pairs since, not shown",
-			     (unsigned long long)d->missed);
-	else
-		ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "the last %u pairs, newest last%s", d->count,
-			     d->follow ? "" : " (Up/Down scroll, End follows)");
-	ior_tui_table_draw(t, s, top + 1, 0, height - 1, s->cols);
-}
-
-/* ---- Latency ------------------------------------------------------------- */
-
-/* "1µs" for a power of two of ns: the histograms' bucket edges. */
-static const char *edge(const struct ior_dash *d, char *buf, size_t len, int e)
-{
-	return ns(d, buf, len, e <= 0 ? 0 : e >= 64 ? UINT64_MAX : (uint64_t)1 << (e - 1));
-}
-
-static void draw_hist(struct ior_dash *d, struct ior_tui_screen *s, int top, int col, int width, int height,
-		      const struct ior_hist *h, const char *title)
-{
-	uint64_t c[65], max = 0;
-	int first = -1, last = -1, row = top + 2;
-	char a[32], b[32], p50[32], p99[32];
-
-	ior_tui_put(s, top, col, width - 1, HEAD, title);
-	if (!h || !h->count) {
-		ior_tui_put(s, top + 1, col, width - 1, PLAIN, "no pairs");
-		return;
-	}
-	ior_tui_putf(s, top + 1, col, width - 1, PLAIN, 0, "%llu pairs, p50 %s, p99 %s", (unsigned long long)h->count,
-		     ns(d, p50, sizeof p50, ior_hist_percentile(h, 50)), ns(d, p99, sizeof p99, ior_hist_percentile(h, 99)));
-	ior_hist_log2(h, c);
-	for (int i = 0; i < 65; i++)
-		if (c[i]) {
-			first = first < 0 ? i : first;
-			last = i;
-			max = c[i] > max ? c[i] : max;
-		}
-	for (int i = first; i <= last && row < top + height; i++, row++) {
-		ior_tui_putf(s, row, col, 18, PLAIN, 0, "%7s-%-7s", edge(d, a, sizeof a, i), edge(d, b, sizeof b, i + 1));
-		ior_tui_putf(s, row, col + 17, 10, PLAIN, IOR_TUI_RIGHT, "%llu", (unsigned long long)c[i]);
-		ior_tui_bar(s, row, col + 28, width - 29, PLAIN, (double)c[i] / (double)max);
-	}
-}
-
-static void draw_latency(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
-{
-	const char *which = d->lat_sys < 0 ? "all syscalls" : syscall_name((unsigned)d->lat_sys);
-	int w = s->cols >= 100 ? s->cols / 2 : s->cols, h2 = s->cols >= 100 ? height - 1 : (height - 1) / 2;
-	char t1[96], t2[96];
-
-	ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "%s (select a syscall in the Syscalls tab)", which);
-	snprintf(t1, sizeof t1, "durationNs of %s", which);
-	snprintf(t2, sizeof t2, "durationToPrevNs of %s", which);
-	draw_hist(d, s, top + 1, 0, w, h2, ior_stats_latency(d->stats, d->lat_sys), t1);
-	if (s->cols >= 100)
-		draw_hist(d, s, top + 1, w, s->cols - w, h2, ior_stats_gaps(d->stats, d->lat_sys), t2);
-	else
-		draw_hist(d, s, top + 1 + h2, 0, w, height - 1 - h2, ior_stats_gaps(d->stats, d->lat_sys), t2);
-}
-
 /* ---- frame ------------------------------------------------------------------ */
 
 static const char *const help_lines[] = {
-	"1..7 Tab Shift-Tab   switch tabs",
+	"1..8 Tab Shift-Tab   switch tabs",
 	"Up Down PgUp PgDn    move the selection / scroll",
 	"Home End             first / last row",
-	"< >                  sort by the column left / right",
-	"r                    reverse the sort",
+	"< >  R               sort by the column left / right; reverse",
 	"t                    Processes: per thread / per process",
-	"d                    Files: by directory; Enter opens, Backspace up",
+	"d                    Files: by directory, by mount, off;",
+	"                     Enter opens, Backspace up",
 	"space                Stream: pause / resume",
 	"/  n  N              Stream: search (regex), older, newer",
+	"Left Right f Bksp    Stream: column; filter on its cell; pop",
+	"arrows Enter Bksp    Flame: move; zoom in; zoom out",
+	"o  m                 Flame: field order; metric",
+	"p  Esc               pick a process (type to filter); all again",
+	"r                    start / stop a recording (.ior.zst)",
 	"e                    export this table as CSV (current dir)",
 	"?  Esc               this help / close it",
 	"q  Ctrl-C            quit",
 	"",
-	"Latency shows the syscall selected in Syscalls.",
+	"Latency shows what is selected in Syscalls, Files or Processes.",
+	"Live, a pick, o, m and a file's latency start from the Stream.",
 };
 
 static void draw_help(struct ior_tui_screen *s)
 {
-	int n = N(help_lines), h = n + 4, w = 64, r0 = (s->rows - h) / 2, c0 = (s->cols - w) / 2;
+	int n = N(help_lines), h = n + 4, w = 68, r0 = (s->rows - h) / 2, c0 = (s->cols - w) / 2;
 
-	r0 = r0 < 2 ? 2 : r0;
+	r0 = r0 < 0 ? 0 : r0;
 	c0 = c0 < 0 ? 0 : c0;
 	ior_tui_fill(s, r0, c0, h, w, PLAIN, " ");
 	ior_tui_box(s, r0, c0, h, w, BOLD);
@@ -494,12 +492,15 @@ static void draw_help(struct ior_tui_screen *s)
 static void draw_title(struct ior_dash *d, struct ior_tui_screen *s)
 {
 	struct ior_stats_totals t;
-	char el[32];
+	char el[32], pick[128], rec[320] = "";
 
 	ior_stats_totals(d->stats, &t);
 	ns(d, el, sizeof el, t.last_ns > t.first_ns ? t.last_ns - t.first_ns : 0);
-	ior_tui_putf(s, 0, 0, s->cols, REV, IOR_TUI_PAD | IOR_TUI_ELLIPSIS, "ior  %s  %s  %llu pairs in %s", d->title,
-		     d->state, (unsigned long long)t.sums.pairs, el);
+	ior_dash_pick_label(d, pick, sizeof pick);
+	if (d->rec_file[0])
+		snprintf(rec, sizeof rec, "  REC %s (%llu pairs)", d->rec_file, (unsigned long long)d->rec_pairs);
+	ior_tui_putf(s, 0, 0, s->cols, REV, IOR_TUI_PAD | IOR_TUI_ELLIPSIS, "ior  %s  %s%s%s%s  %llu pairs in %s",
+		     d->title, d->state, rec, pick[0] ? "  " : "", pick, (unsigned long long)t.sums.pairs, el);
 }
 
 static void draw_tabs(struct ior_dash *d, struct ior_tui_screen *s)
@@ -519,11 +520,13 @@ static const char *footer(const struct ior_dash *d)
 	case IOR_DASH_SYSCALLS:
 	case IOR_DASH_FILES:
 		if (d->dirs)
-			return "? help  q quit  Enter open  Backspace up  d files  < > sort  r reverse  e export";
-		return "? help  q quit  Up/Down select  < > sort  r reverse  d by directory  e export";
-	case IOR_DASH_PROCESSES: return "? help  q quit  < > sort column  r reverse  t threads  e export";
-	case IOR_DASH_STREAM: return "? help  q quit  space pause  Up/Down scroll  End follow  / search  e export";
-	default: return "? help  q quit  1-7 or Tab: tabs";
+			return "? help  q quit  Enter open  Backspace up  d grouping  < > sort  R reverse  e export";
+		return "? help  q quit  Up/Down select  < > sort  R reverse  d by directory  p pick  e export";
+	case IOR_DASH_PROCESSES: return "? help  q quit  < > sort column  R reverse  t threads  p pick  e export";
+	case IOR_DASH_STREAM:
+		return "? help  q quit  space pause  Left/Right column  f filter  Bksp pop  / search  e export";
+	case IOR_DASH_FLAME: return "? help  q quit  arrows move  Enter zoom  Bksp out  o order  m metric  p pick";
+	default: return "? help  q quit  1-8 or Tab: tabs  p pick a process  r record";
 	}
 }
 
@@ -539,8 +542,9 @@ int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s)
 		switch (d->tab) {
 		case IOR_DASH_OVERVIEW: draw_overview(d, s, top, height); break;
 		case IOR_DASH_IN_FLIGHT: draw_in_flight(d, s, top, height); break;
-		case IOR_DASH_LATENCY: draw_latency(d, s, top, height); break;
-		case IOR_DASH_STREAM: draw_stream(d, s, top, height); break;
+		case IOR_DASH_LATENCY: ior_dash_draw_latency(d, s, top, height); break;
+		case IOR_DASH_STREAM: ior_dash_draw_stream(d, s, top, height); break;
+		case IOR_DASH_FLAME: ior_dash_draw_flame(d, s, top, height); break;
 		default: r = draw_view(d, s, top, height); break;
 		}
 	}
@@ -551,6 +555,8 @@ int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s)
 		ior_tui_put(s, s->rows - 1, 0, s->cols, BOLD, d->message);
 	else
 		ior_tui_put(s, s->rows - 1, 0, s->cols, PLAIN, footer(d));
+	if (d->picking)
+		ior_dash_draw_picker(d, s);
 	if (d->help)
 		draw_help(s);
 	return r;

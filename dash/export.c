@@ -70,6 +70,7 @@ int ior_dash_export(struct ior_dash *d, FILE *out)
 {
 	struct ior_tui_table *t = d->tab == IOR_DASH_IN_FLIGHT ? &d->flight_table :
 				  d->tab == IOR_DASH_STREAM ? &d->stream_table : &d->views[d->tab].table;
+
 	char *field;
 	int r = 0;
 
@@ -79,8 +80,11 @@ int ior_dash_export(struct ior_dash *d, FILE *out)
 		return -ENOMEM;
 	if (t == &d->views[d->tab].table && (r = ior_dash_select_rows(d, &d->views[d->tab])) == 0)
 		t->nrows = d->nrows;
-	if (d->tab == IOR_DASH_STREAM)
-		t->nrows = d->count;
+	if (d->tab == IOR_DASH_STREAM) {
+		ior_dash_stream_titles(d, 0);
+		ior_dash_stream_filter(d);
+		t->nrows = d->nshown;
+	}
 	d->raw = 1;
 	if (!r)
 		csv_rows(t, out, field);

@@ -207,6 +207,13 @@ struct ior_sys_prog_def {
 };
 
 int ior_sys_map_create(const struct ior_sys_map_def *d);
+/* "bpf_NAME" of helper id, or NULL when this build's UAPI header lacks it. */
+const char *ior_loader_helper_name(unsigned long id);
+/* The helper a verifier log refuses as unknown, as "bpf_NAME (#N)" into
+ * out: 1, or 0 when the log names none. */
+int ior_loader_unknown_helper(const char *log, char *out, size_t outlen);
+/* RLIMIT_MEMLOCK to infinity (kernels < 5.11 charge BPF memory to it); false when refused. */
+bool ior_sys_raise_memlock(void);
 int ior_sys_map_freeze(int fd);
 int ior_sys_btf_load(const void *btf, uint32_t size, char *log, uint32_t log_size);
 /* Retries on EAGAIN (the verifier gives up when interrupted). */

@@ -6,22 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "loader/internal.h"
 
 #define LOG_MIN (64u << 10)
 #define LOG_MAX (16u << 20)
 #define LOG_TAIL_LINES 20
-
-/* Kernels before 5.11 charge BPF memory to RLIMIT_MEMLOCK; later ones to
- * the memory cgroup. Raising it costs nothing on either, so always try and
- * only mention it when a map creation then fails with EPERM. */
-static bool raise_memlock(void)
-{
-	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
-	return setrlimit(RLIMIT_MEMLOCK, &r) == 0;
-}
 
 static void load_btf(struct ior_bpf_obj *o)
 {
@@ -274,9 +264,11 @@ static int try_load(struct ior_bpf_obj *o, struct ior_loader_prog *p,
 	/* An unknown helper in an unchanged object means the kernel withholds
 	 * it: too old, or lockdown=confidentiality (which hides the probe
 	 * helpers). */
-	const char *hint = strstr(o->log, "unknown func") ?
-		" (the kernel withholds a helper: too old, or kernel lockdown in confidentiality mode;"
-		" see /sys/kernel/security/lockdown)" : "";
+	char helper[64], hint[256] = "";
+	if (ior_loader_unknown_helper(o->log, helper, sizeof helper))
+		snprintf(hint, sizeof hint,
+			 " (the kernel lacks helper %s: too old, or kernel lockdown in confidentiality"
+			 " mode; see /sys/kernel/security/lockdown)", helper);
 	ior_loader_fail(err, errlen, -fd, "prog '%s': rejected by the verifier: %s%s", p->name,
 			strerror(-fd), hint);
 	if (err && errlen)
@@ -312,7 +304,7 @@ static int load_optional(struct ior_bpf_obj *o, struct ior_loader_prog *p,
 	if (r == -EPERM || r == -ENOMEM) /* not about BTF: the others would fail alike */
 		return ior_loader_fail(err, errlen, -r, "%s", why);
 	if (r)
-		add_warning(o, "%s (ior -check -verbose shows the verifier log)", why);
+		add_warning(o, "%s (ior -check -v shows the verifier log)", why);
 	return 0;
 }
 
@@ -333,7 +325,7 @@ int ior_loader_load(struct ior_bpf_obj *o, const struct ior_load_opts *opts, cha
 	if (o->loaded)
 		return ior_loader_fail(err, errlen, EBUSY, "bpf object: already loaded");
 	o->loaded = true;
-	bool memlock_ok = raise_memlock();
+	bool memlock_ok = ior_sys_raise_memlock();
 	load_btf(o);
 	int r = create_maps(o, opts, memlock_ok, err, errlen);
 	for (unsigned i = 0; !r && i < o->nprogs; i++)

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -218,8 +219,21 @@ int ior_loader_bpf_output_open(int cpu, uint32_t wakeup_bytes, char *err, size_t
 	return fd;
 }
 
+/* Kernels before 5.11 charge BPF memory to RLIMIT_MEMLOCK, per user, and
+ * keep charging an exited ior's maps until they are freed: a second run
+ * right after a first was refused its first map (EPERM, seen on 5.10).
+ * Raising it costs nothing on any kernel, so every path raises it before
+ * its first bpf(2), and a failure is mentioned only when a map then
+ * cannot be created. */
+bool ior_sys_raise_memlock(void)
+{
+	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
+	return setrlimit(RLIMIT_MEMLOCK, &r) == 0;
+}
+
 int ior_loader_probe_bpf(char *err, size_t errlen)
 {
+	ior_sys_raise_memlock();
 	struct ior_sys_map_def d = { .name = "ior_check", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
 				     .value_size = 4, .max_entries = 1, .btf_fd = -1 };
 	int fd = ior_sys_map_create(&d);

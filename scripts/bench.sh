@@ -6,7 +6,7 @@
 #                 prints PASS:/FAIL: lines (tests/run bench)
 #   --runs N      runs per figure, the median is reported (default 5)
 #   --tracers L   comma-separated subset of: untraced empty ior-flame
-#                 ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist
+#                 ior-plain ior-summary ior-dash bt-count-raw bt-count bt-count-enter bt-hist
 #                 bt-print perf-trace strace, plus "ior-extra" (sustained
 #                 rate, bytes/pair, aggregation, RSS), "ior-reader"
 #                 (ior collapsed on big synthetic recordings) and
@@ -73,16 +73,17 @@ fi
 declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)"
 	[ior-flame]="ior -flamegraph" [ior-plain]="ior -plain >/dev/null"
 	[ior-summary]="ior -summary (the dashboard's statistics)"
+	[ior-dash]="ior -tui (the dashboard, on a pty)"
 	[bt-count]="bpftrace count, enter+exit" [bt-count-enter]="bpftrace count, enter only"
 	[bt-count-raw]="bpftrace count, raw_syscalls"
 	[bt-hist]="bpftrace pair+latency hist" [bt-print]="bpftrace printf per pair"
 	[perf-trace]="perf trace -o FILE" [strace]="strace -f -o FILE")
 declare -A FILTER=([untraced]="-" [empty]="none (all processes)" [ior-flame]="comm, in kernel"
-	[ior-plain]="comm, in kernel" [ior-summary]="comm, in kernel" [bt-count]="comm, in kernel" [bt-count-enter]="comm, in kernel"
+	[ior-plain]="comm, in kernel" [ior-summary]="comm, in kernel" [ior-dash]="comm, in kernel" [bt-count]="comm, in kernel" [bt-count-enter]="comm, in kernel"
 	[bt-count-raw]="comm + syscall set, in kernel"
 	[bt-hist]="comm, in kernel" [bt-print]="comm, in kernel"
 	[perf-trace]="its child task (all its syscalls)" [strace]="its child (all its syscalls)")
-ALL_TRACERS="untraced empty ior-flame ior-plain ior-summary bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra ior-reader ior-parquet"
+ALL_TRACERS="untraced empty ior-flame ior-plain ior-summary ior-dash bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra ior-reader ior-parquet"
 
 log() { echo "bench: $*" >&2; }
 PASSES=0 FAILS=0
@@ -256,6 +257,36 @@ ior_start() { # TAG DIR OUT ARGS...
 	fi
 }
 
+# The dashboard needs a terminal: script(1) gives ior a pty, whose frames
+# (the Overview, 10 a second) go to /dev/null; its stdin is a pipe kept
+# open (EOF on it would end the session). IOR_PID is ior itself, from the
+# pid its shell writes before exec, so its CPU is ior's alone.
+ior_start_pty() { # TAG DIR ARGS...
+	local tag=$1 dir=$2 pidf i
+	shift 2
+	mkdir -p "$dir"
+	IOR_ERR=$W/$tag.err pidf=$W/$tag.pid
+	rm -f "$pidf"
+	(sleep 3600 | (cd "$dir" && exec script -qfec \
+		"echo \$\$ >$pidf; exec ${TRACER_PIN[*]} $IOR $* 2>$IOR_ERR" /dev/null) >/dev/null 2>&1) &
+	PTY_JOB=$!
+	for ((i = 0; i < 200; i++)); do [ -s "$pidf" ] && break; sleep 0.05; done
+	IOR_PID=$(cat "$pidf" 2>/dev/null)
+	if [ -z "$IOR_PID" ] || ! wait_for "$IOR_ERR" '^ior: tracing' 60 "$IOR_PID"; then
+		problem "$tag: ior $* on a pty did not start tracing: $(tail -c 400 "$IOR_ERR" 2>/dev/null)"
+		[ -n "$IOR_PID" ] && kill -KILL "$IOR_PID" 2>/dev/null
+		pty_done
+		return 1
+	fi
+}
+
+# The pty's job: its sleep (by parent pid, so no stranger's), then itself.
+pty_done() {
+	pkill -P "$PTY_JOB" 2>/dev/null
+	kill "$PTY_JOB" 2>/dev/null
+	wait "$PTY_JOB" 2>/dev/null
+}
+
 # A number from ior's statistics: "N LABEL" or "LABEL: N" / "LABEL=N".
 ior_stat() { # FILE LABEL
 	local v
@@ -293,12 +324,13 @@ ior_args() { # TRACER WL RUN
 	ior-flame) echo -flamegraph -name "bench-$2-$3" -comm "$COMM" ;;
 	ior-plain) echo -plain -comm "$COMM" ;;
 	ior-summary) echo -summary -comm "$COMM" ;;
+	ior-dash) echo -tui -comm "$COMM" ;;
 	esac
 }
 
 bench_ior_paired() {
 	local t w run
-	for t in empty ior-flame ior-plain ior-summary; do
+	for t in empty ior-flame ior-plain ior-summary ior-dash; do
 		want "$t" || continue
 		PAIRED="$PAIRED $t"
 		SESSION_PAIRS[$t]=0 SESSION_LOST[$t]=0 SESSION_CPU[$t]=0 SESSION_RSS[$t]=0
@@ -325,12 +357,17 @@ bench_ior_paired() {
 ior_session_run() { # TRACER WL RUN
 	local t=$1 w=$2 run=$3 rss cpu cpu0 pairs lost
 	# shellcheck disable=SC2046 # ior_args prints words without spaces
-	ior_start "$t-$w-$run" "$W/$t" /dev/null $(ior_args "$t" "$w" "$run") || return 1
+	if [ "$t" = ior-dash ]; then
+		ior_start_pty "$t-$w-$run" "$W/$t" $(ior_args "$t" "$w" "$run") || return 1
+	else
+		ior_start "$t-$w-$run" "$W/$t" /dev/null $(ior_args "$t" "$w" "$run") || return 1
+	fi
 	cpu0=$(cpu_s "$IOR_PID") # start-up (kernel BTF, verifier) is not per pair
 	gen_start "$w" 1 && gen_go "$t" "$w" "$run"
 	rss=$(vm_kib "$IOR_PID" VmHWM)
 	cpu=$(awk -v a="$(cpu_s "$IOR_PID")" -v b="${cpu0:-0}" 'BEGIN { printf "%.2f", a - b }')
 	stop_proc "$IOR_PID" 300 || problem "$t: ior did not stop on SIGINT within 300 s"
+	[ "$t" = ior-dash ] && pty_done
 	SESSION_CPU[$t]=$(awk -v a="${SESSION_CPU[$t]}" -v b="${cpu:-0}" 'BEGIN { printf "%.2f", a + b }')
 	[ "${rss:-0}" -gt "${SESSION_RSS[$t]}" ] && SESSION_RSS[$t]=$rss
 	[ "$t" = empty ] && return 0
@@ -967,7 +1004,7 @@ if [ "$SMOKE" = 1 ]; then
 	TRACERS=${TRACERS:-untraced,ior-flame,$peer,ior-extra,ior-reader,ior-parquet}
 fi
 need_ior=0
-for t in empty ior-flame ior-plain ior-summary ior-extra ior-reader ior-parquet; do want "$t" && need_ior=1; done
+for t in empty ior-flame ior-plain ior-summary ior-dash ior-extra ior-reader ior-parquet; do want "$t" && need_ior=1; done
 [ "$need_ior" = 1 ] && [ ! -x "$IOR" ] && problem "$IOR missing: run make"
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && ! installed bpftrace && { problem "bpftrace missing: scripts/deps.sh bench"; break; }

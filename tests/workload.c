@@ -107,6 +107,15 @@
  *   close 3                                              1
  *   totals: openat N+1, close N+1, newfstatat 1 = 2N + 3 pairs.
  *
+ * longpath DIR: paths as long as the kernel takes them (DIR/f is 4095
+ *   bytes, PATH_MAX with its NUL: the caller makes DIR so) and one longer.
+ *   openat DIR/f O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3      1
+ *   write 3, "hello" -> 5; close 3                       1 each
+ *   rename DIR/f, DIR/g -> 0                             1
+ *   openat DIR/xxx...x (4196 bytes) O_RDONLY -> -ENAMETOOLONG  1
+ *   unlink DIR/g -> 0                                    1
+ *   totals: openat 2, write 1, close 1, rename 1, unlink 1 = 6 pairs.
+ *
  * Attribution scenarios (trace_attrib.sh): fds across fork, exec, rename,
  * reuse of a number, a blocked open and threads. fork() is musl's fork
  * syscall, waitpid() is wait4: neither is traced, nor are execve and
@@ -203,6 +212,28 @@
  *   close 3; _exit                                      3 per child
  *   totals: openat N, write N, close N = 3N pairs in N processes.
  *
+ * forktree DIR: four processes, each the child of the one before (fork and
+ *   wait4 are not traced). Level k (0: the process that prints "ready"):
+ *   openat DIR/Lk O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3      1
+ *   write 3, "PID\n" (its own pid, so a test knows it)    1
+ *   close 3                                               1
+ *   then levels 0-2 fork level k+1 and wait for it.
+ *   totals: 12 pairs in 4 processes, 3 each.
+ *
+ * ids FILE: FILE (in a directory anyone may write) gets who runs it:
+ *   openat FILE O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3        1
+ *   write 3, "UID GID NGROUPS GROUP...\n"                1
+ *   close 3                                               1
+ *
+ * leaderexit FILE: a thread is started before the release; after it the
+ *   main thread (the group leader) ends with pthread_exit and the thread,
+ *   60 ms later, writes FILE, then the process exits:
+ *   thread: openat FILE O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3; write 3, 1;
+ *           close 3                                       3
+ *
+ * With WORKLOAD_NOWAIT set in its environment a scenario neither says
+ * "ready" nor waits: ior -- workload ... traces it from its first syscall.
+ *
  * fds 0-2 must be open and no other: the first open must return 3.
  *
  * Exit status 0 on success; on any unexpected result it prints one line
@@ -298,6 +329,8 @@ static void say_ready(const char *extra)
 /* Says "ready" and sleeps until SIGUSR1. */
 static void wait_for_release(const char *extra)
 {
+	if (getenv("WORKLOAD_NOWAIT"))
+		return;
 	say_ready(extra);
 	sigset_t none;
 	sigemptyset(&none);
@@ -537,6 +570,26 @@ static int opath(const char *file, const char *dir, long n)
 	expect(sys_openat(dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0), 3, "openat O_PATH dir");
 	expect(syscall(SYS_newfstatat, 3, "", &st, AT_EMPTY_PATH), 0, "newfstatat O_PATH dir");
 	expect(close(3), 0, "close O_PATH dir");
+	return 0;
+}
+
+static int longpath(const char *dir)
+{
+	static char f[8192], g[8192], big[8192];
+	size_t n = (size_t)snprintf(big, sizeof big, "%s/", dir);
+
+	snprintf(f, sizeof f, "%s/f", dir);
+	snprintf(g, sizeof g, "%s/g", dir);
+	memset(big + n, 'x', 4196 - n); /* static: NUL-terminated */
+	wait_for_release(0);
+	expect(sys_openat(f, O_WRONLY | O_CREAT | O_TRUNC, 0644), 3, "openat long path");
+	expect(write(3, "hello", 5), 5, "write long path");
+	expect(close(3), 0, "close long path");
+	expect(syscall(SYS_rename, f, g), 0, "rename long paths");
+	expect(sys_openat(big, O_RDONLY, 0), -1, "openat too long a path");
+	if (errno != ENAMETOOLONG)
+		die("openat too long a path", strerror(errno));
+	expect(syscall(SYS_unlink, g), 0, "unlink long path");
 	return 0;
 }
 
@@ -787,6 +840,78 @@ static int churn(const char *file, long n)
 	return 0;
 }
 
+/* Level k of forktree: its file, then level k + 1 in a child. */
+static void forktree_level(const char *dir, int k)
+{
+	char path[512], name[16], line[32];
+	snprintf(name, sizeof name, "L%d", k);
+	join_path(path, sizeof path, dir, name);
+	int n = snprintf(line, sizeof line, "%d\n", (int)getpid());
+	expect(sys_openat(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), 3, "openat Lk");
+	expect(write(3, line, (size_t)n), n, "write Lk");
+	expect(close(3), 0, "close Lk");
+	if (k == 3)
+		return;
+	int status;
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork", strerror(errno));
+	if (pid == 0) {
+		forktree_level(dir, k + 1);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		die("forktree", "a child failed");
+}
+
+static int forktree(const char *dir)
+{
+	wait_for_release(0);
+	forktree_level(dir, 0);
+	return 0;
+}
+
+static int ids(const char *file)
+{
+	gid_t g[64];
+	char line[1024];
+	int ng = getgroups(64, g);
+	if (ng < 0)
+		die("getgroups", strerror(errno));
+	int n = snprintf(line, sizeof line, "%u %u %d", (unsigned)getuid(), (unsigned)getgid(), ng);
+	for (int i = 0; i < ng && n < 900; i++)
+		n += snprintf(line + n, sizeof line - (size_t)n, " %u", (unsigned)g[i]);
+	line[n++] = '\n';
+	wait_for_release(0);
+	expect(sys_openat(file, O_WRONLY | O_CREAT | O_TRUNC, 0644), 3, "openat ids");
+	expect(write(3, line, (size_t)n), n, "write ids");
+	expect(close(3), 0, "close ids");
+	return 0;
+}
+
+static pthread_barrier_t leaderexit_go;
+
+static void *leaderexit_thread(void *arg)
+{
+	pthread_barrier_wait(&leaderexit_go);
+	sleep_ms(60);
+	expect(sys_openat(arg, O_WRONLY | O_CREAT | O_TRUNC, 0644), 3, "openat leaderexit");
+	expect(write(3, "t", 1), 1, "write leaderexit");
+	expect(close(3), 0, "close leaderexit");
+	_exit(0);
+}
+
+static int leaderexit(const char *file)
+{
+	pthread_t t;
+	pthread_barrier_init(&leaderexit_go, 0, 2);
+	if (pthread_create(&t, 0, leaderexit_thread, (void *)file))
+		die("pthread_create", "leaderexit");
+	wait_for_release(0);
+	pthread_barrier_wait(&leaderexit_go);
+	pthread_exit(0);
+}
+
 static _Noreturn void usage(void)
 {
 	static const char text[] =
@@ -794,7 +919,8 @@ static _Noreturn void usage(void)
 		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR |\n"
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
-		"       churn FILE N | clonefiles FILE\n"
+		"       churn FILE N | clonefiles FILE | longpath DIR | forktree DIR |\n"
+		"       ids FILE | leaderexit FILE\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -846,6 +972,14 @@ int main(int argc, char **argv)
 		rc = clonefiles(argv[2]);
 	else if (!strcmp(sc, "churn") && argc == 4)
 		rc = churn(argv[2], parse_count(argv[3], 1000000, "churn N"));
+	else if (!strcmp(sc, "longpath") && argc == 3)
+		rc = longpath(argv[2]);
+	else if (!strcmp(sc, "forktree") && argc == 3)
+		rc = forktree(argv[2]);
+	else if (!strcmp(sc, "leaderexit") && argc == 3)
+		rc = leaderexit(argv[2]);
+	else if (!strcmp(sc, "ids") && argc == 3)
+		rc = ids(argv[2]);
 	else if (!strcmp(sc, "sharedfd") && argc == 3)
 		rc = sharedfd(argv[2]);
 	else

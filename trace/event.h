@@ -17,15 +17,17 @@
 
 #include <linux/types.h>
 
-#define IOR_PATH_MAX 256       /* bytes read per path, NUL included */
+#define IOR_PATH_MAX 4096      /* bytes read per path, NUL included: the kernel's PATH_MAX */
 #define IOR_COMM_LEN 16
 #define IOR_NR_MAX 512         /* syscall numbers below this are tracked */
 #define IOR_ARG_NONE 0xff      /* struct ior_sys_conf: argument not used */
-#define IOR_BATCH_BYTES 12288  /* records sent in one perf sample, at most */
-/* A batch is sent once it holds this much. The rest is the reserve a CPU
- * whose ring is full keeps appending to while its batch waits (held):
- * exits of enters already batched, and syscalls never summarized. */
+#define IOR_BATCH_BYTES 20480  /* records sent in one perf sample, at most */
+/* A batch is sent once it holds this much. The rest (beyond one record of
+ * the largest size) is the reserve a CPU whose ring is full keeps
+ * appending to while its batch waits (held): exits of enters already
+ * batched, and syscalls never summarized. */
 #define IOR_BATCH_FILL 8192
+#define IOR_FOLLOW_MAX 16384   /* processes -follow and ior -- CMD trace at once */
 
 enum ior_rec_kind {
 	IOR_REC_ENTER = 1,
@@ -82,13 +84,17 @@ struct ior_rec_fork {
 };
 
 /* path_len[i] counts bytes without the NUL; path 0 starts at paths[0],
- * path 1 at paths[IOR_PATH_MAX]. The record is cut after the last path. */
+ * path 1 8-aligned after path 0's NUL (IOR_PATH1_OFF). The record is cut
+ * after the last path, so a short path costs its own bytes only. A path
+ * longer than IOR_PATH_MAX - 1 bytes (the kernel refuses those with
+ * ENAMETOOLONG) arrives cut there, and says so in cut. */
 struct ior_rec_exit {
 	struct ior_rec_head h;
 	__s64 ret;
 	__u16 path_len[2];
-	__u16 npaths; /* 0, 1 or 2 */
-	__u16 ident;  /* 1: a struct ior_file_ident follows path 0 (IOR_IDENT_OFF) */
+	__u8 npaths; /* 0, 1 or 2 */
+	__u8 cut;    /* bit i: path i was longer than it arrived */
+	__u16 ident; /* 1: a struct ior_file_ident follows path 0 (IOR_IDENT_OFF) */
 	char paths[2 * IOR_PATH_MAX];
 };
 
@@ -104,12 +110,17 @@ struct ior_file_ident {
 	__u16 pad;
 };
 
-/* The leaf name must fit in the record after path 0 and the identity. */
-#define IOR_LEAF_MAX (2 * IOR_PATH_MAX - IOR_PATH_MAX - 16 - 8)
+/* A dentry's name: NAME_MAX bytes and the NUL. */
+#define IOR_LEAF_MAX 256
 
 /* Offset of the identity in an exit record whose path 0 is len0 bytes:
  * 8-aligned after the path's NUL. */
 #define IOR_IDENT_OFF(len0) (__builtin_offsetof(struct ior_rec_exit, paths) + (((len0) + 8) & ~7u))
+
+/* Offset of path 1 in paths[] when path 0 is len0 bytes (at most
+ * IOR_PATH_MAX - 1): the identity's place, as only opens carry one and
+ * they have one path. */
+#define IOR_PATH1_OFF(len0) ((((len0) + 8) & ~7u))
 
 #define IOR_REC_EXIT_BASE __builtin_offsetof(struct ior_rec_exit, paths)
 /* An exit of a syscall without paths ends after ret. */

@@ -16,6 +16,9 @@ static const struct kfield fields[] = {
 	{ "task_struct", "pid", "task_pid_off", 4 },   /* the thread id */
 	{ "task_struct", "tgid", "task_tgid_off", 4 }, /* the process id */
 	{ "task_struct", "comm", "task_comm_off", IOR_COMM_LEN },
+	/* threads still alive in the process: -follow forgets it at 0 */
+	{ "task_struct", "signal", "task_signal_off", 8 },
+	{ "signal_struct", "live", "signal_live_off", 4 },
 };
 
 /* The way from the current task to an fd's file and its inode: the

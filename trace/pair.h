@@ -22,6 +22,7 @@ struct ior_pair_stats {
 	uint64_t exits_after_stop; /* exits without enter of syscalls begun after ior_pair_stop_enters */
 	uint64_t unattributed;     /* delivered pairs on an fd whose path is not known */
 	uint64_t unattributed_why[IOR_FD_NREASONS];
+	uint64_t paths_cut;        /* paths longer than IOR_PATH_MAX - 1 bytes, shown cut */
 };
 
 /* An enter still open: what a hung syscall looks like. */

@@ -10,12 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Ends a path the kernel could not read whole (the syscall failed with
+ * ENAMETOOLONG, most likely): the row says so. */
+#define CUT_MARK "...(cut)"
+
 /* Copies path i of an exit record into p->raw[i], bounded by the record's
- * real size and its own length field. */
+ * real size and its own length field; a cut path ends in CUT_MARK. */
 const char *ior_pair_exit_path(struct ior_pairer *p, const struct exit_base *x,
 			     const char *rec, size_t len, int i)
 {
-	size_t off = IOR_REC_EXIT_BASE + (size_t)i * IOR_PATH_MAX, n = x->path_len[i];
+	size_t len0 = x->path_len[0] < IOR_PATH_MAX ? x->path_len[0] : IOR_PATH_MAX - 1;
+	size_t off = IOR_REC_EXIT_BASE + (i ? IOR_PATH1_OFF(len0) : 0), n = x->path_len[i];
 
 	p->raw[i][0] = 0;
 	if (x->npaths <= i || len <= off)
@@ -26,6 +31,11 @@ const char *ior_pair_exit_path(struct ior_pairer *p, const struct exit_base *x,
 		n = IOR_PATH_MAX - 1;
 	memcpy(p->raw[i], rec + off, n);
 	p->raw[i][n] = 0;
+	if (x->cut & (1u << i)) {
+		size_t keep = n < IOR_PATH_MAX - sizeof CUT_MARK ? n : IOR_PATH_MAX - sizeof CUT_MARK;
+		memcpy(p->raw[i] + keep, CUT_MARK, sizeof CUT_MARK);
+		p->st.paths_cut++;
+	}
 	return p->raw[i];
 }
 
@@ -91,7 +101,7 @@ void ior_pair_read_ident(struct ior_pairer *p, const struct exit_base *x, const 
 {
 	size_t off = IOR_IDENT_OFF((size_t)x->path_len[0]);
 
-	p->has_ident = x->ident == 1 && x->npaths >= 1 && x->path_len[0] < IOR_PATH_MAX &&
+	p->has_ident = x->ident == 1 && x->npaths == 1 && x->path_len[0] < IOR_PATH_MAX &&
 		       off + sizeof p->ident <= len;
 	p->leaf[0] = 0;
 	if (!p->has_ident)

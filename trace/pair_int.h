@@ -43,7 +43,8 @@ struct exit_base {
 	struct ior_rec_head h;
 	int64_t ret;
 	uint16_t path_len[2];
-	uint16_t npaths, ident;
+	uint8_t npaths, cut;
+	uint16_t ident;
 };
 
 const char *ior_pair_exit_path(struct ior_pairer *p, const struct exit_base *x, const char *rec,

@@ -100,6 +100,8 @@ static int set_filters(struct ior_probe *p, const struct ior_probe_cfg *c, char 
 		r = ior_loader_set_global(p->obj, "filter_comm_len", &comm_len, sizeof comm_len, err, errlen);
 	if (!r)
 		r = ior_loader_set_global(p->obj, "filter_comm", comm, sizeof comm, err, errlen);
+	if (!r)
+		r = ior_loader_set_global(p->obj, "follow_on", &(uint32_t){ c->follow }, 4, err, errlen);
 	return r;
 }
 
@@ -215,6 +217,9 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 		return r;
 	if (!c->empty)
 		set_offsets(p, c);
+	if (c->follow && !p->task_offsets)
+		return snprintf(err, errlen, "following new processes needs task_struct's layout from the "
+					     "kernel's BTF (/sys/kernel/btf/vmlinux), which is unavailable"), -ENOTSUP;
 	ior_probe_programs(p, names, IOR_PROBE_MAX_ATTACH + 1);
 	r = ior_loader_load(p->obj, &lo, err, errlen);
 	if (!r)

@@ -18,6 +18,9 @@ struct ior_probe_cfg {
 	size_t object_size;
 	int64_t pid, tid;     /* filters; < 0: none */
 	const char *comm;     /* filter; "": none (at most IOR_COMM_LEN - 1 bytes) */
+	bool follow;          /* only the processes in the followed set and their
+			       * new descendants (trace/follow.h); needs the
+			       * kernel's BTF */
 	/* sel[ior_syscall_index(s)]: the syscalls selected. Unselected ones
 	 * the fd table needs are traced too (ior_syscall_keeps_fds). Those
 	 * this kernel has no tracepoint for are cleared. */

@@ -112,6 +112,13 @@ static void print_oddities(struct ior_session *s, FILE *f, const struct ior_pair
 	if (ior_merge_late(s->merge) || s->forced_flushes)
 		fprintf(f, "ior: records merged out of order: %llu late, %llu forced flushes\n",
 			(ull)ior_merge_late(s->merge), (ull)s->forced_flushes);
+	if (st->paths_cut)
+		fprintf(f, "ior: paths cut at %d bytes (longer than the kernel takes; shown ending in "
+			   "\"...(cut)\"): %llu\n", IOR_PATH_MAX - 1, (ull)st->paths_cut);
+	if (s->cfg.probe.follow && (bad = ior_session_counter(s, "follow_full")))
+		fprintf(f, "ior: %llu new processes not traced: the followed set was full (%d processes)\n",
+			(ull)bad, IOR_FOLLOW_MAX);
+	bad = 0;
 	if (full)
 		fprintf(f, "ior: %llu syscalls without their path: their path pointers could not be kept "
 			   "from enter to exit (path_args full, or no memory for task storage)\n", (ull)full);

@@ -33,7 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (char *p = buf; p <= buf + size && argc < 63; p += strlen(p) + 1)
 		argv[argc++] = p;
 	argv[argc] = NULL;
-	ior_flags_parse(table, sizeof table / sizeof *table, argc, argv, err, sizeof err);
+	int dd, first = ior_flags_parse_cmd(table, sizeof table / sizeof *table, argc, argv, &dd, err, sizeof err);
+	if (first > argc || (first < 0 && dd))
+		abort(); /* past argv's end, or a failure after "--" */
 	free(buf);
 	return 0;
 }

@@ -3,9 +3,12 @@
 # panes of 120x40 and 80x24, against tests/workload scenarios. What a
 # person sees is read back with capture-pane: the workload's comm, its
 # file, exact syscall counts and bytes once it finished, the sort moving
-# with < > r, threads with t, a read in flight while the workload blocks
-# on a FIFO, a recording browsed without root's tracing, and after q the
-# terminal as it was. Without a terminal (stdout a file), bare ior prints
+# with < > R, threads with t, Stream filters (f, Backspace), the Flame
+# tab, the Latency of a selected file, Files by mount point, a read in
+# flight while the workload blocks on a FIFO, the process picker and a
+# recording started and stopped with r around that read, a recording
+# browsed without root's tracing (picker and Flame replayed whole), and
+# after q the terminal as it was. Without a terminal (stdout a file), bare ior prints
 # the text report every 5 s and at the end.
 . "$(dirname "$0")/../lib/common.sh"
 setup
@@ -67,9 +70,9 @@ else
 		else
 			fail dash-sort-order "the first row by bytes is not write: $(screen big | sed -n 4p)"
 		fi
-		keys big r
+		keys big R
 		expect big dash-sort-reverse '^syscall +calls +rate/s +errors +bytes▲ +time '
-		keys big '>' r
+		keys big '>' R
 		expect big dash-sort-right '^syscall +calls +rate/s +errors +bytes +time▼ '
 		keys big 3
 		expect big dash-files "/w/data +30 +1640 +66536 +0 "
@@ -81,12 +84,22 @@ else
 		else
 			fail dash-export-csv "$(cat "$T"/ior-files-*.csv 2>&1 | head -3 | tr '\n' '|')"
 		fi
-		keys big d
+		# the first file by accesses is selected: the Latency tab shows it
+		keys big '<' '<' '<' '<' Home 6
+		expect big dash-latency-file "^durationNs of file $T/w/data +durationToPrevNs of file $T/w/data"
+		expect big dash-latency-file-pairs '^30 pairs, p50 [0-9.]+(ns|µs|ms), p99 '
+		expect big dash-latency-file-live "^\(live: 30 pairs of the Stream's ring, then every pair of the last "
+		keys big 3 d
 		expect big dash-dirs '^/tmp/ +36 +1640 +66536 +0 '
 		keys big Enter
 		expect big dash-dirs-open "^by directory: /tmp/ *\$"
 		expect big dash-dirs-open-row "^$T/ +36 +1640 +66536 +0 "
 		keys big BSpace d
+		expect big dash-mounts '^by mount point \(Enter opens one as a directory\)'
+		MNT=$(df --output=target "$T" | tail -n 1)
+		[ "$MNT" = / ] || MNT=$MNT/
+		expect big dash-mounts-row "^$MNT +36 +1640 +66536 +0 "
+		keys big d
 		keys big 4
 		expect big dash-processes "^ +$P workload +36 +0 +1640 +66536 "
 		keys big t
@@ -96,11 +109,38 @@ else
 		expect big dash-stream "workload +$P unlinkat +0 .*/w/other2$"
 		keys big / 'rename$' Enter
 		expect big dash-stream-search '^/rename\$: pair 30 of 36 \(paused; '
-		keys big ' '
-		keys big 6
-		expect big dash-latency '^durationNs of .* +durationToPrevNs of '
+		keys big ' ' End
+		expect big dash-stream-cursor '^ +time \[comm\] +pid syscall '
+		keys big f Right Right f
+		expect big dash-stream-filters '^filters: comm=workload > syscall=unlinkat  \(Backspace pops\)'
+		expect big dash-stream-filtered '^the last 36 pairs \([0-9] shown\)'
+		if screen big | grep -E "^ +[0-9.]+ +workload +$P " | grep -qv ' unlinkat '; then
+			fail dash-stream-filter-rows "a row that is no unlinkat: $(screen big | grep -E "workload +$P" | grep -v unlinkat | head -2)"
+		else
+			pass dash-stream-filter-rows
+		fi
+		keys big BSpace BSpace
+		expect big dash-stream-popped '^the last 36 pairs \(36 shown\)'
+		keys big 2 '<' '<' '<' '<' Home 6 # by calls: read, 11
+		expect big dash-latency '^durationNs of read +durationToPrevNs of read'
+		expect big dash-latency-syscall '^11 pairs, p50 '
+		keys big 8
+		expect big dash-flame-head '^by comm,path,tracepoint, count \(o order, m metric\)$'
+		expect big dash-flame-root '^all  36 calls  100.0% of all, 100.0% of the zoom'
+		expect big dash-flame-comm '^workload *$'
+		keys big Down
+		expect big dash-flame-down '^all;workload  36 calls  100.0% of all'
+		keys big Down Down Enter
+		expect big dash-flame-zoom "^all;workload;/;tmp  36 calls .*"
+		expect big dash-flame-zoomed '; zoomed: Backspace out$'
+		keys big m
+		expect big dash-flame-metric "^by comm,path,tracepoint, duration \(o order, m metric\); from the Stream's last 36 pairs on"
+		keys big o
+		expect big dash-flame-order '^by tracepoint,comm,path, duration '
+		expect big dash-flame-order-root '^all  [0-9.]+ ms  100.0% of all, 100.0% of the zoom'
 		keys big '?'
-		expect big dash-help 'r +reverse the sort'
+		expect big dash-help '< >  R +sort by the column left / right; reverse'
+		expect big dash-help-pick 'p  Esc +pick a process \(type to filter\); all again'
 		keys big Escape
 		keys big q
 		restored big dash-big-quit
@@ -118,7 +158,7 @@ else
 	else
 		wait_workload 10 || fail dash-small-workload "$WHY"
 		expect small dash-small-title '^ior  live -comm workload  tracing  [0-9]+ pairs'
-		expect small dash-small-tabs '^1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream$'
+		expect small dash-small-tabs '^1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream 8 Flame$'
 		expect small dash-small-overview "$P workload"
 		keys small 4
 		expect small dash-small-processes "^ +$P workload +26 +0 +820 +66536 "
@@ -126,6 +166,10 @@ else
 		keys small BTab BTab BTab
 		expect small dash-small-shift-tab '^syscall +calls +rate/s +errors +bytes +time▼ +min +mean'
 		expect small dash-small-syscalls '^pread64 +[0-9]+ '
+		keys small 8
+		expect small dash-small-flame '^all  [0-9]+ calls  100.0% of all, 100.0% of the zoom'
+		expect small dash-small-flame-comm '^workload'
+		keys small 2
 		tm resize-window -t dash:small -x 100 -y 30
 		expect small dash-small-resized '^syscall +calls +rate/s +errors +bytes +time▼ +min +mean +p50 +p95'
 		# SIGTERM from outside: ior finishes as on q
@@ -150,10 +194,35 @@ else
 			keys flight 5
 			expect flight dash-inflight-count '^1 syscalls entered and not returned, oldest first'
 			expect flight dash-inflight-row "^ +[0-9.]+(ns|µs|ms|s) +$P +$P workload +read +3 $FIFO\$"
+			# the picker: the workload picked; live, its tables start from
+			# its pairs in the Stream's ring (none yet: blocked in its first)
+			keys flight p
+			expect flight dash-picker "Pick a process \(1\)"
+			expect flight dash-picker-row "│ +$P workload +0 +0ns"
+			keys flight w o r k Enter
+			expect flight dash-picked "^ior  live -pid $P  tracing  pid $P workload \(from its last 0 pairs in the Stream on\)  0 pairs"
+			expect flight dash-picked-inflight "^ +[0-9.]+(ns|µs|ms|s) +$P +$P workload +read +3 $FIFO\$"
+			# r: a recording around the read
+			keys flight r
+			expect flight dash-rec-started '^ior  live -pid [0-9]+  tracing  REC [^ ]+-default-[0-9_:-]+\.ior\.zst \(0 pairs\)  pid '
 			echo x >"$FIFO"
 			expect flight dash-inflight-returned '^0 syscalls entered and not returned'
+			expect flight dash-rec-counting ' REC [^ ]+\.ior\.zst \([1-9][0-9]* pairs\)'
 			keys flight 2
 			expect flight dash-inflight-read-done '^read +1 +[0-9.]+ +0 +1 '
+			keys flight r
+			if expect flight dash-rec-wrote '^Wrote [^ ]+-default-[0-9_:-]+\.ior\.zst \([1-9][0-9]* pairs, [0-9]+ bytes\)'; then
+				LREC=$(screen flight | sed -n 's/^Wrote \([^ ]*\) (.*/\1/p')
+				if "$IOR" summary "$T/$LREC" 2>"$T/lrec.err" | grep -qE '^read +1 +0 +1 +0 '; then
+					pass dash-rec-readable
+				else
+					fail dash-rec-readable "ior summary $LREC: $(head -c 300 "$T/lrec.err")"
+				fi
+			fi
+			keys flight 1
+			expect flight dash-rec-off '^ior  live -pid [0-9]+  tracing  pid [0-9]+ workload .* pairs in [^ ]+ *$'
+			keys flight Escape
+			expect flight dash-unpicked "^ior  live -pid $P  tracing  [0-9]+ pairs in "
 		fi
 		keys flight C-c
 		restored flight dash-inflight-ctrl-c
@@ -226,15 +295,29 @@ else
 	expect rec dash-rec-syscalls '^pread64 +10 +[0-9.]+ +0 +1000 '
 	keys rec 5
 	expect rec dash-rec-inflight 'A recording has nothing in flight'
+	keys rec r
+	expect rec dash-rec-no-r '^r: recording is not available here: this is a recording'
+	# the picker and Flame's order replay the file: whole, not "since"
+	keys rec p Enter 2
+	expect rec dash-rec-picked '^ior  .*\.ior\.zst  recording  pid [0-9]+ workload  36 pairs'
+	expect rec dash-rec-picked-syscalls '^pread64 +10 +[0-9.]+ +0 +1000 '
+	keys rec 8 o
+	expect rec dash-rec-flame-order '^by tracepoint,comm,path, count \(o order, m metric\)$'
+	expect rec dash-rec-flame-root '^all  36 calls  100.0% of all'
+	keys rec Down
+	expect rec dash-rec-flame-read '^all;read  11 calls  30.6% of all'
+	keys rec Escape # alone: Esc and a key at once read as Alt-key
+	expect rec dash-rec-unpicked '^ior  .*\.ior\.zst  recording  36 pairs'
 	keys rec q
 	restored rec dash-rec-quit
 	# LANG=C: ASCII only (sort mark v, "us" for µs, box of - | +)
 	DASH_LANG=C start ascii 80 24 -ior="$REC" -tui
+	expect ascii dash-ascii-title '^ior  ' # keys typed before raw mode are flushed
 	keys ascii 2
 	expect ascii dash-ascii-mark '^syscall +calls +rate/s +errors +bytes +timev +min '
 	expect ascii dash-ascii-us '^pread64 +10 .*[0-9]us '
 	keys ascii '?'
-	expect ascii dash-ascii-box '^ *\+-{62}\+ *$'
+	expect ascii dash-ascii-box '\+-{66}\+ *$'
 	if LC_ALL=C grep -q $'[\x80-\xff]' <(screen ascii); then
 		fail dash-ascii-only "a non-ASCII byte on the screen: $(screen ascii | LC_ALL=C grep $'[\x80-\xff]' | head -2)"
 	else

@@ -187,8 +187,8 @@ else
 fi
 
 # a path of about 4 KiB, with a newline, a quote and a byte that is not
-# UTF-8: held open before the trace (paths a syscall carries are cut at
-# 255 bytes; the fd table learns this one whole from /proc)
+# UTF-8: held open before the trace (the fd table learns it from /proc),
+# then read and closed
 LONG="$T/l"
 for _ in $(seq 1 16); do LONG="$LONG/$(printf 'd%.0s' $(seq 1 250))"; done
 mkdir -p "$LONG"

@@ -26,12 +26,25 @@ struct fixture {
 	struct ior_dash *dash;
 	struct ior_tui_screen s;
 	char text[IOR_TUI_MAX_ROWS * 200];
+	struct ior_event_pair added[64]; /* what a recording's replay gives again */
+	int nadded;
 };
 
 static void add(struct fixture *f, struct ior_event_pair p)
 {
 	ior_stats_add(f->stats, &p);
 	ior_dash_add(f->dash, &p);
+	if (f->nadded < 64)
+		f->added[f->nadded++] = p;
+}
+
+static int replay(void *ctx, void (*fn)(void *actx, const struct ior_event_pair *p), void *actx)
+{
+	struct fixture *f = ctx;
+
+	for (int i = 0; i < f->nadded; i++)
+		fn(actx, &f->added[i]);
+	return 0;
 }
 
 static size_t in_flight_one(void *ctx, struct ior_in_flight *out, size_t max)
@@ -45,6 +58,8 @@ static size_t in_flight_one(void *ctx, struct ior_in_flight *out, size_t max)
 
 /* 3 reads of 100 bytes and 2 writes of 50 by pid 42 "workload" on
  * /tmp/data, one failed openat by pid 43 "other". */
+/* live 0: a recording (replayed by replay()), 1: live, 2: a recording
+ * without replay. */
 static void setup(struct fixture *f, int rows, int cols, int live)
 {
 	struct ior_dash_cfg cfg = { .title = "test", .stream_pairs = 4 };
@@ -52,7 +67,9 @@ static void setup(struct fixture *f, int rows, int cols, int live)
 	memset(f, 0, sizeof *f);
 	CHECK_EQ_INT(ior_stats_new(&f->stats, NULL), 0);
 	cfg.stats = f->stats;
-	cfg.in_flight = live ? in_flight_one : NULL;
+	cfg.in_flight = live == 1 ? in_flight_one : NULL;
+	cfg.replay = live == 0 ? replay : NULL;
+	cfg.replay_ctx = f;
 	CHECK_EQ_INT(ior_dash_new(&f->dash, &cfg), 0);
 	CHECK_EQ_INT(ior_tui_screen_init(&f->s, rows, cols, 0), 0);
 	for (int i = 0; i < 3; i++)
@@ -85,6 +102,8 @@ static const char *draw(struct fixture *f)
 		f->text[n++] = '\n';
 	}
 	f->text[n] = 0;
+	if (getenv("DASH_DUMP")) /* a debugging aid: every frame drawn */
+		fputs(f->text, stderr);
 	return f->text;
 }
 
@@ -117,6 +136,20 @@ static void key(struct fixture *f, int code)
 {
 	struct ior_tui_key k = { .code = code };
 	CHECK_EQ_INT(ior_dash_key(f->dash, &k), 0);
+}
+
+static void typed(struct fixture *f, const char *text)
+{
+	for (; *text; text++) {
+		struct ior_tui_key k = { .code = (unsigned char)*text, .text = { *text } };
+		CHECK_EQ_INT(ior_dash_key(f->dash, &k), 0);
+	}
+}
+
+static void press(struct fixture *f, int code)
+{
+	struct ior_tui_key k = { .code = code };
+	ior_dash_key(f->dash, &k);
 }
 
 TEST(overview_totals_and_tops)
@@ -168,7 +201,7 @@ TEST(syscalls_sort_keys)
 	CHECK(rd && wr && op && rd < wr && wr < op);
 	for (int i = 0; i < 5; i++)
 		key(&f, '<');
-	key(&f, 'r');
+	key(&f, 'R');
 	t = draw(&f);
 	rd = strstr(t, "\nread "), wr = strstr(t, "\nwrite "), op = strstr(t, "\nopenat ");
 	CHECK(rd && wr && op && op < rd && rd < wr);
@@ -281,15 +314,16 @@ TEST(tabs_help_quit)
 
 	setup(&f, 24, 80, 1);
 	ior_dash_key(f.dash, &k);
-	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_STREAM);
+	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_FLAME);
 	k.code = IOR_TUI_KEY_TAB;
 	ior_dash_key(f.dash, &k);
 	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_OVERVIEW);
 	key(&f, '?');
-	CHECK(strstr(draw(&f), "Keys") && strstr(f.text, "reverse the sort") && strstr(f.text, "quit"));
+	CHECK(strstr(draw(&f), "Keys") && strstr(f.text, "R               sort by the column left / right; reverse") &&
+	      strstr(f.text, "quit") && strstr(f.text, "pick a process") && strstr(f.text, "start / stop a recording"));
 	k.code = IOR_TUI_KEY_ESC;
 	ior_dash_key(f.dash, &k);
-	CHECK(strstr(draw(&f), "reverse the sort") == NULL);
+	CHECK(strstr(draw(&f), "reverse") == NULL);
 	k.code = 'q';
 	CHECK_EQ_INT(ior_dash_key(f.dash, &k), IOR_DASH_QUIT);
 	k = (struct ior_tui_key){ .code = 'c', .mods = IOR_TUI_MOD_CTRL };
@@ -312,6 +346,13 @@ TEST(every_tab_any_size)
 			key(&f, '?');
 			draw(&f);
 			key(&f, '?');
+			key(&f, 'p'); /* the picker over it */
+			draw(&f);
+			press(&f, IOR_TUI_KEY_ENTER);
+			press(&f, IOR_TUI_KEY_DOWN);
+			press(&f, IOR_TUI_KEY_ENTER);
+			draw(&f);
+			press(&f, IOR_TUI_KEY_ESC);
 		}
 	}
 	teardown(&f);
@@ -467,6 +508,276 @@ TEST(stream_search)
 	teardown(&f);
 }
 
+/* r: the caller's while tracing; on a recording it says why not; the top
+ * line shows the recording being written. */
+TEST(record_key)
+{
+	struct fixture f;
+	struct ior_tui_key r = { .code = 'r' };
+
+	setup(&f, 24, 120, 1);
+	CHECK_EQ_INT(ior_dash_key(f.dash, &r), IOR_DASH_RECORD);
+	ior_dash_set_recording(f.dash, "host-default-2026.ior.zst", 12);
+	CHECK(strstr(draw(&f), "ior  test    REC host-default-2026.ior.zst (12 pairs)  6 pairs in") != NULL);
+	ior_dash_set_recording(f.dash, NULL, 0);
+	CHECK(strstr(draw(&f), "REC ") == NULL);
+	teardown(&f);
+	setup(&f, 24, 120, 0);
+	CHECK_EQ_INT(ior_dash_key(f.dash, &r), 0);
+	CHECK(strstr(draw(&f), "\nr: recording is not available here: this is a recording") != NULL);
+	teardown(&f);
+}
+
+/* Stream: Left/Right move the marked column, f filters on the selected
+ * pair's cell, filters stack, Backspace pops them. */
+TEST(stream_filters)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 120, 1); /* the ring: read, write, write, openat (newest, selected) */
+	key(&f, '7');
+	CHECK(strstr(draw(&f), " [comm] ") != NULL);
+	key(&f, 'f');
+	t = draw(&f);
+	CHECK(strstr(t, "\nfilters: comm=other  (Backspace pops)") != NULL);
+	CHECK(strstr(t, "(1 shown)") && strstr(t, "/nope") && !strstr(t, "/tmp/data"));
+	press(&f, IOR_TUI_KEY_BACKSPACE);
+	press(&f, IOR_TUI_KEY_UP); /* the second write */
+	press(&f, IOR_TUI_KEY_RIGHT);
+	press(&f, IOR_TUI_KEY_RIGHT);
+	CHECK(strstr(draw(&f), " [syscall] ") != NULL);
+	key(&f, 'f');
+	t = draw(&f);
+	CHECK(strstr(t, "filters: syscall=write  (Backspace pops)") && strstr(t, "(2 shown)"));
+	press(&f, IOR_TUI_KEY_LEFT);
+	key(&f, 'f'); /* pid 42 of the newest write */
+	t = draw(&f);
+	CHECK(strstr(t, "filters: syscall=write > pid=42  (Backspace pops)") && strstr(t, "(2 shown)"));
+	press(&f, IOR_TUI_KEY_RIGHT);
+	press(&f, IOR_TUI_KEY_RIGHT); /* ret, dur: not filterable, skipped */
+	CHECK(strstr(draw(&f), " [file]") != NULL);
+	press(&f, IOR_TUI_KEY_BACKSPACE);
+	press(&f, IOR_TUI_KEY_BACKSPACE);
+	t = draw(&f);
+	CHECK(strstr(t, "filters:") == NULL && strstr(t, "(4 shown)"));
+	teardown(&f);
+}
+
+/* p: the processes by pairs, typed text filters them, Enter restricts
+ * every tab; on a recording the pick's statistics are replayed whole. */
+TEST(process_picker_recording)
+{
+	struct fixture f;
+	char l[256];
+	const char *t;
+
+	setup(&f, 24, 120, 0);
+	key(&f, 'p');
+	t = draw(&f);
+	CHECK(strstr(t, " Pick a process (2) ") != NULL);
+	const char *w42[] = { "42", "workload", "5" }, *w43[] = { "43", "other", "1" };
+	CHECK(words_in_order(line_with(&f, "workload", l, sizeof l), w42, 3));
+	CHECK(words_in_order(line_with(&f, " other ", l, sizeof l), w43, 3));
+	typed(&f, "ot"); /* text, not keys */
+	t = draw(&f);
+	CHECK(strstr(t, " Pick a process (1) ") && !strstr(t, "workload"));
+	press(&f, IOR_TUI_KEY_ENTER);
+	t = draw(&f);
+	CHECK(strstr(t, "  pid 43 other  1 pairs in") != NULL);
+	key(&f, '2');
+	t = draw(&f);
+	CHECK(strstr(t, "\nopenat ") && !strstr(t, "\nread "));
+	key(&f, '4');
+	t = draw(&f);
+	CHECK(strstr(t, " other ") && !strstr(t, "workload"));
+	key(&f, '7');
+	t = draw(&f);
+	CHECK(strstr(t, "/nope") && !strstr(t, "/tmp/data"));
+	press(&f, IOR_TUI_KEY_ESC); /* all again */
+	key(&f, '2');
+	t = draw(&f);
+	CHECK(strstr(t, "\nread ") && strstr(t, "\nopenat ") && !strstr(t, "pid 43"));
+	key(&f, 'p');
+	typed(&f, "4"); /* the start of a pid */
+	CHECK(strstr(draw(&f), " Pick a process (2) ") != NULL);
+	press(&f, IOR_TUI_KEY_ESC);
+	CHECK(strstr(draw(&f), "Pick a process") == NULL);
+	teardown(&f);
+}
+
+/* Live, a pick starts from the pid's pairs in the Stream's ring (and
+ * says so), then counts every one. */
+TEST(process_picker_live)
+{
+	struct fixture f;
+	const char *t;
+	char l[256];
+
+	setup(&f, 24, 120, 1); /* the ring: read, write, write by 42, openat by 43 */
+	key(&f, 'p');
+	t = draw(&f); /* the process in flight too, without pairs yet */
+	CHECK(strstr(t, " Pick a process (3) ") && strstr(t, "      7 blocker                  0 "));
+	press(&f, IOR_TUI_KEY_ENTER); /* the first: workload, the most pairs */
+	t = draw(&f);
+	CHECK(strstr(t, "ior  test    pid 42 workload (from its last 3 pairs in the Stream on)  3 pairs in 9.00ms") != NULL);
+	add(&f, pair("read", 42, 42, "workload", "/tmp/data", 2000 * MS, MS, 9));
+	add(&f, pair("read", 43, 43, "other", "/tmp/data", 2001 * MS, MS, 9));
+	key(&f, '2');
+	t = draw(&f);
+	const char *rd[] = { "read", "2", "0", "109" }, *wr[] = { "write", "2", "0", "100" };
+	CHECK(words_in_order(line_with(&f, "read  ", l, sizeof l), rd, 4));
+	CHECK(words_in_order(line_with(&f, "write  ", l, sizeof l), wr, 4));
+	CHECK(strstr(t, "openat") == NULL);
+	teardown(&f);
+}
+
+/* The Latency tab shows the file, directory group or process selected. */
+TEST(latency_of_selected_file_and_process)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 120, 0); /* a recording: replayed whole */
+	key(&f, '3');
+	draw(&f); /* /tmp/data: the most time */
+	key(&f, '6');
+	t = draw(&f);
+	CHECK(strstr(t, "durationNs of file /tmp/data") && strstr(t, "5 pairs, p50 2.00ms, p99 2.00ms"));
+	CHECK(strstr(t, "durationToPrevNs of file /tmp/data") != NULL);
+	key(&f, '4');
+	draw(&f);
+	press(&f, IOR_TUI_KEY_DOWN); /* other, pid 43 */
+	draw(&f);
+	key(&f, '6');
+	t = draw(&f);
+	CHECK(strstr(t, "durationNs of pid 43") && strstr(t, "1 pairs, p50 10.0us, p99 10.0us"));
+	key(&f, '4');
+	key(&f, 't'); /* per thread: tid 42 first, its 3 reads the most time */
+	draw(&f);
+	press(&f, IOR_TUI_KEY_HOME);
+	key(&f, '6');
+	t = draw(&f);
+	CHECK(strstr(t, "durationNs of tid 42") && strstr(t, "3 pairs, p50 2.00ms, p99 2.00ms"));
+	teardown(&f);
+	setup(&f, 24, 120, 1); /* live: the ring's 3 pairs of /tmp/data, then more */
+	key(&f, '3');
+	draw(&f);
+	key(&f, '6');
+	t = draw(&f);
+	CHECK(strstr(t, "(live: 3 pairs of the Stream's ring") && strstr(t, "3 pairs, p50"));
+	add(&f, pair("read", 42, 42, "workload", "/tmp/data", 30 * MS, MS, 1));
+	add(&f, pair("read", 42, 42, "workload", "/tmp/other", 31 * MS, MS, 1));
+	CHECK(strstr(draw(&f), "4 pairs, p50") != NULL);
+	key(&f, '3');
+	key(&f, 'd');
+	draw(&f); /* the directory /tmp/ */
+	key(&f, '6');
+	CHECK(strstr(draw(&f), "durationNs of directory /tmp/") != NULL);
+	teardown(&f);
+}
+
+/* Flame: an icicle of frames, the cursor on "all"; Down goes to the
+ * widest child, Enter zooms, Backspace zooms out, m and o start anew. */
+TEST(flame_tab)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 120, 0);
+	key(&f, '8');
+	t = draw(&f);
+	CHECK(strstr(t, "by comm,path,tracepoint, count (o order, m metric)") != NULL);
+	CHECK(strstr(t, "\nall  6 calls  100.0% of all, 100.0% of the zoom") != NULL);
+	CHECK(strstr(t, "\nall ") != NULL);
+	CHECK(strstr(t, "\nother") && strstr(t, " workload"));
+	press(&f, IOR_TUI_KEY_DOWN);
+	t = draw(&f);
+	CHECK(strstr(t, "\nall;workload  5 calls  83.3% of all, 83.3% of the zoom") != NULL);
+	press(&f, IOR_TUI_KEY_LEFT);
+	CHECK(strstr(draw(&f), "\nall;other  1 call") != NULL);
+	press(&f, IOR_TUI_KEY_RIGHT);
+	press(&f, IOR_TUI_KEY_ENTER);
+	t = draw(&f);
+	CHECK(strstr(t, "; zoomed: Backspace out") && strstr(t, "\nworkload ") && !strstr(t, "\nall "));
+	press(&f, IOR_TUI_KEY_DOWN);
+	press(&f, IOR_TUI_KEY_DOWN);
+	press(&f, IOR_TUI_KEY_DOWN);
+	press(&f, IOR_TUI_KEY_DOWN);
+	t = draw(&f);
+	CHECK(strstr(t, "\nall;workload;/;tmp;data;read  3 calls  50.0% of all, 60.0% of the zoom") != NULL);
+	key(&f, 'm');
+	t = draw(&f);
+	CHECK(strstr(t, "by comm,path,tracepoint, duration") != NULL);
+	CHECK(strstr(t, "\nall;workload;/;tmp;data;read  6.000 ms  74.9% of all, 75.0% of the zoom") != NULL);
+	press(&f, IOR_TUI_KEY_BACKSPACE);
+	t = draw(&f);
+	CHECK(strstr(t, "\nall ") != NULL && strstr(t, "zoomed") == NULL);
+	key(&f, 'o');
+	t = draw(&f);
+	CHECK(strstr(t, "by tracepoint,comm,path, duration") && strstr(t, "\nall  "));
+	teardown(&f);
+}
+
+/* Live, the first aggregate counts from the start; after o it starts
+ * from the Stream's ring; hostile names are drawn escaped. */
+TEST(flame_live_and_hostile)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 120, 1);
+	add(&f, pair("read", 44, 44, "ev\x1b[2Jil", "/tmp/x", 40 * MS, MS, 1));
+	key(&f, '8');
+	t = draw(&f);
+	CHECK(strstr(t, "counted for") == NULL && strstr(t, "\nall  7 calls") != NULL);
+	CHECK(strstr(t, "\x1b") == NULL && strstr(t, "ev\\x1b[2Jil") != NULL);
+	key(&f, 'o'); /* live: from the ring's 4 pairs on */
+	ior_dash_set_now(f.dash, 3500 * MS);
+	t = draw(&f);
+	CHECK(strstr(t, "by tracepoint,comm,path, count (o order, m metric); from the Stream's last 4 pairs on") != NULL);
+	CHECK(strstr(t, "\nall  4 calls  100.0% of all") != NULL);
+	add(&f, pair("read", 44, 44, "x", "/tmp/x", 50 * MS, MS, 1));
+	ior_dash_set_now(f.dash, 4500 * MS); /* the tree is rebuilt at most once a second */
+	CHECK(strstr(draw(&f), "\nall  5 calls  100.0% of all") != NULL);
+	teardown(&f);
+}
+
+/* d cycles: by directory, by mount point (when the caller gave mounts),
+ * off; Enter opens a mount point as a directory. */
+TEST(files_by_mount)
+{
+	struct fixture f;
+	static const char *const mounts[] = { "/", "/tmp", "/proc" };
+	const char *t;
+	char l[256];
+
+	setup(&f, 24, 120, 1);
+	ior_dash_set_mounts(f.dash, mounts, 3);
+	key(&f, '3');
+	key(&f, 'd');
+	key(&f, 'd');
+	t = draw(&f);
+	CHECK(strstr(t, "\nby mount point") != NULL);
+	const char *tmp[] = { "/tmp/", "5", "300", "100" }, *root[] = { "/ ", "1", "0", "0", "1" };
+	CHECK(words_in_order(line_with(&f, "/tmp/ ", l, sizeof l), tmp, 4));
+	CHECK(strstr(t, "\n/    ") && words_in_order(strstr(t, "\n/    ") + 1, root, 5));
+	press(&f, IOR_TUI_KEY_ENTER);
+	CHECK(strstr(draw(&f), "\nby directory: /tmp/") != NULL);
+	key(&f, 'd');
+	CHECK(strstr(draw(&f), "\nby mount point") != NULL);
+	key(&f, 'd');
+	CHECK(strstr(draw(&f), "\nby ") == NULL);
+	teardown(&f);
+	setup(&f, 24, 120, 0); /* a recording: no mounts, d has directories only */
+	key(&f, '3');
+	key(&f, 'd');
+	CHECK(strstr(draw(&f), "\nby directory: /") != NULL);
+	key(&f, 'd');
+	CHECK(strstr(draw(&f), "\nby ") == NULL);
+	teardown(&f);
+}
+
 int main(void)
 {
 	RUN(overview_totals_and_tops);
@@ -483,5 +794,13 @@ int main(void)
 	RUN(export_csv);
 	RUN(files_by_directory);
 	RUN(stream_search);
+	RUN(record_key);
+	RUN(stream_filters);
+	RUN(process_picker_recording);
+	RUN(process_picker_live);
+	RUN(latency_of_selected_file_and_process);
+	RUN(flame_tab);
+	RUN(flame_live_and_hostile);
+	RUN(files_by_mount);
 	return t_done();
 }

@@ -97,8 +97,43 @@ TEST(duration_units)
 	CHECK(ior_parse_duration("inf", &ns) == -1);
 }
 
+static int parse_cmd(int argc, char **argv, int *dd)
+{
+	char err[128];
+
+	pid = -1, plain = false, comm = NULL, dur = size = 0;
+	return ior_flags_parse_cmd(table, 5, argc, argv, dd, err, sizeof err);
+}
+
+/* ior [flags] -- CMD ARGS: the command starts after the first "--" that
+ * is no flag's value; its own flags and "--" are its arguments. */
+TEST(command_after_double_dash)
+{
+	int dd;
+	char *a1[] = { "ior", "-plain", "--", "ls", "-l", "--", "-pid=3" };
+	CHECK_EQ_INT(parse_cmd(7, a1, &dd), 3);
+	CHECK_EQ_INT(dd, 1);
+	CHECK(plain);
+	CHECK_EQ_INT(pid, -1);
+	char *a2[] = { "ior", "-comm", "--", "ls" }; /* "--" is -comm's value */
+	CHECK_EQ_INT(parse_cmd(4, a2, &dd), 3);
+	CHECK_EQ_INT(dd, 0);
+	CHECK_EQ_STR(comm, "--");
+	char *a3[] = { "ior", "-plain", "ls" };
+	CHECK_EQ_INT(parse_cmd(3, a3, &dd), 2);
+	CHECK_EQ_INT(dd, 0);
+	char *a4[] = { "ior", "--" }; /* nothing after it: the caller says so */
+	CHECK_EQ_INT(parse_cmd(2, a4, &dd), 2);
+	CHECK_EQ_INT(dd, 1);
+	char *a5[] = { "ior", "-pid", "7", "--", "-" };
+	CHECK_EQ_INT(parse_cmd(5, a5, &dd), 4);
+	CHECK_EQ_INT(dd, 1);
+	CHECK_EQ_INT(pid, 7);
+}
+
 int main(void)
 {
+	RUN(command_after_double_dash);
 	RUN(go_style_forms);
 	RUN(bool_explicit_false_and_positional);
 	RUN(double_dash_ends_flags);

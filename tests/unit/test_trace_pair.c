@@ -19,8 +19,15 @@
 struct got {
 	struct ior_event_pair p[64];
 	char path[64][128], path2[64][128], comm[64][16];
+	size_t path_len[64], path2_len[64];
+	char path_end[64][16], path2_end[64][16]; /* the last 15 bytes */
 	int n;
 };
+
+static void keep_end(char *dst, const char *s, size_t n)
+{
+	snprintf(dst, 16, "%s", s + (n > 15 ? n - 15 : 0));
+}
 
 static void sink(void *ctx, const struct ior_event_pair *pair)
 {
@@ -31,6 +38,10 @@ static void sink(void *ctx, const struct ior_event_pair *pair)
 	snprintf(g->path[g->n], 128, "%s", pair->path);
 	snprintf(g->path2[g->n], 128, "%s", pair->path2);
 	snprintf(g->comm[g->n], 16, "%s", pair->comm);
+	g->path_len[g->n] = strlen(pair->path);
+	g->path2_len[g->n] = strlen(pair->path2);
+	keep_end(g->path_end[g->n], pair->path, g->path_len[g->n]);
+	keep_end(g->path2_end[g->n], pair->path2, g->path2_len[g->n]);
 	g->n++;
 }
 
@@ -43,7 +54,7 @@ static struct ior_rec_enter enter(uint64_t ts, uint32_t pid, uint32_t tid, uint1
 
 static struct ior_rec_exit exit_(uint64_t ts, uint32_t pid, uint32_t tid, uint16_t nr, int64_t ret)
 {
-	struct ior_rec_exit x = { { ts, pid, tid, IOR_REC_EXIT, nr, 0 }, ret, { 0, 0 }, 0, 0, { 0 } };
+	struct ior_rec_exit x = { { ts, pid, tid, IOR_REC_EXIT, nr, 0 }, ret, { 0, 0 }, 0, 0, 0, { 0 } };
 	return x;
 }
 
@@ -60,8 +71,8 @@ static size_t with_path(struct ior_rec_exit *x, const char *p0, const char *p1)
 	if (!p1)
 		return IOR_REC_EXIT_BASE + n0 + 4;
 	x->path_len[1] = (uint16_t)strlen(p1);
-	memcpy(x->paths + IOR_PATH_MAX, p1, strlen(p1));
-	return IOR_REC_EXIT_BASE + IOR_PATH_MAX + strlen(p1) + 4;
+	memcpy(x->paths + IOR_PATH1_OFF(n0), p1, strlen(p1));
+	return IOR_REC_EXIT_BASE + IOR_PATH1_OFF(n0) + strlen(p1) + 4;
 }
 
 struct rig {
@@ -247,6 +258,43 @@ TEST(open_read_close_resolve_file)
 	CHECK_EQ_INT(r->g.p[4].fd, -1);
 	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 1, &fl), "/work/in.txt"); /* dup2 copy survives */
 	CHECK_EQ_INT(fl, O_RDONLY); /* without O_CLOEXEC, as dup2 makes it */
+	rig_free(r);
+}
+
+/* Paths arrive whole up to the kernel's 4095 bytes, the second right
+ * after a long first; one the kernel cut says so and is counted. */
+TEST(long_paths_whole_and_cut)
+{
+	struct rig *r = rig_new(NULL);
+	static char p0[IOR_PATH_MAX], p1[3001];
+	memset(p0, 'a', IOR_PATH_MAX - 1);
+	p0[0] = '/';
+	memcpy(p0 + IOR_PATH_MAX - 5, "/end", 4);
+	memset(p1, 'b', 3000);
+	p1[0] = '/';
+	struct ior_rec_enter en = enter(10, 3, 3, NR_RENAME, -1, 0, 0);
+	struct ior_rec_exit xn = exit_(20, 3, 3, NR_RENAME, -2);
+	size_t ln = with_path(&xn, p0, p1);
+	struct ior_rec_enter es = enter(30, 3, 3, NR_OPENAT, -1, 0, (uint64_t)-100);
+	struct ior_rec_exit xs = exit_(40, 3, 3, NR_OPENAT, -36); /* ENAMETOOLONG */
+	size_t ls = with_path(&xs, p0, NULL);
+	struct ior_pair_stats st;
+
+	xs.cut = 1;
+	push(r, 0, &en, sizeof en);
+	push(r, 0, &xn, ln);
+	push(r, 0, &es, sizeof es);
+	push(r, 0, &xs, ls);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 2);
+	CHECK_EQ_INT(r->g.path_len[0], IOR_PATH_MAX - 1);
+	CHECK_EQ_STR(r->g.path_end[0], "aaaaaaaaaaa/end");
+	CHECK_EQ_INT(r->g.path2_len[0], 3000);
+	CHECK_EQ_STR(r->g.path2_end[0], "bbbbbbbbbbbbbbb");
+	CHECK_EQ_INT(r->g.path_len[1], IOR_PATH_MAX - 1);
+	CHECK_EQ_STR(r->g.path_end[1], "aaaaaaa...(cut)");
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.paths_cut, 1);
 	rig_free(r);
 }
 
@@ -656,6 +704,7 @@ TEST(summary_rows_filtered_by_path)
 int main(void)
 {
 	RUN(enter_and_exit_on_different_cpus_exit_first);
+	RUN(long_paths_whole_and_cut);
 	RUN(unpaired_overwritten_mismatched_counted);
 	RUN(thread_reuse_after_exit_starts_fresh);
 	RUN(open_read_close_resolve_file);

@@ -1,17 +1,56 @@
 #!/bin/bash
-# Fetches Debian's 6.1 cloud kernel once and prints the path of its vmlinuz.
-# usage: tests/vm/kernel.sh [CACHE_DIR]   (default build/vm)
-# The kernel is pinned here and only here. When Debian drops the pinned
-# build from its archive, the script says so, names what is available and
-# uses the newest 6.1 cloud build instead, so CI keeps testing a 6.1 kernel.
+# Fetches one of Debian's amd64 cloud kernels once and prints the path of
+# its vmlinuz.
+# usage: tests/vm/kernel.sh [CACHE_DIR] [SERIES]
+#        CACHE_DIR: default build/vm; SERIES: 6.1 (default), 5.10, 6.12
+# The kernels are pinned here and only here, one per series, each from its
+# Debian suite: 6.1 from bookworm (this machine's own lists), 5.10 from
+# bullseye and 6.12 from trixie through a private apt configuration under
+# CACHE_DIR/apt (the system's sources are never touched). When Debian
+# drops a pinned build, the script says so and uses the newest build of
+# the same series instead, so CI keeps testing that series.
 set -euo pipefail
 
-KERNEL_ABI=6.1.0-50
-KERNEL_VERSION=6.1.176-1
-
 cache=${1:-build/vm}
+series=${2:-6.1}
+case $series in
+6.1) SUITE=bookworm KERNEL_ABI=6.1.0-50 KERNEL_VERSION=6.1.176-1 ;;
+5.10) SUITE=bullseye KERNEL_ABI=5.10.0-32 KERNEL_VERSION=5.10.223-1 ;;
+6.12) SUITE=trixie KERNEL_ABI=6.12.117+deb13 KERNEL_VERSION=6.12.117-1 ;;
+*)
+	echo "vm-kernel: unknown series '$series' (known: 6.1 5.10 6.12)" >&2
+	exit 2
+	;;
+esac
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
+
+# bookworm is this machine's suite; the others get their own lists.
+APT_OPTS=()
+if [ "$SUITE" != bookworm ]; then
+	APT_DIR=$cache/apt-$SUITE
+	APT_OPTS=(-o "Dir::Etc::SourceList=$APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$APT_DIR/lists" -o "Dir::Cache=$APT_DIR/cache"
+		-o APT::Architecture=amd64 -o APT::Architectures::=amd64)
+fi
+
+private_lists() { # writes the suite's sources and fetches its lists
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg
+	mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial"
+	# Only the suite itself: the security archive's pool is not reachable
+	# from here (its lists are, and named builds that then failed with 404).
+	echo "deb [signed-by=$key] http://deb.debian.org/debian $SUITE main" >"$APT_DIR/sources.list"
+	apt-get "${APT_OPTS[@]}" update -q >"$APT_DIR/update.log" 2>&1 ||
+		{ sed 's/^/    /' "$APT_DIR/update.log" >&2; return 1; }
+}
+
+update_lists() {
+	if [ "$SUITE" = bookworm ]; then
+		apt-get update -q >/dev/null 2>&1 || true
+	else
+		private_lists
+	fi
+}
 
 pkg_name() { echo "linux-image-$1-cloud-amd64-unsigned"; }
 
@@ -22,8 +61,9 @@ vmlinuz_of() { # abi
 }
 
 newest_available_abi() {
-	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-cloud-amd64-unsigned$' 2>/dev/null |
-		sed -n 's/^linux-image-\(6\.1\.0-[0-9]*\)-cloud-amd64-unsigned .*/\1/p' | sort -V | tail -n 1
+	local re=${series//./\\.}
+	apt-cache "${APT_OPTS[@]}" search --names-only "^linux-image-$re[.0-9+-]*[a-z0-9]*-cloud-amd64-unsigned\$" 2>/dev/null |
+		sed -n 's/^linux-image-\([^ ]*\)-cloud-amd64-unsigned .*/\1/p' | sort -V | tail -n 1
 }
 
 fetch() { # abi [version]
@@ -37,7 +77,7 @@ fetch() { # abi [version]
 		local tmp
 		tmp=$(mktemp -d)
 		chmod 755 "$tmp"
-		if ! (cd "$tmp" && apt-get download -q "$spec" >"$tmp/apt.log" 2>&1); then
+		if ! (cd "$tmp" && apt-get "${APT_OPTS[@]}" download -q "$spec" >"$tmp/apt.log" 2>&1); then
 			sed 's/^/    /' "$tmp/apt.log" >&2
 			rm -rf "$tmp"
 			return 1
@@ -59,22 +99,25 @@ fetch() { # abi [version]
 if vmlinuz_of "$KERNEL_ABI"; then
 	exit 0
 fi
-if fetch "$KERNEL_ABI" "$KERNEL_VERSION"; then
+if [ "$SUITE" != bookworm ] && [ ! -d "$APT_DIR/lists" ]; then
+	private_lists || true
+fi
+if fetch "$KERNEL_ABI" "$KERNEL_VERSION" 2>/dev/null; then
 	exit 0
 fi
 # A fresh machine may have no package lists yet (or stale ones).
 if [ "$(id -u)" = 0 ]; then
-	echo "vm-kernel: apt-get update, then trying again" >&2
-	apt-get update -q >/dev/null 2>&1 || true
+	echo "vm-kernel: apt-get update ($SUITE), then trying again" >&2
+	update_lists || true
 	if fetch "$KERNEL_ABI" "$KERNEL_VERSION"; then
 		exit 0
 	fi
 fi
-echo "vm-kernel: cannot download $(pkg_name "$KERNEL_ABI")=$KERNEL_VERSION (apt-get update? pin a newer build in tests/vm/kernel.sh)" >&2
+echo "vm-kernel: cannot download $(pkg_name "$KERNEL_ABI")=$KERNEL_VERSION from $SUITE (apt-get update? pin a newer build in tests/vm/kernel.sh)" >&2
 abi=$(newest_available_abi)
 if [ -z "$abi" ]; then
-	echo "vm-kernel: apt-cache knows no linux-image-6.1.0-*-cloud-amd64-unsigned; run apt-get update" >&2
+	echo "vm-kernel: apt-cache knows no $series cloud kernel in $SUITE; check the network to deb.debian.org" >&2
 	exit 1
 fi
-echo "vm-kernel: using the newest available 6.1 cloud kernel instead: $(pkg_name "$abi")" >&2
+echo "vm-kernel: using the newest available $series cloud kernel instead: $(pkg_name "$abi")" >&2
 vmlinuz_of "$abi" || fetch "$abi"
