@@ -25,6 +25,7 @@ static struct ior_opts opts = {
 	.fields = "comm,path,tracepoint",
 	.count = "count",
 	.http_addr = "127.0.0.1:0",
+	.ior_version = IOR_VERSION,
 	.user = "",
 };
 
@@ -47,12 +48,13 @@ static const struct ior_flag flag_table[] = {
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
 	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },
 	{ "flamegraph", IOR_FLAG_BOOL, &opts.flamegraph, "record every pair to HOST-NAME-TIME.ior.zst" },
+	{ "parquet", IOR_FLAG_STRING, &opts.parquet, "also write every pair to this Parquet file (written as FILE.tmp, renamed when complete)" },
 	{ "name", IOR_FLAG_STRING, &opts.name, "recording name (default \"default\")" },
 	{ "live", IOR_FLAG_BOOL, &opts.live, "serve a flamegraph of the trace over HTTP while tracing, updated every 2 s (-fields, -count, -http)" },
 	{ "summary", IOR_FLAG_BOOL, &opts.summary, "at the end, print per syscall, file and process: calls, errors, bytes, time, latency percentiles (stdout; stderr with -plain; with -ior: of the recording)" },
 	{ "tui", IOR_FLAG_BOOL, &opts.tui, "the terminal dashboard (what bare ior opens on a terminal); with -ior: of the recording" },
-	{ "ior", IOR_FLAG_STRING, &opts.ior_file, "read this recording (.ior.zst) instead of tracing" },
-	{ "fields", IOR_FLAG_STRING, &opts.fields, "flamegraph stack, bottom up: comm,path,tracepoint,pid,tid,flags,family" },
+	{ "ior", IOR_FLAG_STRING, &opts.ior_file, "read this recording (.ior.zst) instead of tracing; A,B,...: several, merged into one flamegraph" },
+	{ "fields", IOR_FLAG_STRING, &opts.fields, "flamegraph stack, bottom up: comm,path,tracepoint,pid,tid,flags,family,host (the recording's)" },
 	{ "count", IOR_FLAG_STRING, &opts.count, "flamegraph weight: count, duration, durationToPrev, bytes" },
 	{ "flamegraphJson", IOR_FLAG_BOOL, &opts.flamegraph_json, "also write the flamegraph tree as JSON" },
 	{ "iorWatchInterval", IOR_FLAG_DURATION, &opts.watch_interval_ns, "regenerate when the recording changes, checking this often" },
@@ -76,8 +78,9 @@ static void usage(FILE *out)
 		"       ior [flags] -- CMD [ARGS...] run CMD, trace it and its descendants until it exits;\n"
 		"                                   ior exits with its status (the -summary by default)\n"
 		"       ior -ior=FILE.ior.zst [flags] flamegraph of a recording\n"
-		"       ior collapsed [flags] FILE  folded stacks of a recording\n"
-		"       ior summary [flags] FILE    tables per syscall, file and process of a recording\n\n");
+		"       ior collapsed [flags] FILE... folded stacks of recordings, merged\n"
+		"       ior summary [flags] FILE    tables per syscall, file and process of a recording\n"
+		"       ior parquet [flags] FILE [-o OUT] a recording as Parquet (FILE.parquet)\n\n");
 	for (size_t i = 0; i < NFLAGS; i++) {
 		const struct ior_flag *f = &flag_table[i];
 		if (!f->usage)
@@ -108,24 +111,39 @@ static int parse(int argc, char **argv)
 	return parse_cmd(argc, argv, &dashdash);
 }
 
-/* ior collapsed|summary [flags] FILE */
+/* ior collapsed|summary [flags] FILE; collapsed takes more files */
 static int run_file_command(int argc, char **argv, const char *flags,
 			    int (*cmd)(const struct ior_opts *, const char *))
 {
 	int first = parse(argc, argv);
 	if (first < 0)
 		return 2;
-	if (first != argc - 1) {
+	if (cmd == ior_cmd_collapsed && first < argc - 1) {
+		opts.more_files = argv + first + 1;
+		opts.nmore_files = argc - first - 1;
+	} else if (first != argc - 1) {
 		fprintf(stderr, "ior: usage: ior %s %sFILE.ior.zst\n", argv[0], flags);
 		return 2;
 	}
 	return cmd(&opts, argv[first]);
 }
 
+/* ior parquet [flags] FILE [-o OUT]: -o is this command's alone */
+static int run_parquet(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[argc - 2], "-o")) {
+		opts.parquet = argv[argc - 1];
+		argc -= 2;
+	}
+	return run_file_command(argc, argv, "[-pid N] [-comm S] [-path S] ", ior_cmd_parquet);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "collapsed"))
 		return run_file_command(argc - 1, argv + 1, "[-fields F] [-count M] ", ior_cmd_collapsed);
+	if (argc > 1 && !strcmp(argv[1], "parquet"))
+		return run_parquet(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "summary"))
 		return run_file_command(argc - 1, argv + 1, "[-pid N] [-comm S] [-path S] ", ior_cmd_summary);
 
@@ -160,9 +178,9 @@ int main(int argc, char **argv)
 		return ior_cmd_check(&opts);
 	if (opts.list)
 		return ior_cmd_list(&opts);
-	if (opts.ior_file && (opts.live || opts.flamegraph)) {
-		fprintf(stderr, "ior: -%s traces the live system; -ior reads a recording: use one of them\n",
-			opts.live ? "live" : "flamegraph");
+	if (opts.ior_file && (opts.live || opts.flamegraph || opts.parquet)) {
+		fprintf(stderr, "ior: -%s traces the live system; -ior reads a recording: use one of them "
+				"(ior parquet FILE converts one)\n", opts.live ? "live" : opts.flamegraph ? "flamegraph" : "parquet");
 		return 2;
 	}
 	if (opts.ior_file && opts.summary && opts.plain) {

@@ -34,12 +34,17 @@ struct ior_opts {
 
 	/* recordings */
 	const char *ior_file;  /* -ior=FILE */
-	const char *fields;    /* comma-separated: comm,path,tracepoint,pid,tid,flags,family */
+	const char *fields;    /* comma-separated: comm,path,tracepoint,pid,tid,flags,family,host */
 	const char *count;     /* count | duration | durationToPrev | bytes */
 	bool flamegraph_json;
 	uint64_t watch_interval_ns; /* 0: do not watch */
 	const char *http_addr; /* ADDR:PORT; default 127.0.0.1:0 */
 	bool nohttp;
+
+	const char *parquet;   /* -parquet OUT while tracing; ior parquet: -o OUT */
+	char **more_files;     /* ior collapsed A B...: the recordings after the first */
+	int nmore_files;
+	const char *ior_version;
 
 	bool check, list, version, help;
 };
@@ -58,5 +63,14 @@ int ior_cmd_list(const struct ior_opts *o);                     /* cmd/list.c: -
 /* The syscalls the selection flags pick, into sel[ior_nsyscalls]: 0, or
  * 2 (usage) after saying why on stderr. cmd/list.c */
 int ior_cmd_select(const struct ior_opts *o, unsigned char *sel);
+int ior_cmd_parquet(const struct ior_opts *o, const char *file);  /* cmd/parquet.c */
+
+/* -parquet OUT while tracing (cmd/parquet.c), for cmd/trace.c: open
+ * registers the sink (0 and nothing when o->parquet is NULL), close
+ * writes the footer after ior_session_stop and renames OUT.tmp to OUT;
+ * at exit a file not closed is removed. Both print their errors, 0 or 1. */
+struct ior_session;
+int ior_cmd_parquet_open(struct ior_session *s, const struct ior_opts *o);
+int ior_cmd_parquet_close(struct ior_session *s);
 
 #endif

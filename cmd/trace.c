@@ -115,7 +115,7 @@ static int check_opts(struct trace *t)
 		return usage_error("-mapSize %s: at least 64K (a ring holds whole batches of up to 8 KiB)", n);
 	if (o->map_size && (o->map_size & (o->map_size - 1)))
 		return usage_error("-mapSize %s: must be a power of two (e.g. 256K, 1M, 4M)", n);
-	t->dash = o->tui || (!o->plain && !o->flamegraph && !o->live && !o->summary && !o->bench_empty);
+	t->dash = o->tui || (!o->plain && !o->flamegraph && !o->live && !o->summary && !o->bench_empty && !o->parquet);
 	t->summary = o->summary || (t->dash && o->command);
 	t->dash &= !o->command;
 	if (o->tui && (o->plain || o->live))
@@ -462,6 +462,7 @@ static int setup(struct trace *t)
 		r = open_recording(t);
 	if (!r && o->live)
 		r = open_live(t);
+	r = r ? r : ior_cmd_parquet_open(t->session, o);
 	if (!r && (t->summary || t->dash))
 		r = open_stats(t);
 	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, run_title(t->o), t->o->name)) < 0)
@@ -495,6 +496,7 @@ static int close_sinks(struct trace *t)
 	}
 	if (t->rec && close_recording(t))
 		rc = 1;
+	rc |= ior_cmd_parquet_close(t->session);
 	if (t->live)
 		print_live(t);
 	if (t->stats && (t->summary || !t->draw) && print_stats(t))

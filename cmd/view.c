@@ -1,5 +1,6 @@
 /* The recording commands: ior -ior=FILE (flamegraph + HTTP), ior -ior=FILE
- * -plain (CSV replay), ior collapsed FILE (folded stacks), ior summary FILE
+ * -plain (CSV replay), ior collapsed FILE... (folded stacks, several
+ * recordings merged), ior summary FILE
  * (tables). Each prints its own errors, one line each, and returns the
  * exit code. */
 #include "flame/flame.h"
@@ -99,8 +100,26 @@ static void say_other(const char *file, const struct ior_flame_agg *a)
 			IOR_FLAME_MAX_KEYS, IOR_FLAME_MAX_FRAMES, IOR_FLAME_MAX_STRING_BYTES >> 20);
 }
 
-/* Reads file and builds its tree; NULL after printing why. */
-static struct ior_flame_tree *tree_of(const char *file, const struct ior_flame_spec *spec, bool quiet)
+/* Adds the pairs of more recordings to a: one graph of several hosts'
+ * (strings are interned by content, so the same file or command merges). */
+static int add_more(struct ior_flame_agg *a, char *const *more, int n, bool quiet)
+{
+	for (int i = 0; i < n; i++) {
+		struct ior_rec_reader *r;
+		if (open_recording(more[i], &r))
+			return -1;
+		int rc = finish_reading(more[i], r, ior_flame_agg_add_recording(a, r), quiet);
+		ior_rec_reader_close(r);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* Reads file (and more[0..nmore)) and builds the tree; NULL after
+ * printing why. The tree's meta is file's. */
+static struct ior_flame_tree *tree_of(const char *file, char *const *more, int nmore,
+				      const struct ior_flame_spec *spec, bool quiet)
 {
 	struct ior_rec_reader *r;
 	struct ior_flame_agg *a = NULL;
@@ -112,7 +131,7 @@ static struct ior_flame_tree *tree_of(const char *file, const struct ior_flame_s
 		ior_flame_agg_set_bounds(a);
 		rc = ior_flame_agg_add_recording(a, r);
 	}
-	if (finish_reading(file, r, rc, quiet))
+	if (finish_reading(file, r, rc, quiet) || add_more(a, more, nmore, quiet))
 		goto out;
 	if (!quiet)
 		say_other(file, a);
@@ -145,7 +164,7 @@ int ior_cmd_collapsed(const struct ior_opts *o, const char *file)
 	struct ior_flame_spec spec;
 	if (spec_from_opts(o, &spec))
 		return 2;
-	struct ior_flame_tree *t = tree_of(file, &spec, false);
+	struct ior_flame_tree *t = tree_of(file, o->more_files, o->nmore_files, &spec, false);
 	if (!t)
 		return 1;
 	int rc = ior_flame_write_folded(t, stdout);
@@ -269,8 +288,13 @@ struct artifact {
 	size_t len;
 };
 
+#define MAX_FILES 64
+
 struct flame_job {
 	const struct ior_opts *o;
+	char *files[MAX_FILES]; /* -ior=A,B: the first names the outputs */
+	int nfiles;
+	char *list;             /* the copy files[] point into */
 	struct ior_flame_spec spec;
 	struct artifact art[NOUTPUTS]; /* the wanted ones, svg first */
 	unsigned nart;
@@ -279,7 +303,7 @@ struct flame_job {
 
 static int set_names(struct flame_job *j)
 {
-	const char *f = j->o->ior_file;
+	const char *f = j->files[0];
 	size_t n = strlen(f), sl = strlen(IOR_RECORDING_SUFFIX);
 	if (n > sl && !strcmp(f + n - sl, IOR_RECORDING_SUFFIX))
 		n -= sl;
@@ -348,7 +372,7 @@ fail:
 
 static int generate(struct flame_job *j)
 {
-	struct ior_flame_tree *t = tree_of(j->o->ior_file, &j->spec, j->quiet);
+	struct ior_flame_tree *t = tree_of(j->files[0], j->files + 1, j->nfiles - 1, &j->spec, j->quiet);
 	int rc = 0;
 	if (!t)
 		return -1;
@@ -356,7 +380,7 @@ static int generate(struct flame_job *j)
 		rc = render(&j->art[i], t);
 	free_tree(t);
 	if (rc) {
-		fprintf(stderr, "ior: %s: cannot render the flame graph: %s\n", j->o->ior_file, strerror(-rc));
+		fprintf(stderr, "ior: %s: cannot render the flame graph: %s\n", j->files[0], strerror(-rc));
 		return -1;
 	}
 	for (unsigned i = 0; i < j->nart; i++)
@@ -449,12 +473,12 @@ static int serve(struct flame_job *j)
 	printf("Flamegraph available at %s\n", url);
 	if (*page) {
 		route_url(srv, page, url, sizeof url);
-		printf("Reloading page at %s (regenerated when %s changes)\n", url, j->o->ior_file);
+		printf("Reloading page at %s (regenerated when %s changes)\n", url, j->files[0]);
 	}
 	fflush(stdout);
 
 	struct file_state fs = { 0 };
-	file_changed(j->o->ior_file, &fs);
+	file_changed(j->files[0], &fs);
 	uint64_t next_check = ior_mono_ns() + j->o->watch_interval_ns;
 	int status = 0;
 	while (!stop_requested) {
@@ -467,11 +491,38 @@ static int serve(struct flame_job *j)
 		if (!j->o->watch_interval_ns || ior_mono_ns() < next_check)
 			continue;
 		next_check = ior_mono_ns() + j->o->watch_interval_ns;
-		if (file_changed(j->o->ior_file, &fs) && !generate(j) && publish(j, srv))
+		if (file_changed(j->files[0], &fs) && !generate(j) && publish(j, srv))
 			fprintf(stderr, "ior: cannot update the served flame graph: %s\n", strerror(ENOMEM));
 	}
 	ior_http_close(srv);
 	return status;
+}
+
+/* -ior=A,B,...: several recordings in one graph, unless a file has the
+ * whole name (a comma is legal in file names). */
+static int split_files(struct flame_job *j)
+{
+	struct stat st;
+	char *save = NULL;
+
+	if (!(j->list = strdup(j->o->ior_file))) {
+		fprintf(stderr, "ior: -ior: %s\n", strerror(ENOMEM));
+		return -1;
+	}
+	if (!strchr(j->list, ',') || !stat(j->list, &st)) {
+		j->files[j->nfiles++] = j->list;
+		return 0;
+	}
+	for (char *f = strtok_r(j->list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		if (j->nfiles == MAX_FILES) {
+			fprintf(stderr, "ior: -ior: more than %d recordings\n", MAX_FILES);
+			return -1;
+		}
+		j->files[j->nfiles++] = f;
+	}
+	if (!j->nfiles)
+		fprintf(stderr, "ior: -ior \"%s\": no recording named\n", j->o->ior_file);
+	return j->nfiles ? 0 : -1;
 }
 
 int ior_cmd_flame(const struct ior_opts *o)
@@ -479,6 +530,10 @@ int ior_cmd_flame(const struct ior_opts *o)
 	struct flame_job j = { .o = o };
 	if (spec_from_opts(o, &j.spec))
 		return 2;
+	if (split_files(&j)) {
+		free(j.list);
+		return 2;
+	}
 	if (set_names(&j))
 		return 1;
 	int status = 1;
@@ -495,5 +550,6 @@ int ior_cmd_flame(const struct ior_opts *o)
 out:
 	for (unsigned i = 0; i < j.nart; i++)
 		free(j.art[i].body);
+	free(j.list);
 	return status;
 }

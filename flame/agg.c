@@ -41,6 +41,8 @@ struct ior_flame_agg {
 	size_t max_string_bytes;
 	uint64_t frames;                /* the keys' frames, with max_frames */
 	bool full;                      /* a bound refused a key: no new one is kept */
+	bool per_source;                /* a field keys on the source's host */
+	uint32_t host;                  /* its string id (VALUE_ID: not kept) */
 	uint64_t other_pairs, other_value;
 };
 
@@ -64,6 +66,7 @@ static int plan_key(struct ior_flame_agg *a)
 				a->word[i] = (uint8_t)a->nkey;
 				a->keyf[a->nkey++] = &ior_flame_fields[f];
 				a->text_keyed |= ior_flame_fields[f].text != NULL;
+				a->per_source |= ior_flame_fields[f].per_source;
 			}
 	a->stride = 2 + a->nkey;
 	return 0;
@@ -83,7 +86,7 @@ int ior_flame_agg_new(struct ior_flame_agg **ap, const struct ior_flame_spec *sp
 	}
 	a->tcap = 2048;
 	a->table = calloc((size_t)a->tcap * a->stride, sizeof *a->table);
-	if (!a->table || ior_strtab_init(&a->strs)) {
+	if (!a->table || ior_strtab_init(&a->strs) || ior_flame_agg_set_host(a, "")) {
 		ior_flame_agg_free(a);
 		return -ENOMEM;
 	}
@@ -295,6 +298,17 @@ static int keep_string(struct ior_flame_agg *a, const char *s, size_t n, uint32_
 	return *id == UINT32_MAX ? -ENOMEM : 0;
 }
 
+int ior_flame_agg_set_host(struct ior_flame_agg *a, const char *host)
+{
+	uint32_t id;
+	int rc = a->per_source ? keep_string(a, host, strlen(host), &id) : 0;
+
+	if (rc < 0)
+		return rc;
+	a->host = rc ? VALUE_ID : id;
+	return 0;
+}
+
 /* The string's id; *absent set when it is not kept (the tuple is new). */
 static int string_id(struct ior_flame_agg *a, const char *s, uint64_t *id, bool *absent)
 {
@@ -311,7 +325,9 @@ static int key_of_pair(struct ior_flame_agg *a, const struct ior_event_pair *p, 
 	for (unsigned j = 0; j < a->nkey; j++) {
 		const struct ior_flame_field *f = a->keyf[j];
 		const char *s;
-		if (!f->text)
+		if (f->per_source)
+			*absent |= (k[j] = a->host) == VALUE_ID;
+		else if (!f->text)
 			k[j] = f->number(p);
 		else if (!*absent && string_id(a, (s = f->text(p)) ? s : "", &k[j], absent))
 			return -ENOMEM;
@@ -380,7 +396,10 @@ static int key_of_ids(const struct ior_flame_agg *a, const struct ior_event_pair
 	for (unsigned j = 0; j < a->nkey; j++) {
 		const struct ior_flame_field *f = a->keyf[j];
 		uint64_t v;
-		if (!f->text)
+		if (f->per_source) {
+			if ((v = a->host) == VALUE_ID)
+				return 1;
+		} else if (!f->text)
 			v = f->number(p);
 		else if ((v = f->text_id(ids) & VALUE_ID) == VALUE_ID)
 			return 1;
@@ -396,7 +415,9 @@ int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *
 	struct ior_event_pair p;
 	struct ior_rec_ids ids;
 	uint64_t k[IOR_FLAME_MAX_FIELDS];
-	int rc = ior_rec_reader_map_strings(r, define_string, a);
+	int rc = ior_flame_agg_set_host(a, ior_rec_reader_info(r)->host);
+	if (!rc)
+		rc = ior_rec_reader_map_strings(r, define_string, a);
 	if (rc)
 		return rc;
 	while ((rc = ior_rec_read_ids(r, &p, &ids)) == 1) {

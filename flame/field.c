@@ -7,7 +7,9 @@
  *   tracepoint  the syscall name (openat)
  *   pid, tid    "pid 123", "tid 124"
  *   flags       open flags "O_RDONLY|O_CLOEXEC", "(flags unknown)"
- *   family      the syscall's family (FS, Network, Polling, ...) */
+ *   family      the syscall's family (FS, Network, Polling, ...)
+ *   host        the recording's host, "(unknown host)" live: recordings
+ *               of several hosts (ior collapsed A B) side by side */
 #include "field.h"
 #include "flame.h"
 #include "trace/csv.h"
@@ -135,6 +137,25 @@ static int family_frames(struct ior_flame_frames *out, const char *s, uint64_t f
 	return frame_str(out, family < IOR_NFAMILIES && name ? name : "?");
 }
 
+/* per_source: the aggregation keys host itself; these only mark it text */
+static const char *host_text(const struct ior_event_pair *p)
+{
+	(void)p;
+	return "";
+}
+
+static uint32_t host_id(const struct ior_rec_ids *ids)
+{
+	(void)ids;
+	return 0;
+}
+
+static int host_frames(struct ior_flame_frames *out, const char *s, uint64_t v)
+{
+	(void)v;
+	return frame_str(out, *s ? s : "(unknown host)");
+}
+
 const struct ior_flame_field ior_flame_fields[] = {
 	{ "comm", .text = comm_text, .text_id = comm_id, .frames = comm_frames },
 	{ "path", .text = path_text, .text_id = path_id, .frames = path_frames },
@@ -143,6 +164,7 @@ const struct ior_flame_field ior_flame_fields[] = {
 	{ "tid", .number = tid_number, .frames = tid_frames },
 	{ "flags", .number = flags_number, .frames = flags_frames },
 	{ "family", .number = family_number, .frames = family_frames },
+	{ "host", .text = host_text, .text_id = host_id, .frames = host_frames, .per_source = true },
 };
 const unsigned ior_flame_nfields = sizeof ior_flame_fields / sizeof *ior_flame_fields;
 

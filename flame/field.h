@@ -5,6 +5,7 @@
 #ifndef IOR_FLAME_FIELD_H
 #define IOR_FLAME_FIELD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,9 @@ struct ior_flame_field {
 	/* The frames of a key word, bottom up: text is a text field's string
 	 * (never NULL; NULL for the others), number the others' key word. */
 	int (*frames)(struct ior_flame_frames *out, const char *text, uint64_t number);
+	/* A text field keyed on the recording a pair comes from (its host),
+	 * not on the pair: the aggregation supplies the string. */
+	bool per_source;
 };
 
 extern const struct ior_flame_field ior_flame_fields[];

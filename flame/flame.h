@@ -61,6 +61,9 @@ int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p);
  * over once (ior_rec_reader_map_strings, so r serves this aggregation only)
  * and keeps none. Returns 0 at the end, or the reader's negative error. */
 int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *r);
+/* The host the next pairs come from, for -fields host (add_recording sets
+ * the recording's). Until set: "". 0 or -ENOMEM. */
+int ior_flame_agg_set_host(struct ior_flame_agg *a, const char *host);
 /* Bounds the aggregation (0: unbounded, the default): at most max_keys
  * distinct field tuples, and no new comm/path string once the interned
  * strings take max_string_bytes (a recording's: every string it defines

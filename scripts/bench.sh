@@ -8,8 +8,10 @@
 #   --tracers L   comma-separated subset of: untraced empty ior-flame ior-fs
 #                 ior-plain ior-summary ior-dash bt-count-raw bt-count bt-count-enter bt-hist
 #                 bt-print perf-trace strace, plus "ior-extra" (sustained
-#                 rate, bytes/pair, aggregation, RSS) and "ior-reader"
-#                 (ior collapsed on big synthetic recordings)
+#                 rate, bytes/pair, aggregation, RSS), "ior-reader"
+#                 (ior collapsed on big synthetic recordings) and
+#                 "ior-parquet" (ior parquet on a 10 M-pair recording:
+#                 pairs/s, size against the .ior.zst, DuckDB's totals)
 #   --keep        keep the work directory (tracer outputs, recordings)
 #   --workloads L comma-separated subset of: read open write mixed read2
 #                 getpid send (default all)
@@ -76,10 +78,11 @@ RATE_STEPS=5 RATE_SECONDS=3  # paced sessions when 1 thread flat out loses
 AGG_RUNS=3
 ROUND_RUNS=2
 READER_PAIRS=1500000   # ior-reader: pairs of each synthetic recording
+PARQUET_PAIRS=10000000 # ior-parquet: pairs of the recording converted
 if [ "$SMOKE" = 1 ]; then
 	RUNS=1
 	for w in "${WLS[@]}"; do WL_ITERS[$w]=$((WL_ITERS[$w] / 100)); done
-	SLOW_DIV=1 SUST_PAIRS=20000 SUST_THREADS="1" AGG_RUNS=1 ROUND_RUNS=1 READER_PAIRS=150000
+	SLOW_DIV=1 SUST_PAIRS=20000 SUST_THREADS="1" AGG_RUNS=1 ROUND_RUNS=1 READER_PAIRS=150000 PARQUET_PAIRS=200000
 fi
 
 declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)"
@@ -95,7 +98,7 @@ declare -A FILTER=([untraced]="-" [empty]="none (all processes)" [ior-flame]="co
 	[bt-count-raw]="comm + syscall set, in kernel"
 	[bt-hist]="comm, in kernel" [bt-print]="comm, in kernel"
 	[perf-trace]="its child task (all its syscalls)" [strace]="its child (all its syscalls)")
-ALL_TRACERS="untraced empty ior-flame ior-fs ior-plain ior-summary ior-dash bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra ior-reader"
+ALL_TRACERS="untraced empty ior-flame ior-fs ior-plain ior-summary ior-dash bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra ior-reader ior-parquet"
 
 log() { echo "bench: $*" >&2; }
 PASSES=0 FAILS=0
@@ -647,6 +650,44 @@ time_ior() { # TAG CMD...
 	TIME_RSS=$(sort -n -k2 "$W/$tag.times" | tail -n 1 | awk '{ print $2 }')
 }
 
+# ior parquet on an iorrecgen recording of PARQUET_PAIRS pairs over 1000
+# paths (a few hot files, like most traces) and over 100000 (the
+# dictionary's worst case that still fits it): pairs/s (wall, median of
+# AGG_RUNS, and one run's user+sys CPU), the size against the .ior.zst,
+# and DuckDB's count and duration sum against ior collapsed's.
+bench_parquet() {
+	local spec tag n d file out cpu
+	mkdir -p "$W/agg"
+	for spec in "hot $PARQUET_PAIRS 1000" "wide $PARQUET_PAIRS 100000"; do
+		read -r tag n d <<<"$spec"
+		file=$W/agg/parquet-$tag.ior.zst out=$W/agg/parquet-$tag.parquet
+		log "parquet: ior parquet on $n pairs over $d paths"
+		"$RECGEN" "$file" "$n" "$d" || { problem "iorrecgen $file $n $d failed"; continue; }
+		time_ior "parquet-$tag" "$IOR" parquet "$file" -o "$out" || continue
+		/usr/bin/time -f '%U %S' -o "$W/parquet-$tag.cpu" "$IOR" parquet "$file" -o "$out" >/dev/null 2>&1
+		cpu=$(tail -n 1 "$W/parquet-$tag.cpu")
+		extra "parquet_${tag}_pairs" "$n"
+		extra "parquet_${tag}_pairs_per_s" "$(awk -v p="$n" -v t="$TIME_NS" 'BEGIN { printf "%.0f", p * 1e9 / t }')"
+		extra "parquet_${tag}_cpu_pairs_per_s" "$(echo "$cpu" | awk -v p="$n" '{ if ($1 + $2 > 0) printf "%.0f", p / ($1 + $2); else print "-" }')"
+		extra "parquet_${tag}_rss_kib" "$TIME_RSS"
+		extra "parquet_${tag}_size_ratio" "$(awk -v a="$(stat -c %s "$out")" -v b="$(stat -c %s "$file")" 'BEGIN { printf "%.2f", a / b }')"
+		parquet_duckdb "$tag" "$file" "$out"
+	done
+}
+
+# DuckDB's count(*) and sum(duration_ns) of the file against ior collapsed.
+parquet_duckdb() { # TAG RECORDING PARQUET
+	local want got
+	(ROOT=$ROOT WHY=""; . "$ROOT/tests/lib/duckdb.sh"; duckdb_setup) || { log "parquet: no DuckDB, totals not checked"; return; }
+	want=$("$IOR" collapsed -fields comm -count duration "$2" 2>/dev/null | awk '{ s += $NF } END { printf "%.0f", s }')
+	got=$(ROOT=$ROOT; . "$ROOT/tests/lib/duckdb.sh"; duckdb_sql "SELECT count(*)::VARCHAR AS n, sum(duration_ns)::VARCHAR AS d FROM '$3'")
+	if [ "$got" = "[{\"n\":\"$(ex "parquet_$1_pairs")\",\"d\":\"$want\"}]" ]; then
+		extra "parquet_$1_duckdb" "rows and duration sum equal ior collapsed's"
+	else
+		problem "parquet $1: DuckDB says $got, ior collapsed $want ns over $(ex "parquet_$1_pairs") pairs"
+	fi
+}
+
 declare -A SUST_RATE SUST_LOST SUST_SUMM SUST_PAIRS_REC SUST_HWM_EARLY SUST_HWM_LAST SUST_FILE
 bench_ior_extra() {
 	local T best=0 best_t="" loss_t="" paced=no file pairs size
@@ -933,6 +974,9 @@ print_targets() {
 	local rp=$(ex reader_distinct_pairs_per_s) rr=$(ex reader_distinct_rss_kib)
 	[ -n "$rp" ] && target reader_scale "$(awk -v p="$rp" -v r="$rr" 'BEGIN { print (p >= 1e6 && r != "-" && r < 65536) ? "met" : "missed" }')" \
 		"ior collapsed -fields=comm,path on $(ex reader_distinct_pairs) pairs over as many distinct paths: $(awk -v a="$rp" 'BEGIN { printf "%.2f", a / 1e6 }') M pairs/s, $rr KiB peak RSS ($(ex reader_distinct_other_pairs) pairs in (other)); on 100 paths $(awk -v a="$(ex reader_few_pairs_per_s)" 'BEGIN { printf "%.1f", a / 1e6 }') M pairs/s, $(ex reader_few_rss_kib) KiB (>= 1 M pairs/s, < 64 MiB)"
+	local pq=$(ex parquet_hot_cpu_pairs_per_s) pqr=$(ex parquet_hot_size_ratio)
+	[ -n "$pq" ] && target parquet "$(awk -v p="$pq" -v r="$pqr" 'BEGIN { print (p >= 5e6 && r <= 3) ? "met" : "missed" }')" \
+		"ior parquet on $(ex parquet_hot_pairs) pairs over 1000 paths: $(awk -v a="$pq" 'BEGIN { printf "%.2f", a / 1e6 }') M pairs/s of CPU ($(awk -v a="$(ex parquet_hot_pairs_per_s)" 'BEGIN { printf "%.2f", a / 1e6 }') wall), $pqr x the .ior.zst; over 100000 paths $(awk -v a="$(ex parquet_wide_cpu_pairs_per_s)" 'BEGIN { printf "%.2f", a / 1e6 }') M pairs/s, $(ex parquet_wide_size_ratio) x (>= 5 M pairs/s, <= 3x)"
 	rss=$(ex trace_rss_kib) rss0=$(ex trace_rss_early_kib)
 	if [ -n "$rss" ] && [ "$rss" != "?" ]; then
 		target trace_rss "$(awk -v r="$rss" -v r0="${rss0:-0}" 'BEGIN { print (r < 65536 && r - r0 <= 4096) ? "met" : "missed" }')" \
@@ -979,10 +1023,10 @@ if [ "$SMOKE" = 1 ]; then
 	peer=""
 	for p in strace perf bpftrace; do installed "$p" && { peer=$p; break; }; done
 	case $peer in perf) peer=perf-trace ;; bpftrace) peer=bt-count ;; esac
-	TRACERS=${TRACERS:-untraced,ior-flame,$peer,ior-extra,ior-reader}
+	TRACERS=${TRACERS:-untraced,ior-flame,$peer,ior-extra,ior-reader,ior-parquet}
 fi
 need_ior=0
-for t in empty ior-flame ior-fs ior-plain ior-summary ior-dash ior-extra ior-reader; do want "$t" && need_ior=1; done
+for t in empty ior-flame ior-fs ior-plain ior-summary ior-dash ior-extra ior-reader ior-parquet; do want "$t" && need_ior=1; done
 [ "$need_ior" = 1 ] && [ ! -x "$IOR" ] && problem "$IOR missing: run make"
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && ! installed bpftrace && { problem "bpftrace missing: scripts/deps.sh bench"; break; }
@@ -1002,6 +1046,7 @@ want strace && installed strace && untraced_round strace && bench_child_tracer s
 untraced_round
 want ior-extra && [ -x "$IOR" ] && bench_ior_extra
 want ior-reader && [ -x "$IOR" ] && bench_reader
+want ior-parquet && [ -x "$IOR" ] && bench_parquet
 
 summarize
 echo
@@ -1048,6 +1093,14 @@ if [ "$SMOKE" = 1 ]; then
 			pass "ior collapsed read $(ex reader_distinct_pairs) distinct paths at $rd pairs/s, $(ex reader_distinct_rss_kib) KiB ($ro pairs in (other))"
 		else
 			fail "reader figures: distinct ${rd:-missing} pairs/s, (other) ${ro:-missing}, few (other) $(ex reader_few_other_pairs)"
+		fi
+	fi
+	if want ior-parquet; then
+		pp=$(ex parquet_hot_pairs_per_s)
+		if [ -n "$pp" ] && [ -n "$(ex parquet_hot_duckdb)$(ex parquet_hot_size_ratio)" ]; then
+			pass "ior parquet converted $(ex parquet_hot_pairs) pairs at $pp pairs/s, $(ex parquet_hot_size_ratio) x the .ior.zst"
+		else
+			fail "parquet figures missing: $(ex parquet_hot_pairs_per_s) pairs/s"
 		fi
 	fi
 	exit $((FAILS > 0))

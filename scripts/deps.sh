@@ -4,9 +4,9 @@
 set -eu
 
 pkgs_build="make gcc clang llvm musl-tools libzstd-dev linux-libc-dev libc6-dev"
-pkgs_test="$pkgs_build libclang-rt-14-dev libxml2-utils curl zstd util-linux python3 strace tmux time"
+pkgs_test="$pkgs_build libclang-rt-14-dev libxml2-utils curl zstd util-linux python3 strace tmux time nodejs npm"
 pkgs_vm="qemu-system-x86 busybox-static cpio gzip python3"
-pkgs_bench="bpftrace strace linux-perf time"
+pkgs_bench="bpftrace strace linux-perf time nodejs npm"
 
 want=""
 for purpose in "$@"; do

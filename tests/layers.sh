@@ -2,15 +2,16 @@
 # The one-way rule, read from the #include lines: data flows loader ->
 # trace -> flame -> http (and trace -> stats); tui/ (the terminal toolkit)
 # stands alone like http/; dash/ (the dashboard) sits on top of tui, stats,
-# flame and trace; only cmd/ and main.c (the mode wiring) see the command
+# flame and trace; parquet/ (the Parquet writer) on trace's pair types;
+# only cmd/ and main.c (the mode wiring) see the command
 # line. A room may include its own headers and those of the
 # rooms below it; none includes the command line (opts.h, flags.h).
 # The kernel side (bpf.c and the parts in bpf/ it includes) shares only
 # trace/event.h with user space: it may include that and bpf/ headers.
 cd "$(dirname "$0")/.." || exit 1
-declare -A ALLOWED=([loader]="" [trace]="loader" [stats]="trace loader" [flame]="trace loader" [http]="" [tui]="" [dash]="tui stats flame trace loader")
+declare -A ALLOWED=([loader]="" [trace]="loader" [stats]="trace loader" [flame]="trace loader" [http]="" [tui]="" [dash]="tui stats flame trace loader" [parquet]="trace")
 fails=0
-for room in loader trace stats flame http tui dash; do
+for room in loader trace stats flame http tui dash parquet; do
 	bad=""
 	for f in "$room"/*.c "$room"/*.h; do
 		[ -f "$f" ] || continue

@@ -242,6 +242,14 @@ size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_e
 	return out;
 }
 
+size_t ior_csv_escape_all(char *dst, size_t cap, const char *s, size_t n, enum ior_escape esc)
+{
+	struct buf b = { dst, 0, cap, 0, 0 };
+
+	put_escaped(&b, s, n, 0, esc);
+	return b.len;
+}
+
 /* RFC 4180: a field holding a comma, quote, CR or LF is quoted, quotes
  * doubled. The field was written at b->p[start..b->len) unquoted; quoting
  * it (rare: a name with such a byte) shifts it in place. */

@@ -37,6 +37,10 @@ size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_e
 /* The first 256 bytes of s[0..n) in the notation of esc, into dst
  * (NUL-terminated, cut at len - 1 bytes); returns the length written. */
 size_t ior_csv_escape(char *dst, size_t len, const char *s, size_t n, enum ior_escape esc);
+/* All of s[0..n) in the notation of esc (no CSV quoting), into dst
+ * (not NUL-terminated; cap >= 4 * n holds any string); returns the length
+ * written. For writers whose fields are not CSV (parquet/). */
+size_t ior_csv_escape_all(char *dst, size_t cap, const char *s, size_t n, enum ior_escape esc);
 /* The notation's parts, for other writers of it (flame/text.c): the
  * length of the valid UTF-8 sequence at s (1..4) and its code point, or 0
  * when not well-formed (overlongs, surrogates, > U+10FFFF, truncated);

@@ -51,7 +51,7 @@ record_scenario() { # NAME SCENARIO ARGS...
 	start_workload "$@" || return 1
 	REC_WPID=$WL_PID
 	run_released -flamegraph -name "$name" -pid "$WL_PID" "${REC_ARGS[@]}" || return 1
-	line=$(grep '^Wrote ' "$IOR_ERR" | tail -n 1)
+	line=$(grep '^Wrote .* pairs, [0-9]* bytes)$' "$IOR_ERR" | tail -n 1) # not -parquet's "rows"
 	if [[ ! "$line" =~ ^Wrote\ (.+)\ \(([0-9]+)\ pairs,\ ([0-9]+)\ bytes\)$ ]]; then
 		WHY="no \"Wrote FILE (N pairs, B bytes)\" line on stderr: $(tail -c 300 "$IOR_ERR")"
 		return 1

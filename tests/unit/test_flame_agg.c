@@ -86,6 +86,7 @@ static struct ior_flame_tree *tree_slow(const char *fields, const char *metric)
 		return NULL;
 	}
 	CHECK_EQ_INT(ior_flame_agg_new(&a, &spec), 0);
+	CHECK_EQ_INT(ior_flame_agg_set_host(a, "golden"), 0); /* the recording's host */
 	for (size_t i = 0; i < NPAIRS; i++)
 		CHECK_EQ_INT(ior_flame_agg_add(a, &pairs[i]), 0);
 	CHECK_EQ_INT(ior_flame_tree_build(a, &t), 0);
@@ -110,6 +111,32 @@ static void write_recording(void)
 	for (size_t i = 0; i < NPAIRS; i++)
 		CHECK_EQ_INT(ior_rec_write(w, &pairs[i]), 0);
 	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
+}
+
+/* -fields host: each recording's pairs under its host, merged by name */
+TEST(host_field_merges_recordings)
+{
+	struct ior_flame_spec spec;
+	struct ior_flame_agg *a;
+	struct ior_flame_tree *t = NULL;
+	struct ior_rec_reader *r;
+	char err[256];
+	CHECK(!ior_flame_spec_parse(&spec, "host,comm", "count", err, sizeof err));
+	CHECK_EQ_INT(ior_flame_agg_new(&a, &spec), 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ_INT(ior_rec_reader_open(&r, rec_path(), err, sizeof err), 0);
+		CHECK_EQ_INT(ior_flame_agg_add_recording(a, r), 0);
+		ior_rec_reader_close(r);
+	}
+	CHECK_EQ_INT(ior_flame_agg_set_host(a, "other"), 0);
+	CHECK_EQ_INT(ior_flame_agg_add(a, &pairs[0]), 0);
+	CHECK_EQ_INT(ior_flame_tree_build(a, &t), 0);
+	char *text = folded(t);
+	CHECK(strstr(text, "golden;") && strstr(text, "\nother;"));
+	CHECK_EQ_INT(ior_flame_agg_pairs(a), 2 * NPAIRS + 1);
+	free(text);
+	ior_flame_tree_free(t);
+	ior_flame_agg_free(a);
 }
 
 static struct ior_flame_tree *tree_fast(const struct ior_flame_spec *spec)
@@ -518,6 +545,7 @@ int main(void)
 	init_pairs();
 	write_recording();
 	RUN(golden_each_field);
+	RUN(host_field_merges_recordings);
 	RUN(field_table_is_complete);
 	RUN(golden_each_metric);
 	RUN(golden_json);
