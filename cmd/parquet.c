@@ -162,14 +162,22 @@ static int live_tick(void *ctx, uint64_t now)
 	return live.err;
 }
 
-static void read_boot_id(char *buf, size_t len)
+/* Up to len - 1 bytes of a small /proc file into buf: how many (0 when
+ * unreadable). */
+static ssize_t read_small(const char *path, char *buf, size_t len)
 {
-	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
 
 	if (fd >= 0)
 		close(fd);
-	n = n < 0 ? 0 : n;
+	return n < 0 ? 0 : n;
+}
+
+static void read_boot_id(char *buf, size_t len)
+{
+	ssize_t n = read_small("/proc/sys/kernel/random/boot_id", buf, len);
+
 	while (n > 0 && (buf[n - 1] == '\n' || !buf[n - 1]))
 		n--;
 	buf[n] = 0;
@@ -177,12 +185,8 @@ static void read_boot_id(char *buf, size_t len)
 
 static void own_cmdline(char *buf, size_t len)
 {
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+	ssize_t n = read_small("/proc/self/cmdline", buf, len);
 
-	if (fd >= 0)
-		close(fd);
-	n = n < 0 ? 0 : n;
 	while (n > 0 && !buf[n - 1])
 		n--;
 	for (ssize_t i = 0; i < n; i++)
