@@ -19,8 +19,18 @@ for purpose in "$@"; do
 	esac
 done
 
+# npm ships inside nodesource's nodejs, which conflicts with Debian's npm
+# package: a working npm command is enough.
+have_command() { # package
+	case "$1" in
+	npm) command -v npm >/dev/null 2>&1 ;;
+	*) return 1 ;;
+	esac
+}
+
 missing=""
 for p in $want; do
+	have_command "$p" && continue
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 	case "$status" in
 	*" installed") ;;
