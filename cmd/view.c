@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -498,8 +499,46 @@ static int serve(struct flame_job *j)
 	return status;
 }
 
+static int is_recording(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name), sl = strlen(IOR_RECORDING_SUFFIX);
+	return n > sl && !strcmp(d->d_name + n - sl, IOR_RECORDING_SUFFIX);
+}
+
+/* -ior=DIR: its recordings (*.ior.zst), in name order, as one list. */
+static int dir_files(struct flame_job *j, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, is_recording, alphasort);
+	size_t len = 0, at = 0;
+
+	if (n < 0) {
+		fprintf(stderr, "ior: -ior: reading directory %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		len += strlen(dir) + strlen(names[i]->d_name) + 2;
+	free(j->list);
+	j->list = malloc(len + 1);
+	for (int i = 0; i < n; i++) {
+		if (j->list && j->nfiles < MAX_FILES) {
+			j->files[j->nfiles++] = j->list + at;
+			at += (size_t)sprintf(j->list + at, "%s/%s", dir, names[i]->d_name) + 1;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!j->list)
+		fprintf(stderr, "ior: -ior: %s\n", strerror(ENOMEM));
+	else if (n > MAX_FILES)
+		fprintf(stderr, "ior: -ior: %s holds more than %d recordings: name them\n", dir, MAX_FILES);
+	else if (!n)
+		fprintf(stderr, "ior: -ior: no *.ior.zst in directory %s\n", dir);
+	return j->list && n && n <= MAX_FILES ? 0 : -1;
+}
+
 /* -ior=A,B,...: several recordings in one graph, unless a file has the
- * whole name (a comma is legal in file names). */
+ * whole name (a comma is legal in file names); -ior=DIR: those in DIR. */
 static int split_files(struct flame_job *j)
 {
 	struct stat st;
@@ -509,6 +548,8 @@ static int split_files(struct flame_job *j)
 		fprintf(stderr, "ior: -ior: %s\n", strerror(ENOMEM));
 		return -1;
 	}
+	if (!stat(j->list, &st) && S_ISDIR(st.st_mode))
+		return dir_files(j, j->o->ior_file);
 	if (!strchr(j->list, ',') || !stat(j->list, &st)) {
 		j->files[j->nfiles++] = j->list;
 		return 0;

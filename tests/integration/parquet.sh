@@ -143,6 +143,25 @@ else
 	fail flamegraph-merges "ior -ior=REC,REC -nohttp -fields host: $out; $(ls "$(dirname "$REC")")"
 fi
 
+# -ior=DIR: the directory's recordings (*.ior.zst only), in name order,
+# merged; the outputs are named after the first
+mkdir -p "$T/fleet"
+cp "$REC" "$T/fleet/a.ior.zst" && cp "$REC" "$T/fleet/b.ior.zst" && echo x >"$T/fleet/notes.txt"
+json="$T/fleet/a.host:comm-by-count.json"
+if out=$("$IOR" -ior="$T/fleet" -nohttp -flamegraphJson -fields host,comm 2>&1) &&
+	grep -q "\"name\":\"all\",\"value\":$((2 * one))," "$json" 2>/dev/null &&
+	grep -q "\"name\":\"$host\",\"value\":$((2 * one))," "$json"; then
+	pass flamegraph-directory
+else
+	fail flamegraph-directory "ior -ior=DIR: $out; want $((2 * one)) pairs under all and $host: $(head -c 300 "$json" 2>&1)"
+fi
+mkdir -p "$T/empty"
+if ior_fails 2 "no \*\.ior\.zst in directory" -ior="$T/empty" -nohttp; then
+	pass flamegraph-directory-empty
+else
+	fail flamegraph-directory-empty "$WHY"
+fi
+
 # ---- hostile names: as the CSV shows them -----------------------------------
 # Parquet's columns put back together into the CSV's comm and file columns
 # (path%(fd,FLAGS), old=>new), compared as multisets with the CSV's rows.
