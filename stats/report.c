@@ -211,6 +211,85 @@ static int syscalls_table(struct ior_stats *s, FILE *out, const struct ior_stats
 	return n < 0 ? n : 0;
 }
 
+static const char *const family_head[] = { "family", "calls", "errors", "read", "written", "total", "%time",
+					   "min", "mean", "p50", "p95", "p99", "max" };
+
+/* Adds a syscall's row and latency histogram into its family's. */
+static int add_to_family(struct ior_stats_row *f, struct ior_hist *h, const struct ior_stats_row *r,
+			 const struct ior_hist *lat)
+{
+	f->sums.pairs += r->sums.pairs;
+	f->sums.errors += r->sums.errors;
+	f->sums.summarized += r->sums.summarized;
+	f->sums.bytes_read += r->sums.bytes_read;
+	f->sums.bytes_written += r->sums.bytes_written;
+	f->sums.time_ns += r->sums.time_ns;
+	f->sums.gap_ns += r->sums.gap_ns;
+	if (r->sums.max_ns > f->sums.max_ns)
+		f->sums.max_ns = r->sums.max_ns;
+	return lat && lat->count ? ior_hist_merge(h, lat) : 0;
+}
+
+/* Mean and percentiles of a family from its merged histogram. */
+static void finish_family(struct ior_stats_row *f, const struct ior_hist *h, unsigned family)
+{
+	static const double q[] = { 50, 95, 99 };
+	uint64_t v[3] = { 0 };
+
+	f->name = ior_family_name(family);
+	f->mean_ns = f->sums.pairs ? f->sums.time_ns / f->sums.pairs : 0;
+	f->hist = h->count > 0;
+	if (f->hist)
+		ior_hist_percentiles(h, q, v, 3), f->min_ns = h->min;
+	f->p50_ns = v[0], f->p95_ns = v[1], f->p99_ns = v[2];
+}
+
+/* The Syscalls rows summed by family (FS, Network, ...), by time. */
+static int families_table(struct ior_stats *s, FILE *out, const struct ior_stats_totals *tot, bool ascii)
+{
+	struct grid g = { .head = family_head, .ncols = 13, .left0 = true, .ascii = ascii };
+	struct ior_stats_row *rows = calloc(ior_nsyscalls, sizeof *rows), other, fam[IOR_NFAMILIES];
+	struct ior_hist h[IOR_NFAMILIES];
+	bool done[IOR_NFAMILIES] = { 0 };
+	int n = rows ? ior_stats_select(s, IOR_STATS_SYSCALLS, IOR_STATS_BY_TIME, false, rows, ior_nsyscalls,
+					&other) : -ENOMEM;
+
+	memset(fam, 0, sizeof fam);
+	for (unsigned f = 0; f < IOR_NFAMILIES; f++)
+		ior_hist_init(&h[f]);
+	for (int i = 0; i < n; i++) {
+		unsigned f = rows[i].key < ior_nsyscalls ? ior_syscalls[rows[i].key].family : IOR_NFAMILIES;
+		if (f < IOR_NFAMILIES &&
+		    add_to_family(&fam[f], &h[f], &rows[i], ior_stats_latency(s, (int)rows[i].key)))
+			n = -ENOMEM;
+	}
+	for (unsigned k = 0; n >= 0 && k < IOR_NFAMILIES; k++) {
+		unsigned best = IOR_NFAMILIES;
+		for (unsigned f = 0; f < IOR_NFAMILIES; f++)
+			if (!done[f] && fam[f].sums.pairs &&
+			    (best == IOR_NFAMILIES || fam[f].sums.time_ns > fam[best].sums.time_ns))
+				best = f;
+		if (best == IOR_NFAMILIES)
+			break;
+		done[best] = true;
+		finish_family(&fam[best], &h[best], best);
+		struct line *l = grid_line(&g);
+		if (!l)
+			n = -ENOMEM;
+		else
+			syscall_line(&g, l, &fam[best], tot->sums.time_ns);
+	}
+	if (n >= 0) {
+		fprintf(out, "\nFamilies\n");
+		n = grid_print(&g, out);
+	}
+	for (unsigned f = 0; f < IOR_NFAMILIES; f++)
+		ior_hist_free(&h[f]);
+	grid_free(&g);
+	free(rows);
+	return n < 0 ? n : 0;
+}
+
 static const char *const file_head[] = { "accesses", "errors", "read", "written", "total", "max", "path" };
 static const char *const proc_head[] = { "pid", "calls", "errors", "read", "written", "total", "mean", "max",
 					 "comm" };
@@ -318,7 +397,8 @@ int ior_stats_report(struct ior_stats *s, FILE *out, const struct ior_stats_repo
 	totals_line(out, &t, ascii);
 	if (!t.sums.pairs)
 		return ferror(out) ? -EIO : 0;
-	if ((r = syscalls_table(s, out, &t, ascii)) || (r = keyed_table(s, out, IOR_STATS_FILES, cfg, ascii)))
+	if ((r = syscalls_table(s, out, &t, ascii)) || (r = families_table(s, out, &t, ascii)) ||
+	    (r = keyed_table(s, out, IOR_STATS_FILES, cfg, ascii)))
 		return r;
 	return keyed_table(s, out, IOR_STATS_PROCESSES, cfg, ascii);
 }

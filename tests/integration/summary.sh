@@ -51,6 +51,8 @@ basic_checks() { # PREFIX OUT DIR PID
 	sumcheck "$pre-syscall-bytes-pread64" "$out" row Syscalls pread64 "read=$((100 * N))" written=0
 	sumcheck "$pre-syscall-bytes-read" "$out" row Syscalls read "read=$((64 * N))" written=0
 	sumcheck "$pre-syscall-total" "$out" row Syscalls total "calls=$TOTAL" "read=$((164 * N))" written=66536
+	sumcheck "$pre-families" "$out" keys Families FS
+	sumcheck "$pre-family-fs" "$out" row Families FS "calls=$TOTAL" errors=0 "read=$((164 * N))" written=66536
 	sumcheck "$pre-files" "$out" keys Files "$d/data" "$d/data2" "$d/other" "$d/other2"
 	sumcheck "$pre-file-data" "$out" row Files "$d/data" "accesses=$((2 * N + 10))" errors=0 \
 		"read=$((164 * N))" written=66536

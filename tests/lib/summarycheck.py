@@ -5,8 +5,9 @@
       the first line "N pairs in ...; N errors; N bytes read, N written; ..."
       has these numbers (pairs, errors, read, written)
   summarycheck.py OUT row TABLE KEY COL=VALUE...
-      TABLE's row KEY (Syscalls: the syscall or "total", Files: the path,
-      Processes: the pid or "-" for (other)) has these cells
+      TABLE's row KEY (Syscalls: the syscall or "total", Families: the
+      family, Files: the path, Processes: the pid or "-" for (other)) has
+      these cells
   summarycheck.py OUT keys TABLE KEY...
       TABLE holds exactly these rows (Syscalls without "total")
   summarycheck.py OUT folded TABLE COL FOLDED
@@ -18,14 +19,14 @@
       OUT and OTHER hold the same totals line and tables
 
 OUT may hold other lines (ior's statistics on stderr): the tables are the
-lines after "\\nSyscalls\\n", "\\nFiles\\n", "\\nProcesses\\n" up to a blank
+lines after "\\nSyscalls\\n", "\\nFamilies\\n", "\\nFiles\\n", "\\nProcesses\\n" up to a blank
 line. Exit 0 when all holds, else 1 and one line of why.
 """
 import re
 import sys
 
-TAIL = {"Syscalls": None, "Files": "path", "Processes": "comm"}
-KEY = {"Syscalls": "syscall", "Files": "path", "Processes": "pid"}
+TAIL = {"Syscalls": None, "Families": None, "Files": "path", "Processes": "comm"}
+KEY = {"Syscalls": "syscall", "Families": "family", "Files": "path", "Processes": "pid"}
 
 
 def parse(path):

@@ -152,6 +152,50 @@ TEST(tables)
 	ior_stats_free(s);
 }
 
+/* Families: the Syscalls rows summed by family, by time, percentiles
+ * from the merged histograms. */
+TEST(families)
+{
+	struct ior_stats *s;
+	char f[16][128];
+	uint64_t t = 10 * S;
+
+	CHECK(ior_stats_new(&s, NULL) == 0);
+	for (int i = 0; i < 4; i++) {
+		struct ior_event_pair p = pair("read", 42, "db", "/d", t += US, 1 * US, 10);
+		ior_stats_add(s, &p);
+		p = pair("pwrite64", 42, "db", "/d", t += US, 3 * US, 20);
+		ior_stats_add(s, &p);
+		p = pair("sendto", 42, "db", "", t += US, 10 * US, 64);
+		ior_stats_add(s, &p);
+	}
+	struct ior_event_pair p = pair("recvfrom", 42, "db", "", t += US, 30 * US, -11);
+	ior_stats_add(s, &p);
+	char *out = report(s, IOR_ESCAPE_AUTO, 0);
+
+	CHECK_EQ_INT(find_row(out, "Families", 0, "family", f), 13);
+	CHECK_EQ_INT(find_row(out, "Families", 0, "FS", f), 13);
+	CHECK_EQ_STR(f[1], "8");
+	CHECK_EQ_STR(f[3], "40");
+	CHECK_EQ_STR(f[4], "80");
+	CHECK_EQ_STR(f[5], "16.0µs");
+	CHECK_EQ_STR(f[7], "1.00µs");
+	CHECK_EQ_STR(f[12], "3.00µs");
+	CHECK_EQ_INT(find_row(out, "Families", 0, "Network", f), 13);
+	CHECK_EQ_STR(f[1], "5");
+	CHECK_EQ_STR(f[2], "1");
+	CHECK_EQ_STR(f[4], "256");
+	CHECK_EQ_STR(f[5], "70.0µs");
+	CHECK_EQ_STR(f[12], "30.0µs");
+	/* by time: Network (70 µs) before FS (16 µs) */
+	const char *fam = strstr(out, "\nFamilies\n");
+	CHECK(fam && strstr(fam, "\nNetwork ") && strstr(fam, "\nFS ") &&
+	      strstr(fam, "\nNetwork ") < strstr(fam, "\nFS "));
+	CHECK_EQ_INT(find_row(out, "Families", 0, "Polling", f), 0);
+	free(out);
+	ior_stats_free(s);
+}
+
 /* Hostile names stay on their line and print no escape sequence; long
  * paths are escaped whole. */
 TEST(escaping)
@@ -258,6 +302,7 @@ int main(void)
 {
 	RUN(format_ns);
 	RUN(tables);
+	RUN(families);
 	RUN(escaping);
 	RUN(other_row);
 	RUN(summary_rows_and_empty);
