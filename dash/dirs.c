@@ -93,13 +93,7 @@ static struct ior_stats_row *group_of(struct ior_dash *d, const char *name, size
 
 static void group_add(struct ior_stats_row *g, const struct ior_stats_row *r)
 {
-	g->sums.pairs += r->sums.pairs;
-	g->sums.errors += r->sums.errors;
-	g->sums.bytes_read += r->sums.bytes_read;
-	g->sums.bytes_written += r->sums.bytes_written;
-	g->sums.time_ns += r->sums.time_ns;
-	if (r->sums.max_ns > g->sums.max_ns)
-		g->sums.max_ns = r->sums.max_ns;
+	ior_stats_sums_merge(&g->sums, &r->sums);
 }
 
 static enum dash_value sort_value;

@@ -218,15 +218,7 @@ static const char *const family_head[] = { "family", "calls", "errors", "read", 
 static int add_to_family(struct ior_stats_row *f, struct ior_hist *h, const struct ior_stats_row *r,
 			 const struct ior_hist *lat)
 {
-	f->sums.pairs += r->sums.pairs;
-	f->sums.errors += r->sums.errors;
-	f->sums.summarized += r->sums.summarized;
-	f->sums.bytes_read += r->sums.bytes_read;
-	f->sums.bytes_written += r->sums.bytes_written;
-	f->sums.time_ns += r->sums.time_ns;
-	f->sums.gap_ns += r->sums.gap_ns;
-	if (r->sums.max_ns > f->sums.max_ns)
-		f->sums.max_ns = r->sums.max_ns;
+	ior_stats_sums_merge(&f->sums, &r->sums);
 	return lat && lat->count ? ior_hist_merge(h, lat) : 0;
 }
 

@@ -194,7 +194,7 @@ static void fold_files(struct ior_stats *s)
 		uint32_t id = ior_strtab_intern(&s->spare, ior_strtab_get(&old, (uint32_t)r->key),
 						ior_strtab_len(&old, (uint32_t)r->key));
 		if (id == UINT32_MAX) {
-			sums_merge(&t->other.s, &r->s);
+			ior_stats_sums_merge(&t->other.s, &r->s);
 			continue;
 		}
 		r->key = id;
@@ -510,7 +510,7 @@ int ior_stats_select(struct ior_stats *s, enum ior_stats_table table, enum ior_s
 		other->sums = s->tab[table].other.s;
 	if ((unsigned)n > max) {
 		for (int i = (int)max; i < n; i++)
-			sums_merge(&other->sums, &s->scratch[i].sums);
+			ior_stats_sums_merge(&other->sums, &s->scratch[i].sums);
 		n = (int)max;
 	}
 	derive(other, NULL);

@@ -69,6 +69,9 @@ struct ior_stats_sums {
 	uint64_t max_ns;        /* the longest pair seen in detail */
 };
 
+/* Adds b into a (max_ns: the larger). */
+void ior_stats_sums_merge(struct ior_stats_sums *a, const struct ior_stats_sums *b);
+
 /* A row as ior_stats_select hands it out: a copy, with the derived values. */
 struct ior_stats_row {
 	const char *name;    /* SYSCALLS: the syscall; FILES: the path, raw bytes

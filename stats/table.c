@@ -72,7 +72,7 @@ struct trow *table_add(struct table *t, uint64_t key)
 	return &t->rows[t->n - 1];
 }
 
-void sums_merge(struct ior_stats_sums *a, const struct ior_stats_sums *b)
+void ior_stats_sums_merge(struct ior_stats_sums *a, const struct ior_stats_sums *b)
 {
 	a->pairs += b->pairs;
 	a->errors += b->errors;
@@ -144,7 +144,7 @@ void table_fold(struct table *t)
 		if (tie || (ranked && r->s.time_ns > cut))
 			t->rows[kept++] = *r;
 		else
-			sums_merge(&t->other.s, &r->s);
+			ior_stats_sums_merge(&t->other.s, &r->s);
 	}
 	t->n = kept;
 	t->folds++;

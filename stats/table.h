@@ -35,7 +35,5 @@ struct trow *table_add(struct table *t, uint64_t key);
  * kept keep their order. Call table_reindex after changing their keys. */
 void table_fold(struct table *t);
 void table_reindex(struct table *t);
-/* The sums of b into a. */
-void sums_merge(struct ior_stats_sums *a, const struct ior_stats_sums *b);
 
 #endif
