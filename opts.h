@@ -64,6 +64,9 @@ int ior_cmd_list(const struct ior_opts *o);                     /* cmd/list.c: -
  * 2 (usage) after saying why on stderr. cmd/list.c */
 int ior_cmd_select(const struct ior_opts *o, unsigned char *sel);
 int ior_cmd_parquet(const struct ior_opts *o, const char *file);  /* cmd/parquet.c */
+/* What to do about a failed write of an output (errno e): " (...)" or "";
+ * in_cwd: the file goes where ior runs (recordings). cmd/trace.c */
+const char *ior_cmd_write_hint(int e, bool in_cwd);
 
 /* -parquet OUT while tracing (cmd/parquet.c), for cmd/trace.c: open
  * registers the sink (0 and nothing when o->parquet is NULL), close

@@ -20,15 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *write_hint(int e)
-{
-	if (e == ENOSPC || e == EDQUOT || e == EFBIG)
-		return " (free some space, or write to another file system)";
-	if (e == EACCES || e == EROFS || e == ENOENT || e == EPERM)
-		return " (choose a directory ior can write to)";
-	return "";
-}
-
 static void wrote(const char *path, uint64_t rows)
 {
 	struct stat st;
@@ -61,7 +52,7 @@ static int convert(struct ior_rec_reader *r, struct ior_pq_pairs *pp, const stru
 		if (ior_flame_spec_match(&filter, &p))
 			w = ior_pq_pairs_add_ids(pp, &p, &ids);
 	if (w)
-		fprintf(stderr, "ior: %s.tmp: cannot write: %s%s\n", out, strerror(-w), write_hint(-w));
+		fprintf(stderr, "ior: %s.tmp: cannot write: %s%s\n", out, strerror(-w), ior_cmd_write_hint(-w, false));
 	else if (rc < 0)
 		fprintf(stderr, "ior: %s: cannot read the recording: %s\n", file,
 			rc == -ENOMEM ? strerror(ENOMEM) : ior_rec_reader_error(r));
@@ -81,7 +72,7 @@ static int open_out(struct ior_pq_pairs **pp, const char *out, const char *file,
 	int rc = ior_pq_pairs_open(pp, out, &info, err, sizeof err);
 
 	if (rc)
-		fprintf(stderr, "ior: %s%s\n", err, write_hint(-rc));
+		fprintf(stderr, "ior: %s%s\n", err, ior_cmd_write_hint(-rc, false));
 	return rc;
 }
 
@@ -104,7 +95,7 @@ static int finish(struct ior_pq_pairs *pp, struct ior_rec_reader *r, const char 
 		return 1;
 	}
 	if ((rc = ior_pq_pairs_close(pp, ior_rec_reader_totals(r), err, sizeof err))) {
-		fprintf(stderr, "ior: %s%s\n", err, write_hint(-rc));
+		fprintf(stderr, "ior: %s%s\n", err, ior_cmd_write_hint(-rc, false));
 		return 1;
 	}
 	wrote(out, rows);
@@ -218,7 +209,7 @@ int ior_cmd_parquet_open(struct ior_session *s, const struct ior_opts *o)
 	own_cmdline(cmdline, sizeof cmdline);
 	int r = ior_pq_pairs_open(&live.pp, o->parquet, &info, err, sizeof err);
 	if (r) {
-		fprintf(stderr, "ior: -parquet: %s%s\n", err, write_hint(-r));
+		fprintf(stderr, "ior: -parquet: %s%s\n", err, ior_cmd_write_hint(-r, false));
 		return 1;
 	}
 	live.path = o->parquet;
@@ -240,7 +231,7 @@ int ior_cmd_parquet_close(struct ior_session *s)
 	uint64_t rows = ior_pq_pairs_rows(live.pp);
 	if (live.err) {
 		fprintf(stderr, "ior: -parquet: %s.tmp: cannot write: %s%s (removed)\n", live.path,
-			strerror(-live.err), write_hint(-live.err));
+			strerror(-live.err), ior_cmd_write_hint(-live.err, false));
 		parquet_abort();
 		return 1;
 	}
@@ -248,7 +239,7 @@ int ior_cmd_parquet_close(struct ior_session *s)
 	int r = ior_pq_pairs_close(live.pp, &tot, err, sizeof err);
 	live.pp = NULL;
 	if (r) {
-		fprintf(stderr, "ior: -parquet: %s%s\n", err, write_hint(-r));
+		fprintf(stderr, "ior: -parquet: %s%s\n", err, ior_cmd_write_hint(-r, false));
 		return 1;
 	}
 	wrote(live.path, rows);

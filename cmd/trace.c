@@ -182,12 +182,14 @@ static int rec_tick(void *ctx, uint64_t now)
 	return -t->rec_error;
 }
 
-static const char *rec_hint(int e)
+const char *ior_cmd_write_hint(int e, bool in_cwd)
 {
 	if (e == ENOSPC || e == EDQUOT || e == EFBIG)
-		return " (free some space, or run ior from a directory on another file system)";
+		return in_cwd ? " (free some space, or run ior from a directory on another file system)" :
+				" (free some space, or write to another file system)";
 	if (e == EACCES || e == EROFS || e == ENOENT || e == EPERM)
-		return " (run ior from a directory it can write to)";
+		return in_cwd ? " (run ior from a directory it can write to)" :
+				" (choose a directory ior can write to)";
 	return "";
 }
 
@@ -202,7 +204,7 @@ static int open_recording(struct trace *t)
 	else
 		r = ior_rec_writer_open(&t->rec, t->rec_path, NULL, t->err, sizeof t->err);
 	if (r < 0) {
-		fprintf(stderr, "ior: -flamegraph: %s%s\n", t->err, rec_hint(-r));
+		fprintf(stderr, "ior: -flamegraph: %s%s\n", t->err, ior_cmd_write_hint(-r, true));
 		return 1;
 	}
 	return ior_session_add_sink(t->session, (struct ior_sink){ rec_pair, rec_tick, t });
@@ -221,7 +223,7 @@ static int close_recording(struct trace *t)
 	if (r < 0 || t->rec_error) {
 		int e = t->rec_error ? t->rec_error : -r;
 		/* the writer's message already names the file */
-		fprintf(stderr, "ior: %s%s\n", r < 0 ? t->err : strerror(e), rec_hint(e));
+		fprintf(stderr, "ior: %s%s\n", r < 0 ? t->err : strerror(e), ior_cmd_write_hint(e, true));
 		return 1;
 	}
 	fprintf(stderr, "Wrote %s (%llu pairs, %lld bytes)\n", t->rec_path, (unsigned long long)pairs,
