@@ -9,11 +9,15 @@
 #    collapsed -fields host,comm on the recording twice counts it twice
 #  - hostile names (newline, quotes, invalid UTF-8; a 4 KiB path) read
 #    back as the CSV of the same run shows them (live and converted)
+#  - arrow-rs and hyparquet (tests/lib/pqengines.sh) read the same
+#    schema and every row, value for value, as DuckDB does; the column
+#    statistics (min, max, nulls) are those of the values
 #  - -duration closes the file cleanly; SIGKILL leaves no OUT (only
 #    OUT.tmp, which the next run replaces)
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/flame.sh"
 . "$(dirname "$0")/../lib/duckdb.sh"
+. "$(dirname "$0")/../lib/pqengines.sh"
 flame_setup
 
 if ! duckdb_setup; then
@@ -22,6 +26,94 @@ if ! duckdb_setup; then
 	exit
 fi
 pass duckdb-setup
+if pqengines_setup; then
+	ENGINES=1
+	pass engines-setup
+else
+	ENGINES=""
+	fail engines-setup "$WHY"
+fi
+
+# ---- other engines, statistics -------------------------------------------------
+# every column as text, the way tests/lib/pqengines.mjs prints it
+ALL="SELECT epoch_ns(time_ns)::VARCHAR AS time_ns, host, boot_id, comm, pid::VARCHAR AS pid,
+	tid::VARCHAR AS tid, syscall, family, fd::VARCHAR AS fd, ret::VARCHAR AS ret, bytes::VARCHAR AS bytes,
+	file, file2, flags, is_error::VARCHAR AS is_error, errno_name, duration_ns::VARCHAR AS duration_ns,
+	gap_ns::VARCHAR AS gap_ns, pairs::VARCHAR AS pairs FROM"
+cat >"$T/engines.py" <<'PY'
+import json, sys
+duck = json.loads(open(sys.argv[1]).readline())
+engines = [json.loads(l) for l in open(sys.argv[2])]
+cols = [("time_ns", "INT64", "TIMESTAMP", 0), ("host", "BYTE_ARRAY", "STRING", 0), ("boot_id", "BYTE_ARRAY", "STRING", 1),
+        ("comm", "BYTE_ARRAY", "STRING", 0), ("pid", "INT32", "", 0), ("tid", "INT32", "", 0),
+        ("syscall", "BYTE_ARRAY", "STRING", 0), ("family", "BYTE_ARRAY", "STRING", 0), ("fd", "INT32", "", 1),
+        ("ret", "INT64", "", 1), ("bytes", "INT64", "", 0), ("file", "BYTE_ARRAY", "STRING", 1),
+        ("file2", "BYTE_ARRAY", "STRING", 1), ("flags", "BYTE_ARRAY", "STRING", 1), ("is_error", "BOOLEAN", "", 0),
+        ("errno_name", "BYTE_ARRAY", "STRING", 1), ("duration_ns", "INT64", "", 0), ("gap_ns", "INT64", "", 0),
+        ("pairs", "INT64", "", 0)]
+arrow = {("INT64", "TIMESTAMP"): "Timestamp<NANOSECOND, UTC>", ("BYTE_ARRAY", "STRING"): "Utf8",
+         ("INT32", ""): "Int32", ("INT64", ""): "Int64", ("BOOLEAN", ""): "Bool"}
+want_schema = {"arrow-rs": [[n, arrow[(p, l)], bool(o)] for n, p, l, o in cols],
+               "hyparquet": [[n, p + (":" + l if l else ""), bool(o)] for n, p, l, o in cols]}
+# DuckDB reads a UTC TIMESTAMP(NANOS) as TIMESTAMPTZ, in microseconds: the
+# engines' nanoseconds are compared with it cut to microseconds, and
+# with each other whole
+micros = lambda rows: sorted([str(int(r[0]) // 1000)] + r[1:] for r in rows)
+want = micros([r[c[0]] for c in cols] for r in duck)
+if not engines:
+    sys.exit("no engine printed anything")
+for e in engines:
+    if e["schema"] != want_schema[e["engine"]]:
+        sys.exit("%s schema: %r, want %r" % (e["engine"], e["schema"], want_schema[e["engine"]]))
+    got = micros(e["rows"])
+    if got != want:
+        diff = [(g, w) for g, w in zip(got, want) if g != w][:1]
+        sys.exit("%s: %d rows, DuckDB %d; first difference (engine, DuckDB): %.600r" % (e["engine"], len(got), len(want), diff))
+if any(sorted(e["rows"]) != sorted(engines[0]["rows"]) for e in engines):
+    sys.exit("the engines read different nanoseconds")
+print(len(want), "rows,", ", ".join(e["engine"] for e in engines))
+PY
+engines_check() { # NAME FILE
+	local out
+	[ -n "$ENGINES" ] || return
+	duckdb_sql "$ALL '$2'" >"$T/$1.all.json" 2>&1
+	pqengines_read "$2" >"$T/$1.engines.json" 2>"$T/$1.engines.err"
+	if out=$(python3 "$T/engines.py" "$T/$1.all.json" "$T/$1.engines.json" 2>&1); then
+		pass "$1-other-engines ($out)"
+	else
+		fail "$1-other-engines" "$out $(head -c 300 "$T/$1.engines.err")"
+	fi
+}
+
+# Each row group's statistics of each column (DuckDB reads them as text)
+# against the values, by its own min, max and null count. The file has
+# rows enough only for row group 0.
+STATS="SELECT path_in_schema AS c, stats_min_value AS lo, stats_max_value AS hi,
+	stats_null_count::VARCHAR AS nulls FROM parquet_metadata"
+cat >"$T/stats.py" <<'PY'
+import json, sys
+meta, vals = [json.loads(l) for l in open(sys.argv[1])]
+v = vals[0]
+for m in meta:
+    c = m["c"]
+    want = (v[c + "_lo"], v[c + "_hi"], v[c + "_n"])
+    got = (m["lo"], m["hi"], m["nulls"])
+    if got != want:
+        sys.exit("column %s: statistics (min, max, nulls) %r, values %r" % (c, got, want))
+print(len(meta), "columns")
+PY
+stats_check() { # FILE
+	local c sel="" out
+	for c in time_ns host boot_id comm pid tid syscall family fd ret bytes file file2 flags is_error errno_name duration_ns gap_ns pairs; do
+		sel="$sel, min($c)::VARCHAR AS ${c}_lo, max($c)::VARCHAR AS ${c}_hi, (count(*) - count($c))::VARCHAR AS ${c}_n"
+	done
+	duckdb_sql "$STATS('$1') WHERE row_group_id = 0" "SELECT ${sel#, } FROM '$1'" >"$T/stats.json" 2>&1
+	if out=$(python3 "$T/stats.py" "$T/stats.json" 2>&1); then
+		pass "statistics ($out)"
+	else
+		fail statistics "$out $(head -c 400 "$T/stats.json")"
+	fi
+}
 
 # ---- schema, totals against ior collapsed ------------------------------------
 mkdir -p "$T/b"
@@ -124,6 +216,8 @@ if out=$(python3 "$T/totals.py" "$T" "$REC_PAIRS" 2>&1); then
 else
 	fail totals-equal-collapsed "$out; $(head -c 300 "$T/totals.json")"
 fi
+engines_check basic "$T/conv.parquet"
+stats_check "$T/conv.parquet"
 
 # ior collapsed A B: one graph; -fields host puts each recording's host
 # at the bottom (here both are this host's: every count doubles)
@@ -194,6 +288,7 @@ hostile_check() { # NAME CSV
 	else
 		fail "$name-as-csv" "$out $(head -c 300 "$T/$name.json")"
 	fi
+	engines_check "$name" "$T/$name.parquet"
 }
 
 mkdir -p "$T/h"
