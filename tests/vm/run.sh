@@ -8,7 +8,8 @@
 # integration tests assert them (tests/lib/csvcheck.py).
 # usage: bash tests/vm/run.sh [SERIES]   (6.1 by default; 5.10, 6.12;
 #        arm64-6.1: build/arm64/ior on arm64 under qemu-system-aarch64;
-#        6.1-nobtf: amd64 with /sys/kernel/btf hidden, the raw programs)
+#        6.1-nobtf: amd64 with /sys/kernel/btf hidden, the raw programs;
+#        arm64-6.1-nobtf: both)
 #        (env: IOR, WORKLOAD, B, BUSYBOX, IOR_VM_TIMEOUT, IOR_VM_SLACK_MS,
 #        IOR_VM_APPEND: more kernel command line, e.g. ignore_loglevel)
 # Prints "PASS: vm-SERIES:<name>" / "FAIL: vm-SERIES:<name>: <why>" lines;
@@ -20,10 +21,8 @@ cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
 SERIES=${1:-6.1}
 ARCH=amd64 KSERIES=$SERIES NOBTF=0
-case $SERIES in
-arm64-*) ARCH=arm64 KSERIES=${SERIES#arm64-} ;;
-*-nobtf) KSERIES=${SERIES%-nobtf} NOBTF=1 ;;
-esac
+case $KSERIES in arm64-*) ARCH=arm64 KSERIES=${KSERIES#arm64-} ;; esac
+case $KSERIES in *-nobtf) NOBTF=1 KSERIES=${KSERIES%-nobtf} ;; esac
 if [ "$ARCH" = arm64 ]; then
 	IOR=${IOR_ARM64:-$PWD/$B/arm64/ior}
 	WORKLOAD=${WORKLOAD_ARM64:-$PWD/$B/arm64/workload}
