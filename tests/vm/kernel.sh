@@ -79,7 +79,7 @@ vmlinuz_of() { # abi
 
 newest_available_abi() {
 	local re=${series//./\\.}
-	apt-cache "${APT_OPTS[@]}" search --names-only "^linux-image-$re[.0-9+-]*[a-z0-9]*-cloud-$arch-unsigned\$" 2>/dev/null |
+	apt-cache "${APT_OPTS[@]}" search --names-only "^linux-image-${re}[.0-9+-]*[a-z0-9]*-cloud-$arch-unsigned\$" 2>/dev/null |
 		sed -n "s/^linux-image-\([^ ]*\)-cloud-$arch-unsigned .*/\1/p" | sort -V | tail -n 1
 }
 

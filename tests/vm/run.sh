@@ -151,7 +151,7 @@ APPEND="panic=-1 loglevel=5 softlockup_all_cpu_backtrace=1 ${IOR_VM_APPEND:-}"
 if [ "$ARCH" = arm64 ]; then
 	# virt's PL011 console; pauth-impdef: QEMU's own pointer-authentication
 	# hash, far cheaper under TCG than the architected QARMA.
-	QEMU=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on)
+	QEMU=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on")
 	APPEND="console=ttyAMA0 $APPEND"
 else
 	QEMU=(qemu-system-x86_64)
