@@ -373,7 +373,7 @@ static long sys_poll(void *fds, long n, long ms)
 	return syscall(SYS_poll, fds, n, ms);
 #else
 	struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
-	return syscall(SYS_ppoll, fds, n, &ts, NULL, 8);
+	return syscall(SYS_ppoll, fds, n, ms < 0 ? NULL : &ts, NULL, 8);
 #endif
 }
 
