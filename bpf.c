@@ -229,37 +229,31 @@ int ior_exit(struct sys_exit_ctx *ctx)
 	return do_exit(ctx, pid_tgid, ctx->nr, ctx->ret, NULL, SRC_TP, NULL);
 }
 
-/* The syscall number at exit is regs->orig_ax, as syscall_get_nr() reads
- * it; the pid filter runs first so other processes skip the read. */
+/* The exit's syscall number and arguments come from pt_regs
+ * (load_exit_raw, per arch); the pid filter runs first so other processes
+ * skip the read. */
 SEC("raw_tracepoint/sys_exit")
 int ior_raw_exit(struct raw_ctx *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct {
-		__u64 r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs;
-	} r;
 	struct args a;
+	__u32 nr;
 
-	if (!pid_wanted(pid_tgid))
+	if (!pid_wanted(pid_tgid) || load_exit_raw(ctx, &nr, &a))
 		return 0;
-	if (bpf_probe_read_kernel(&r, sizeof r,
-				  (const void *)(ctx->regs + __builtin_offsetof(struct pt_regs_x86, r10))))
-		return 0;
-	if (!user64(r.cs))
-		return 0;
-	a.v[0] = r.di;
-	a.v[1] = r.si;
-	a.v[2] = r.dx;
-	a.v[3] = r.r10;
-	a.v[4] = r.r8;
-	a.v[5] = r.r9;
-	return do_exit(ctx, pid_tgid, (__u32)r.orig_ax, ctx->arg, &a, SRC_RAW, NULL);
+	return do_exit(ctx, pid_tgid, nr, ctx->arg, &a, SRC_RAW, NULL);
 }
 
-/* x86_64 rename, renameat, renameat2, link, linkat, symlink, symlinkat. */
-INLINE int changes_names(__u64 nr)
+/* The arch's rename, link and symlink syscalls (their *at forms too), as
+ * user space set name_changers from the syscall table. */
+INLINE int changes_names(__u32 nr)
 {
-	return nr == 82 || nr == 264 || nr == 316 || nr == 86 || nr == 265 || nr == 88 || nr == 266;
+	int hit = 0;
+
+#pragma unroll
+	for (int i = 0; i < IOR_NAME_CHANGERS_MAX; i++)
+		hit |= nr == name_changers[i];
+	return hit;
 }
 
 /* sys_exit(struct pt_regs *regs, long ret), typed by the kernel's BTF. */
@@ -268,14 +262,14 @@ int ior_btf_exit(__u64 *ctx)
 {
 	const char *task = NULL;
 	__u64 pid_tgid = current_pid_tgid(SRC_BTF, &task);
-	const struct pt_regs_x86 *r = (const void *)ctx[0];
+	__u32 nr = exit_nr_btf(ctx);
 	struct args a;
 
-	if ((__s64)ctx[1] == 0 && changes_names(r->orig_ax))
+	if ((__s64)ctx[1] == 0 && changes_names(nr))
 		__sync_fetch_and_add(&names_changed, 1);
 	if (!pid_wanted(pid_tgid) || load_args_btf(ctx, &a))
 		return 0;
-	return do_exit(ctx, pid_tgid, (__u32)r->orig_ax, (__s64)ctx[1], &a, SRC_BTF, task);
+	return do_exit(ctx, pid_tgid, nr, (__s64)ctx[1], &a, SRC_BTF, task);
 }
 
 /* ---- tasks ------------------------------------------------------------ */

@@ -19,6 +19,9 @@ const volatile __u32 filter_comm_len = 0; /* 0: no comm filter */
 const volatile char filter_comm[IOR_COMM_LEN] = {};
 /* -follow and ior -- CMD: only the processes in "followed" are traced. */
 const volatile __u32 follow_on = 0;
+/* The numbers of the syscalls that make a new name for a file (rename,
+ * link, symlink, ...: ior_syscall_changes_names), unused slots ~0. */
+const volatile __u32 name_changers[IOR_NAME_CHANGERS_MAX] = { [0 ... IOR_NAME_CHANGERS_MAX - 1] = ~0u };
 /* Where task_struct keeps pid (the tid), tgid (the pid) and comm on this
  * kernel, from its BTF: the tp_btf programs read them directly. */
 const volatile __u32 task_pid_off = 0;

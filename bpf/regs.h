@@ -1,6 +1,7 @@
 /* Where a program finds its syscall: the three tracepoint contexts it may
  * be attached with (enum src), and reading the syscall's arguments from
- * them. x86_64 only: the pt_regs layout and the 64-bit check. */
+ * them. The arch's pt_regs layout and its 64-bit check are in
+ * regs_ARCH.h, chosen by __TARGET_ARCH_ARCH. */
 #ifndef IOR_BPF_REGS_H
 #define IOR_BPF_REGS_H
 
@@ -33,17 +34,6 @@ struct raw_ctx {
 	__s64 arg;  /* enter: syscall number; exit: return value */
 };
 
-/* x86_64 struct pt_regs up to orig_ax: a syscall's arguments are di, si,
- * dx, r10, r8, r9, its number orig_ax (ptrace ABI, stable). */
-struct pt_regs_x86 {
-	__u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs;
-};
-
-/* A 64-bit syscall comes from the 64-bit user code segment; a 32-bit
- * (ia32) process uses other syscall numbers, which the per-syscall
- * tracepoints skip too. */
-#define USER64_CS 0x33
-
 /* The three program families share one body; src is a constant after
  * inlining, so each program keeps only its own branches. */
 enum src {
@@ -52,12 +42,6 @@ enum src {
 	SRC_BTF, /* tp_btf: the same arguments typed by the kernel's BTF, read
 		  * directly; a helper call costs ~35 ns here, a load ~1 */
 };
-
-/* The cs of pt_regs, whose high bytes FRED kernels use for other bits. */
-INLINE int user64(__u64 cs)
-{
-	return (__u16)cs == USER64_CS;
-}
 
 /* One program serves syscalls of 0 to 6 arguments, but the kernel refuses
  * to attach a program whose direct ctx reads go past the tracepoint's
@@ -74,45 +58,15 @@ INLINE void load_args_tp(const struct sys_enter_ctx *ctx, struct args *a)
 		__builtin_memset(a, 0, sizeof *a);
 }
 
-/* 0, or -1 for a syscall of a 32-bit process (not traced). Reads pt_regs
- * from r10 (the first argument register in its layout) to cs. */
-INLINE int load_args_raw(const struct raw_ctx *ctx, struct args *a)
-{
-	struct {
-		__u64 r10, r9, r8, ax, cx, dx, si, di, orig_ax, ip, cs;
-	} r;
-
-	if (bpf_probe_read_kernel(&r, sizeof r,
-				  (const void *)(ctx->regs + __builtin_offsetof(struct pt_regs_x86, r10)))) {
-		__builtin_memset(a, 0, sizeof *a);
-		return 0;
-	}
-	if (!user64(r.cs))
-		return -1;
-	a->v[0] = r.di;
-	a->v[1] = r.si;
-	a->v[2] = r.dx;
-	a->v[3] = r.r10;
-	a->v[4] = r.r8;
-	a->v[5] = r.r9;
-	return 0;
-}
-
-/* tp_btf: ctx[0] is the struct pt_regs *, read in place. */
-INLINE int load_args_btf(const __u64 *ctx, struct args *a)
-{
-	const struct pt_regs_x86 *r = (const void *)ctx[0];
-
-	if (!user64(r->cs))
-		return -1;
-	a->v[0] = r->di;
-	a->v[1] = r->si;
-	a->v[2] = r->dx;
-	a->v[3] = r->r10;
-	a->v[4] = r->r8;
-	a->v[5] = r->r9;
-	return 0;
-}
+/* The arch's register map: load_args_raw and load_args_btf (enter),
+ * load_exit_raw and exit_nr_btf (exit). Adding an arch is one more. */
+#if defined(__TARGET_ARCH_x86)
+#include "bpf/regs_x86_64.h"
+#elif defined(__TARGET_ARCH_arm64)
+#include "bpf/regs_arm64.h"
+#else
+#error "define __TARGET_ARCH_x86 or __TARGET_ARCH_arm64 (the GNUmakefile does)"
+#endif
 
 INLINE __u64 arg(const struct args *a, __u8 i)
 {

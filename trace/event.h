@@ -20,6 +20,7 @@
 #define IOR_PATH_MAX 4096      /* bytes read per path, NUL included: the kernel's PATH_MAX */
 #define IOR_COMM_LEN 16
 #define IOR_NR_MAX 512         /* syscall numbers below this are tracked */
+#define IOR_NAME_CHANGERS_MAX 8 /* bpf.c name_changers[]: rename, link, symlink, ... */
 #define IOR_ARG_NONE 0xff      /* struct ior_sys_conf: argument not used */
 #define IOR_BATCH_BYTES 20480  /* records sent in one perf sample, at most */
 /* A batch is sent once it holds this much. The rest (beyond one record of

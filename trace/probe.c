@@ -82,6 +82,19 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 	return k;
 }
 
+/* bpf.c counts successes of these in names_changed, before any filter. */
+static int set_name_changers(struct ior_probe *p, char *err, size_t errlen)
+{
+	uint32_t nrs[IOR_NAME_CHANGERS_MAX];
+	unsigned n = 0;
+
+	memset(nrs, 0xff, sizeof nrs);
+	for (unsigned i = 0; i < ior_nsyscalls && n < IOR_NAME_CHANGERS_MAX; i++)
+		if (ior_syscall_changes_names(&ior_syscalls[i]))
+			nrs[n++] = ior_syscalls[i].nr;
+	return ior_loader_set_global(p->obj, "name_changers", nrs, sizeof nrs, err, errlen);
+}
+
 static int set_filters(struct ior_probe *p, const struct ior_probe_cfg *c, char *err, size_t errlen)
 {
 	uint32_t self = (uint32_t)getpid(), comm_len = (uint32_t)strlen(c->comm);
@@ -103,6 +116,8 @@ static int set_filters(struct ior_probe *p, const struct ior_probe_cfg *c, char 
 		r = ior_loader_set_global(p->obj, "filter_comm", comm, sizeof comm, err, errlen);
 	if (!r)
 		r = ior_loader_set_global(p->obj, "follow_on", &(uint32_t){ c->follow }, 4, err, errlen);
+	if (!r)
+		r = set_name_changers(p, err, errlen);
 	return r;
 }
 

@@ -7,6 +7,10 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#if !defined(__x86_64__) && !defined(__aarch64__)
+#error "no syscall table for this arch: HACKING.md, Recipe: add an arch"
+#endif
+
 /* nr -> index + 1; 0 means not traced. Built before main() so lookups
  * need no lock. */
 static unsigned short by_nr[IOR_NR_MAX];
@@ -35,6 +39,11 @@ const struct ior_syscall *ior_syscall_by_name(const char *name)
 unsigned ior_syscall_index(const struct ior_syscall *s)
 {
 	return (unsigned)(s - ior_syscalls);
+}
+
+int ior_syscall_changes_names(const struct ior_syscall *s)
+{
+	return s->path_arg[1] != IOR_ARG_NONE;
 }
 
 int ior_syscall_keeps_fds(const struct ior_syscall *s)

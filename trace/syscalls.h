@@ -1,5 +1,6 @@
-/* Every x86_64 syscall ior knows: tracepoint name, number, family, and
- * which arguments matter. One table (syscall_table.c) feeds bpf.c's
+/* Every syscall ior knows: tracepoint name, number, family, and which
+ * arguments matter. One table per arch (syscall_table.c for x86_64,
+ * syscall_table_ARCH.c for the others), the build arch's feeds bpf.c's
  * argument map, the selection of what to trace, the pairing stage's fd
  * bookkeeping and the recording's syscall name table. */
 #ifndef IOR_TRACE_SYSCALLS_H
@@ -73,8 +74,12 @@ struct ior_syscall {
 	unsigned char fd_kind;      /* enum ior_fd_kind, for IOR_SC_OPEN */
 };
 
-extern const struct ior_syscall ior_syscalls[];
+/* The table of the arch the binary is built for. */
+extern const struct ior_syscall *const ior_syscalls;
 extern const unsigned ior_nsyscalls;
+/* Every arch's table, whatever the build arch: for tests and generators. */
+extern const struct ior_syscall ior_syscalls_x86_64[], ior_syscalls_arm64[];
+extern const unsigned ior_nsyscalls_x86_64, ior_nsyscalls_arm64;
 
 /* NULL when nr is not one of ior's syscalls. O(1). */
 const struct ior_syscall *ior_syscall_by_nr(unsigned nr);
@@ -85,6 +90,11 @@ unsigned ior_syscall_index(const struct ior_syscall *s);
 /* Whether s changes the fd table (or the cwd): traced even when -tps
  * leaves it out, and never summarized. */
 int ior_syscall_keeps_fds(const struct ior_syscall *s);
+
+/* Whether s makes a new name for a file (a second path: rename, link,
+ * symlink and their *at forms): bpf.c counts their successes in
+ * names_changed, from the numbers trace/probe.c gives it. */
+int ior_syscall_changes_names(const struct ior_syscall *s);
 
 /* "FS", "Network", ...; NULL past the last. */
 const char *ior_family_name(unsigned family);

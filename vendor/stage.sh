@@ -3,16 +3,19 @@
 # one include directory, and checks their versions. musl-gcc does not search
 # /usr/include, so the kernel UAPI (linux-libc-dev) and zstd (libzstd-dev)
 # headers are linked in explicitly.
-# usage: vendor/stage.sh OUTDIR
+# usage: vendor/stage.sh OUTDIR [TRIPLET]   (x86_64-linux-gnu, aarch64-linux-gnu)
 set -eu
 out=$1
-multiarch=/usr/include/x86_64-linux-gnu
+triplet=${2:-x86_64-linux-gnu}
+multiarch=/usr/include/$triplet
+arch=$(echo "$triplet" | sed 's/aarch64-.*/arm64/; s/x86_64-.*/amd64/')
 
 die() { echo "vendor/stage.sh: $*" >&2; exit 1; }
 
 [ -f /usr/include/zstd.h ] || die "zstd.h not found: install libzstd-dev (scripts/deps.sh build)"
 [ -f /usr/include/linux/bpf.h ] || die "linux/bpf.h not found: install linux-libc-dev (scripts/deps.sh build)"
-[ -f /usr/lib/x86_64-linux-gnu/libzstd.a ] || die "libzstd.a not found: install libzstd-dev"
+[ -f "/usr/lib/$triplet/libzstd.a" ] || die "/usr/lib/$triplet/libzstd.a not found: install libzstd-dev:$arch (scripts/deps.sh build $arch)"
+[ -d "$multiarch/asm" ] || die "$multiarch/asm not found: install linux-libc-dev:$arch (scripts/deps.sh build $arch)"
 
 zver=$(sed -n 's/^#define ZSTD_VERSION_\(MAJOR\|MINOR\)[[:space:]]*\([0-9]*\).*/\2/p' /usr/include/zstd.h | tr '\n' ' ')
 set -- $zver
@@ -25,4 +28,4 @@ mkdir -p "$out"
 for d in linux asm-generic mtd; do ln -sfn "/usr/include/$d" "$out/$d"; done
 ln -sfn "$multiarch/asm" "$out/asm"
 ln -sf /usr/include/zstd.h /usr/include/zstd_errors.h "$out/"
-ln -sf /usr/lib/x86_64-linux-gnu/libzstd.a "$out/libzstd.a"
+ln -sf "/usr/lib/$triplet/libzstd.a" "$out/libzstd.a"

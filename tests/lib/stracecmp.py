@@ -63,7 +63,7 @@ def load_table(path):
     """ior's syscall table: name -> Sc, parsed from trace/syscall_table.c
     (its row macros: family first, then name and number)."""
     src = open(path).read()
-    body = src[src.index("ior_syscalls[] = {"):]
+    body = src[re.search(r"ior_syscalls\w*\[\] = \{", src).start():]
     body = body[:body.index("\n};")]
     table = {}
     rows = [  # regex, and the Sc (without name and family) of its groups

@@ -1,8 +1,10 @@
 #!/bin/bash
-# Fetches one of Debian's amd64 cloud kernels once and prints the path of
-# its vmlinuz.
-# usage: tests/vm/kernel.sh [CACHE_DIR] [SERIES]
-#        CACHE_DIR: default build/vm; SERIES: 6.1 (default), 5.10, 6.12
+# Fetches one of Debian's cloud kernels once and prints the path of its
+# vmlinuz. For arm64 it also fetches busybox-static:arm64 into
+# CACHE_DIR/busybox-arm64/bin/busybox (the host's busybox is amd64).
+# usage: tests/vm/kernel.sh [CACHE_DIR] [SERIES] [ARCH]
+#        CACHE_DIR: default build/vm; SERIES: 6.1 (default), 5.10, 6.12;
+#        ARCH: amd64 (default), arm64 (6.1 only)
 # The kernels are pinned here and only here, one per series, each from its
 # Debian suite: 6.1 from bookworm (this machine's own lists), 5.10 from
 # bullseye and 6.12 from trixie through a private apt configuration under
@@ -13,6 +15,14 @@ set -euo pipefail
 
 cache=${1:-build/vm}
 series=${2:-6.1}
+arch=${3:-amd64}
+case $arch-$series in
+amd64-* | arm64-6.1) ;;
+*)
+	echo "vm-kernel: no $arch $series kernel pinned (arm64: 6.1)" >&2
+	exit 2
+	;;
+esac
 case $series in
 6.1) SUITE=bookworm KERNEL_ABI=6.1.0-50 KERNEL_VERSION=6.1.176-1 ;;
 5.10) SUITE=bullseye KERNEL_ABI=5.10.0-32 KERNEL_VERSION=5.10.223-1 ;;
@@ -25,13 +35,16 @@ esac
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 
-# bookworm is this machine's suite; the others get their own lists.
+# bookworm amd64 is this machine's suite; the others get their own lists.
 APT_OPTS=()
-if [ "$SUITE" != bookworm ]; then
-	APT_DIR=$cache/apt-$SUITE
+OWN_LISTS=0
+if [ "$SUITE" != bookworm ] || [ "$arch" != amd64 ]; then
+	OWN_LISTS=1
+	APT_DIR=$cache/apt-$SUITE${arch#amd64}
+	[ "$arch" = amd64 ] || APT_DIR=$cache/apt-$SUITE-$arch
 	APT_OPTS=(-o "Dir::Etc::SourceList=$APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State::Lists=$APT_DIR/lists" -o "Dir::Cache=$APT_DIR/cache"
-		-o APT::Architecture=amd64 -o APT::Architectures::=amd64)
+		-o "APT::Architecture=$arch" -o "APT::Architectures::=$arch")
 fi
 
 private_lists() { # writes the suite's sources and fetches its lists
@@ -45,33 +58,39 @@ private_lists() { # writes the suite's sources and fetches its lists
 }
 
 update_lists() {
-	if [ "$SUITE" = bookworm ]; then
+	if [ "$OWN_LISTS" = 0 ]; then
 		apt-get update -q >/dev/null 2>&1 || true
 	else
 		private_lists
 	fi
 }
 
-pkg_name() { echo "linux-image-$1-cloud-amd64-unsigned"; }
+pkg_name() { echo "linux-image-$1-cloud-$arch-unsigned"; }
+kdir() { # abi
+	if [ "$arch" = amd64 ]; then echo "$cache/kernel-$1"; else echo "$cache/kernel-$1-$arch"; fi
+}
 
 # Already extracted: reuse without touching the network.
 vmlinuz_of() { # abi
-	local f="$cache/kernel-$1/boot/vmlinuz-$1-cloud-amd64"
+	local f
+	f="$(kdir "$1")/boot/vmlinuz-$1-cloud-$arch"
 	[ -s "$f" ] && echo "$f"
 }
 
 newest_available_abi() {
 	local re=${series//./\\.}
-	apt-cache "${APT_OPTS[@]}" search --names-only "^linux-image-$re[.0-9+-]*[a-z0-9]*-cloud-amd64-unsigned\$" 2>/dev/null |
-		sed -n 's/^linux-image-\([^ ]*\)-cloud-amd64-unsigned .*/\1/p' | sort -V | tail -n 1
+	apt-cache "${APT_OPTS[@]}" search --names-only "^linux-image-${re}[.0-9+-]*[a-z0-9]*-cloud-$arch-unsigned\$" 2>/dev/null |
+		sed -n "s/^linux-image-\([^ ]*\)-cloud-$arch-unsigned .*/\1/p" | sort -V | tail -n 1
 }
 
-fetch() { # abi [version]
-	local abi=$1 version=${2:-} pkg spec deb dir
-	pkg=$(pkg_name "$abi")
-	spec=$pkg${version:+=$version}
-	deb=$(ls "$cache/${pkg}_"*"_amd64.deb" 2>/dev/null | head -n 1 || true)
+# download PKG SPEC: the .deb in the cache, fetched once; prints its path.
+download() {
+	local pkg=$1 spec=$2 deb
+	deb=$(ls "$cache/${pkg}_"*"_$arch.deb" 2>/dev/null | head -n 1 || true)
 	if [ -z "$deb" ]; then
+		if [ "$OWN_LISTS" = 1 ] && [ ! -d "$APT_DIR/lists" ]; then
+			private_lists || true
+		fi
 		# apt's sandbox user cannot write into root-owned build trees; fetch
 		# in a private temporary directory and move the package in.
 		local tmp
@@ -84,9 +103,16 @@ fetch() { # abi [version]
 		fi
 		mv "$tmp"/*.deb "$cache/"
 		rm -rf "$tmp"
-		deb=$(ls "$cache/${pkg}_"*"_amd64.deb" | head -n 1)
+		deb=$(ls "$cache/${pkg}_"*"_$arch.deb" | head -n 1)
 	fi
-	dir="$cache/kernel-$abi"
+	echo "$deb"
+}
+
+fetch() { # abi [version]
+	local abi=$1 version=${2:-} pkg deb dir
+	pkg=$(pkg_name "$abi")
+	deb=$(download "$pkg" "$pkg${version:+=$version}") || return 1
+	dir=$(kdir "$abi")
 	rm -rf "$dir.tmp"
 	mkdir -p "$dir.tmp"
 	# Only /boot (vmlinuz, config): the modules are 100 MB the VM never loads.
@@ -96,11 +122,22 @@ fetch() { # abi [version]
 	vmlinuz_of "$abi"
 }
 
+# arm64's busybox, as static as the host's amd64 one (busybox-static).
+busybox_arm64() {
+	local deb dir=$cache/busybox-$arch
+	[ "$arch" = amd64 ] || [ -x "$dir/bin/busybox" ] && return 0
+	deb=$(download busybox-static busybox-static) || return 1
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp/bin"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -O ./bin/busybox >"$dir.tmp/bin/busybox"
+	chmod 755 "$dir.tmp/bin/busybox"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+}
+
+busybox_arm64 || { echo "vm-kernel: cannot download busybox-static for $arch" >&2; exit 1; }
 if vmlinuz_of "$KERNEL_ABI"; then
 	exit 0
-fi
-if [ "$SUITE" != bookworm ] && [ ! -d "$APT_DIR/lists" ]; then
-	private_lists || true
 fi
 if fetch "$KERNEL_ABI" "$KERNEL_VERSION" 2>/dev/null; then
 	exit 0
