@@ -207,6 +207,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	}
 	const char *raw0 = ior_pair_exit_path(p, &x, rec, len, 0), *raw1 = ior_pair_exit_path(p, &x, rec, len, 1);
 	ior_pair_read_ident(p, &x, rec, len);
+	ior_pair_read_net(p, &x, rec, len);
 	e = (struct ior_event_pair){
 		.enter_ns = t->enter_ts,
 		.duration_ns = x.h.ts > t->enter_ts ? x.h.ts - t->enter_ts : 0,
@@ -224,6 +225,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && x.ret > 0)
 		e.bytes = (uint64_t)x.ret;
 	ior_pair_name_files(p, s, t, &e, raw0, raw1);
+	ior_pair_name_net(p, s, t, &e);
 	if (p->cfg.visible && !p->cfg.visible[e.sys]) {
 		ior_pair_update_fds(p, s, t, &e);
 		return;

@@ -34,6 +34,8 @@ struct ior_pairer {
 	struct ior_file_ident ident; /* of the exit being paired, when has_ident */
 	int has_ident;
 	char leaf[IOR_LEAF_MAX + 1];
+	struct ior_exit_net net; /* of the exit being paired, when has_net */
+	int has_net;
 	char raw[2][IOR_PATH_MAX];
 	char path[2][IOR_FD_PATH_MAX];
 };
@@ -56,6 +58,12 @@ void ior_pair_name_files(struct ior_pairer *p, const struct ior_syscall *s, cons
 /* What the pair did to the fd table (close, close_range, rename), once delivered. */
 void ior_pair_update_fds(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
 			 const struct ior_event_pair *e);
+/* The network extra of the exit being paired (pair_net.c). */
+void ior_pair_read_net(struct ior_pairer *p, const struct exit_base *x, const char *rec, size_t len);
+/* Names what connect, bind, accept, pipe, socketpair ... made, from it;
+ * sendmmsg and recvmmsg get their bytes. After ior_pair_name_files(). */
+void ior_pair_name_net(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
+		       struct ior_event_pair *e);
 void ior_pair_learn_unpaired_open(struct ior_pairer *p, const struct exit_base *x, const char *rec,
 				  size_t len);
 
