@@ -36,6 +36,7 @@ struct ior_pairer {
 	char leaf[IOR_LEAF_MAX + 1];
 	struct ior_exit_net net; /* of the exit being paired, when has_net */
 	int has_net;
+	const struct ior_syscall *mmsg[2]; /* sendmmsg, recvmmsg: found on first use */
 	char raw[2][IOR_PATH_MAX];
 	char path[2][IOR_FD_PATH_MAX];
 };

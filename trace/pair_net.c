@@ -108,8 +108,15 @@ void ior_pair_name_net(struct ior_pairer *p, const struct ior_syscall *s, const 
 {
 	char proto[16], name[IOR_SOCKADDR_MAX + 64];
 
-	if (!p->has_net)
+	if (!p->mmsg[0]) {
+		p->mmsg[0] = ior_syscall_by_name("sendmmsg");
+		p->mmsg[1] = ior_syscall_by_name("recvmmsg");
+	}
+	if (!p->has_net) {
+		if (s == p->mmsg[0] || s == p->mmsg[1])
+			e->bytes = 0; /* ret counts messages; their bytes did not come */
 		return;
+	}
 	if (p->net.kind == IOR_NET_FDPAIR) {
 		name_pair(p, s, t, e);
 		return;
