@@ -213,8 +213,8 @@
  *   totals: openat N, write N, close N = 3N pairs in N processes.
  *
  * net: pipes, sockets and waits, all on the main thread (file = the fd
- *   table's name; socketpair's and pipe2's fds come through memory ior
- *   does not read, so they have no name):
+ *   table's name: pipe2's fds are named only when IPC is traced, the TCP
+ *   sockets by their endpoints once bind, connect and accept4 are):
  *   pipe2 O_CLOEXEC -> 3, 4 (IPC: not traced by default)      1
  *   write 4, 5 bytes -> 5; read 3, 64 -> 5; close 4; close 3   4
  *   socketpair AF_UNIX SOCK_STREAM -> 3, 4                     1
@@ -256,12 +256,12 @@
  *   sendto 9, 3 -> 3; recvfrom 10, 64 -> 3                      8
  *   the same with the abstract name "\0ior-endpoints-PID\0x": 11, 12, 13   8
  *   pipe -> 14, 15; fork: the child writes 15, 5 bytes -> 5 and exits;
- *   read 14, 64 -> 5; wait4 (not traced)                        3
+ *   read 14, 64 -> 5; fstat 14 (inode PINO); wait4 (not traced) 4
  *   socketpair AF_UNIX SOCK_DGRAM -> 16, 17; sendto 16, 2 -> 2;
  *   recvfrom 17, 64 -> 2                                        3
  *   close 17 .. 3                                              15
- *   write 1, "ports L6 C6 U T\n"                                1
- *   totals: 59 pairs (58 with -trace-families=Network,IPC: the write is FS).
+ *   write 1, "ports L6 C6 U T PINO\n"                           1
+ *   totals: 60 pairs with -trace-families=FS,Network,IPC (pipe is IPC).
  *
  * forktree DIR: four processes, each the child of the one before (fork and
  *   wait4 are not traced). Level k (0: the process that prints "ready"):
@@ -1021,8 +1021,9 @@ static int endpoints(const char *dir)
 	struct sockaddr_un un = { .sun_family = AF_UNIX };
 	socklen_t len = sizeof peer;
 	static char big[100], in[100];
-	char buf[64], line[64];
+	char buf[64], line[96];
 	int p[2], sv[2], st;
+	struct stat sb;
 	if (snprintf(un.sun_path, sizeof un.sun_path, "%s/u.sock", dir) >= (int)sizeof un.sun_path)
 		die("endpoints", "DIR too long");
 	unlink(un.sun_path);
@@ -1057,6 +1058,8 @@ static int endpoints(const char *dir)
 	if (pid == 0)
 		_exit(write(p[1], "hello", 5) == 5 ? 0 : FAILED);
 	expect(read(p[0], buf, sizeof buf), 5, "read pipe");
+	expect(fstat(p[0], &sb), 0, "fstat pipe");
+	unsigned long long pipe_ino = (unsigned long long)sb.st_ino;
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
 		die("endpoints child", "failed");
 	expect(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0, "socketpair");
@@ -1064,7 +1067,8 @@ static int endpoints(const char *dir)
 	expect(recvfrom(sv[1], buf, sizeof buf, 0, 0, 0), 2, "recvfrom socketpair");
 	for (int fd = 17; fd >= 3; fd--)
 		expect(close(fd), 0, "close");
-	n = snprintf(line, sizeof line, "ports %u %u %u %u\n", ntohs(s6.sin6_port), c6, ntohs(s4.sin_port), tp);
+	n = snprintf(line, sizeof line, "ports %u %u %u %u %llu\n", ntohs(s6.sin6_port), c6, ntohs(s4.sin_port), tp,
+		     (unsigned long long)pipe_ino);
 	expect(write(1, line, (size_t)n), n, "write ports");
 	return 0;
 }
