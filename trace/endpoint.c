@@ -22,6 +22,8 @@ static const char *unix_path(char *out, size_t len, const struct sockaddr_un *u,
 {
 	size_t n = salen - offsetof(struct sockaddr_un, sun_path);
 
+	if (salen > sizeof *u) /* longer than the kernel takes: what fits */
+		n = sizeof u->sun_path;
 	if (salen <= offsetof(struct sockaddr_un, sun_path) || n == 0)
 		snprintf(out, len, "unnamed");
 	else if (u->sun_path[0] == 0) /* abstract: every byte is the name's, NULs as '@' like /proc/net/unix */
