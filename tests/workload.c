@@ -263,6 +263,17 @@
  *   write 1, "ports L6 C6 U T PINO\n"                           1
  *   totals: 60 pairs with -trace-families=FS,Network,IPC (pipe is IPC).
  *
+ * waits: each wait with a known timeout, by number, on the main thread
+ *   (nothing becomes ready unless said):
+ *   poll {}, 0, 30 ms -> 0; ppoll {}, 0, {0, 20 ms} -> 0;
+ *   select 0, 25000 us -> 0; pselect6 0, {0, 15 ms} -> 0            4
+ *   epoll_create1 -> 3; epoll_wait 3, 10 ms -> 0;
+ *   epoll_pwait 3, 12 ms -> 0; epoll_pwait2 3, {0, 14 ms} -> 0      4
+ *   socketpair -> 4, 5; sendto 4, 1 -> 1;
+ *   poll {5 POLLIN}, 1, -1 (for ever) -> 1; ppoll {5}, NULL -> 1     4
+ *   close 5, 4, 3                                                  3
+ *   totals: 15 pairs: Polling 10 (with epoll_create1), Network 2, FS 3.
+ *
  * forktree DIR: four processes, each the child of the one before (fork and
  *   wait4 are not traced). Level k (0: the process that prints "ready"):
  *   openat DIR/Lk O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3      1
@@ -1073,6 +1084,34 @@ static int endpoints(const char *dir)
 	return 0;
 }
 
+/* Waits by number with known timeouts: libcs route poll and select to
+ * ppoll and pselect6. */
+static int waits_scenario(void)
+{
+	struct timespec ts20 = { 0, 20000000 }, ts15 = { 0, 15000000 }, ts14 = { 0, 14000000 };
+	struct timeval tv25 = { 0, 25000 };
+	struct epoll_event ev;
+	int sv[2];
+	wait_for_release(0);
+	expect(syscall(SYS_poll, 0, 0, 30), 0, "poll 30 ms");
+	expect(syscall(SYS_ppoll, 0, 0, &ts20, 0, 8), 0, "ppoll 20 ms");
+	expect(syscall(SYS_select, 0, 0, 0, 0, &tv25), 0, "select 25 ms");
+	expect(syscall(SYS_pselect6, 0, 0, 0, 0, &ts15, 0), 0, "pselect6 15 ms");
+	int e = (int)expect(epoll_create1(0), 3, "epoll_create1");
+	expect(syscall(SYS_epoll_wait, e, &ev, 1, 10), 0, "epoll_wait 10 ms");
+	expect(syscall(SYS_epoll_pwait, e, &ev, 1, 12, 0, 8), 0, "epoll_pwait 12 ms");
+	expect(syscall(441 /* epoll_pwait2 */, e, &ev, 1, &ts14, 0, 8), 0, "epoll_pwait2 14 ms");
+	expect(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0, "socketpair");
+	expect(sendto(sv[0], "!", 1, 0, 0, 0), 1, "sendto");
+	struct pollfd pfd = { sv[1], POLLIN, 0 };
+	expect(syscall(SYS_poll, &pfd, 1, -1), 1, "poll for ever");
+	expect(syscall(SYS_ppoll, &pfd, 1, 0, 0, 8), 1, "ppoll for ever");
+	int fds[] = { sv[1], sv[0], e };
+	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+		expect(close(fds[i]), 0, "close");
+	return 0;
+}
+
 /* Level k of forktree: its file, then level k + 1 in a child. */
 static void forktree_level(const char *dir, int k)
 {
@@ -1153,7 +1192,7 @@ static _Noreturn void usage(void)
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
 		"       churn FILE N | clonefiles FILE | longpath DIR | forktree DIR |\n"
-		"       ids FILE | leaderexit FILE | net | endpoints DIR\n"
+		"       ids FILE | leaderexit FILE | net | endpoints DIR | waits\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -1219,6 +1258,8 @@ int main(int argc, char **argv)
 		rc = net();
 	else if (!strcmp(sc, "endpoints") && argc == 3)
 		rc = endpoints(argv[2]);
+	else if (!strcmp(sc, "waits") && argc == 2)
+		rc = waits_scenario();
 	else
 		usage();
 	_exit(rc);

@@ -202,8 +202,25 @@ struct ior_sys_conf {
 	 * and whether the socket to read is the returned fd (accept). */
 	__u8 net;
 	__u8 net_arg, net_len_arg, net_sk_ret;
-	__u8 pad[2];
+	/* enum ior_wait_kind: aux is the timeout argument of a wait */
+	__u8 wait;
+	__u8 pad[1];
 };
+
+/* The timeout argument of poll, select, epoll_wait and the like (aux of
+ * the enter). IOR_WAIT_MS: aux is the int argument (ms, < 0 infinite).
+ * _TIMESPEC, _TIMEVAL: the enter read the struct aux points to (at enter:
+ * select and ppoll write the time left back) and replaced aux by its ns,
+ * IOR_WAIT_INFINITE for a NULL pointer, IOR_WAIT_UNREAD when unreadable. */
+enum ior_wait_kind {
+	IOR_WAIT_NONE,
+	IOR_WAIT_MS,
+	IOR_WAIT_TIMESPEC,
+	IOR_WAIT_TIMEVAL,
+};
+
+#define IOR_WAIT_INFINITE (-1LL)
+#define IOR_WAIT_UNREAD (-2LL)
 
 /* The summary map (bpf.c "summary"): pairs whose events could not be
  * delivered, folded per thread, syscall and fd. Only the thread itself

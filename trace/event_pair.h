@@ -30,6 +30,10 @@ struct ior_event_pair {
 	uint8_t summary;
 	uint64_t pairs;
 	uint64_t end_ns;
+	/* A wait's timeout argument (poll, select, epoll_wait, ...: has_timeout
+	 * = 1): ns, or -1 when it may wait for ever. */
+	uint8_t has_timeout;
+	int64_t timeout_ns;
 };
 
 /* What a pair or summary row weighs when counting pairs. */

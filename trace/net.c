@@ -28,8 +28,46 @@ static const struct net_row {
 	{ "recvmmsg", IOR_NET_MMSG, 1, N, 0 },
 };
 
+/* The waits and the argument of their timeout. */
+static const struct wait_row {
+	const char *name;
+	unsigned char kind, arg;
+} waits[] = {
+	{ "poll", IOR_WAIT_MS, 2 },
+	{ "epoll_wait", IOR_WAIT_MS, 3 },
+	{ "epoll_pwait", IOR_WAIT_MS, 3 },
+	{ "select", IOR_WAIT_TIMEVAL, 4 },
+	{ "pselect6", IOR_WAIT_TIMESPEC, 4 },
+	{ "ppoll", IOR_WAIT_TIMESPEC, 2 },
+	{ "epoll_pwait2", IOR_WAIT_TIMESPEC, 3 },
+};
+
+unsigned ior_net_wait(const struct ior_syscall *s, unsigned *arg)
+{
+	for (size_t i = 0; i < sizeof waits / sizeof *waits; i++)
+		if (!strcmp(waits[i].name, s->name)) {
+			if (arg)
+				*arg = waits[i].arg;
+			return waits[i].kind;
+		}
+	return IOR_WAIT_NONE;
+}
+
+int64_t ior_net_timeout_ns(unsigned kind, uint64_t aux)
+{
+	if (kind == IOR_WAIT_MS)
+		return (int32_t)aux < 0 ? IOR_WAIT_INFINITE : (int64_t)(int32_t)aux * 1000000;
+	if (kind == IOR_WAIT_TIMESPEC || kind == IOR_WAIT_TIMEVAL)
+		return (int64_t)aux < IOR_WAIT_UNREAD ? IOR_WAIT_UNREAD : (int64_t)aux;
+	return IOR_WAIT_UNREAD;
+}
+
 void ior_net_conf(const struct ior_syscall *s, struct ior_sys_conf *c)
 {
+	unsigned arg;
+
+	if ((c->wait = (uint8_t)ior_net_wait(s, &arg)))
+		c->aux_arg = (uint8_t)arg;
 	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
 		if (!strcmp(rows[i].name, s->name)) {
 			c->net = rows[i].kind;

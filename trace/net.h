@@ -7,13 +7,23 @@
 #define IOR_TRACE_NET_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "event.h"
 #include "syscalls.h"
 
-/* Sets c's net, net_arg, net_len_arg and net_sk_ret for s (by name, so
- * every arch's table gets them); leaves c alone for other syscalls. */
+/* Sets c's net, net_arg, net_len_arg and net_sk_ret for s, and wait and
+ * aux_arg for a wait (by name, so every arch's table gets them); leaves c
+ * alone for other syscalls. */
 void ior_net_conf(const struct ior_syscall *s, struct ior_sys_conf *c);
+
+/* The enum ior_wait_kind of s, its timeout's argument in *arg (arg may be
+ * NULL); IOR_WAIT_NONE for a syscall without a timeout. */
+unsigned ior_net_wait(const struct ior_syscall *s, unsigned *arg);
+/* The timeout in ns from the aux of an enter of that kind:
+ * IOR_WAIT_INFINITE (-1) when it waits for ever, IOR_WAIT_UNREAD (-2)
+ * when the kernel could not read it. */
+int64_t ior_net_timeout_ns(unsigned kind, uint64_t aux);
 
 /* The extra of an exit record of len bytes whose ident is IOR_EXIT_NET,
  * into n (addr_len bounded by the record): 0, or -1 when it has none or

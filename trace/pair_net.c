@@ -103,15 +103,40 @@ static void name_peer(struct ior_pairer *p, struct ior_event_pair *e, const char
 	e->path = p->path[1];
 }
 
+static void find_syscalls(struct ior_pairer *p)
+{
+	p->mmsg[0] = ior_syscall_by_name("sendmmsg");
+	p->mmsg[1] = ior_syscall_by_name("recvmmsg");
+	for (unsigned i = 0; i < ior_nsyscalls && p->nwaits < 8; i++) {
+		unsigned k = ior_net_wait(&ior_syscalls[i], NULL);
+		if (k) {
+			p->wait_sys[p->nwaits] = &ior_syscalls[i];
+			p->wait_kind[p->nwaits++] = (unsigned char)k;
+		}
+	}
+}
+
+static void timeout(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
+		    struct ior_event_pair *e)
+{
+	for (unsigned i = 0; i < p->nwaits; i++)
+		if (p->wait_sys[i] == s) {
+			int64_t ns = ior_net_timeout_ns(p->wait_kind[i], t->aux);
+			e->has_timeout = ns != IOR_WAIT_UNREAD;
+			e->timeout_ns = e->has_timeout ? ns : 0;
+			return;
+		}
+}
+
 void ior_pair_name_net(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
 		       struct ior_event_pair *e)
 {
 	char proto[16], name[IOR_SOCKADDR_MAX + 64];
 
-	if (!p->mmsg[0]) {
-		p->mmsg[0] = ior_syscall_by_name("sendmmsg");
-		p->mmsg[1] = ior_syscall_by_name("recvmmsg");
-	}
+	if (!p->mmsg[0])
+		find_syscalls(p);
+	if (s->family == IOR_FAM_Polling)
+		timeout(p, s, t, e);
 	if (!p->has_net) {
 		if (s == p->mmsg[0] || s == p->mmsg[1])
 			e->bytes = 0; /* ret counts messages; their bytes did not come */

@@ -83,6 +83,51 @@ else
 	fail endpoints-mmsg-bytes "$(grep mmsg "$T/mmsg.out" | tr '\n' '|')"
 fi
 
+# Waits with known timeouts: each lasts at least its timeout (and not a
+# second more), and the recording carries the timeout each was given
+# (-fields=timeout; "never" for a NULL or negative one).
+if ! trace_scenario -trace-families=Polling,Network,FS -- waits; then
+	fail waits-run "$WHY"
+else
+	P=$WL_LAST
+	check waits-durations pid=$P "count==15" \
+		"min_dur[name=poll,ret=0]>=$((30 * MS))" "min_dur[name=ppoll,ret=0]>=$((20 * MS))" \
+		"min_dur[name=select]>=$((25 * MS))" "min_dur[name=pselect6]>=$((15 * MS))" \
+		"min_dur[name=epoll_wait]>=$((10 * MS))" "min_dur[name=epoll_pwait]>=$((12 * MS))" \
+		"min_dur[name=epoll_pwait2]>=$((14 * MS))" "max_dur[ret=0]<$((1000 * MS))" \
+		"count[name=poll,ret=1]==1" "count[name=ppoll,ret=1]==1" "max_dur[ret=1]<$((1000 * MS))"
+fi
+mkdir -p "$T/rec"
+if ! (cd "$T/rec" && WORKLOAD_NOWAIT=1 "$IOR" -flamegraph -name waits -trace-families=Polling,Network,FS \
+	-- "$WORKLOAD" waits >"$T/rec/out" 2>&1); then
+	fail waits-timeouts "ior -flamegraph -- workload waits: $(tail -c 300 "$T/rec/out")"
+else
+	"$IOR" collapsed -fields=tracepoint,timeout "$T"/rec/*.ior.zst >"$T/rec/folded" 2>&1
+	"$IOR" collapsed -fields=tracepoint,timeout -count=duration "$T"/rec/*.ior.zst >"$T/rec/dur" 2>&1
+	want="close;(no timeout) 3
+epoll_create1;(no timeout) 1
+epoll_pwait2;timeout 14ms 1
+epoll_pwait;timeout 12ms 1
+epoll_wait;timeout 10ms 1
+poll;timeout 30ms 1
+poll;timeout never 1
+ppoll;timeout 20ms 1
+ppoll;timeout never 1
+pselect6;timeout 15ms 1
+select;timeout 25ms 1
+sendto;(no timeout) 1
+socketpair;(no timeout) 1"
+	if [ "$(sort "$T/rec/folded")" != "$want" ]; then
+		fail waits-timeouts "ior collapsed -fields=tracepoint,timeout: $(tr '\n' '|' <"$T/rec/folded")"
+	elif ! awk '/timeout [0-9]+ms/ { ms = $(NF-1) + 0; n++
+		if ($NF < ms * 1000000 || $NF >= (ms + 1000) * 1000000) bad = bad $0 "|" }
+		END { if (n != 7 || bad != "") { print n " waits; out of bounds: " bad; exit 1 } }' "$T/rec/dur" >"$T/rec/why"; then
+		fail waits-timeouts "durations by timeout: $(cat "$T/rec/why")"
+	else
+		pass waits-timeouts
+	fi
+fi
+
 # Only the FS family: the pipe's write and read and the closes, nothing of
 # the sockets or the waits; the closes still name what they close.
 if ! trace_scenario -trace-families=FS -- net; then

@@ -255,6 +255,61 @@ TEST(pairing_names_sockets_and_pipes)
 	ior_fdtab_free(fds);
 }
 
+TEST(timeouts)
+{
+	struct ior_sys_conf c = { .aux_arg = IOR_ARG_NONE };
+	unsigned arg = 99;
+	ior_net_conf(ior_syscall_by_name("pselect6"), &c);
+	CHECK(c.wait == IOR_WAIT_TIMESPEC && c.aux_arg == 4);
+	CHECK_EQ_INT(ior_net_wait(ior_syscall_by_name("select"), &arg), IOR_WAIT_TIMEVAL);
+	CHECK_EQ_INT(arg, 4);
+	CHECK_EQ_INT(ior_net_wait(ior_syscall_by_name("epoll_wait"), &arg), IOR_WAIT_MS);
+	CHECK_EQ_INT(arg, 3);
+	CHECK_EQ_INT(ior_net_wait(ior_syscall_by_name("read"), NULL), IOR_WAIT_NONE);
+	CHECK_EQ_INT(ior_net_timeout_ns(IOR_WAIT_MS, 50), 50000000);
+	CHECK_EQ_INT(ior_net_timeout_ns(IOR_WAIT_MS, 0), 0);
+	CHECK_EQ_INT(ior_net_timeout_ns(IOR_WAIT_MS, (uint32_t)-1), IOR_WAIT_INFINITE);
+	CHECK_EQ_INT(ior_net_timeout_ns(IOR_WAIT_MS, 0xffffffff00000005ull), 5000000); /* an int argument */
+	CHECK_EQ_INT(ior_net_timeout_ns(IOR_WAIT_TIMESPEC, 1500), 1500);
+	CHECK_EQ_INT(ior_net_timeout_ns(IOR_WAIT_TIMEVAL, (uint64_t)IOR_WAIT_INFINITE), IOR_WAIT_INFINITE);
+	CHECK_EQ_INT(ior_net_timeout_ns(IOR_WAIT_TIMESPEC, (uint64_t)-77), IOR_WAIT_UNREAD);
+	CHECK_EQ_INT(ior_net_timeout_ns(IOR_WAIT_NONE, 5), IOR_WAIT_UNREAD);
+}
+
+struct waited {
+	uint8_t has[4];
+	int64_t ns[4];
+	int n;
+};
+
+static void wait_sink(void *ctx, const struct ior_event_pair *p)
+{
+	struct waited *w = ctx;
+	if (w->n < 4) {
+		w->has[w->n] = p->has_timeout;
+		w->ns[w->n++] = p->timeout_ns;
+	}
+}
+
+TEST(pairing_gives_waits_their_timeout)
+{
+	struct ior_fdtab *fds = ior_fdtab_new(64, 8);
+	struct waited w = { .n = 0 };
+	struct ior_pair_cfg cfg = { fds, NULL, wait_sink, &w, NULL, NULL, NULL };
+	struct ior_pairer *pr = ior_pair_new(&cfg);
+
+	pair(pr, "poll", -1, 0, 30, 0, NULL);
+	pair(pr, "ppoll", -1, 0, (uint64_t)IOR_WAIT_INFINITE, 1, NULL);
+	pair(pr, "pselect6", -1, 0, (uint64_t)IOR_WAIT_UNREAD, 0, NULL);
+	pair(pr, "read", 3, 0, 30, 0, NULL);
+	CHECK_EQ_INT(w.n, 4);
+	CHECK(w.has[0] && w.ns[0] == 30000000);
+	CHECK(w.has[1] && w.ns[1] == -1);
+	CHECK(!w.has[2] && !w.has[3]);
+	ior_pair_free(pr);
+	ior_fdtab_free(fds);
+}
+
 int main(void)
 {
 	RUN(conf_by_name);
@@ -262,5 +317,7 @@ int main(void)
 	RUN(names);
 	RUN(unix_addresses_hostile);
 	RUN(pairing_names_sockets_and_pipes);
+	RUN(timeouts);
+	RUN(pairing_gives_waits_their_timeout);
 	return t_done();
 }
