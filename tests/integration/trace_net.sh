@@ -33,7 +33,8 @@ else
 		"count[name=epoll_wait,path=anon_inode:[eventpoll\\]]==2" "count[name=epoll_ctl,fd=8]==1" \
 		"count[name=close,path~tcp:127.0.0.1:]==3" "count[name=close,path=anon_inode:[eventpoll\\]]==1" \
 		"count[name=socketpair,path=unix:socketpair]==1" "count[name=sendto,fd=3,path=unix:socketpair]==1" \
-		"count[name=close,path=unix:socketpair]==2" "count[name=close,path=]==2"
+		"count[name=close,path=unix:socketpair]==2" "count[name=close,path~pipe:[]==2" \
+		"count[name=write,path~pipe:[,fd=4]==1" "count[name=read,path~pipe:[,fd=3]==1" "count[name=close,path=]==0"
 	# the timeouts: poll 50 ms and epoll_wait 30 ms expire (ret 0), the
 	# second epoll_wait returns at once (the byte is there)
 	check net-waits pid=$P "min_dur[name=poll,ret=0]>=$((50 * MS))" "max_dur[name=poll]<$((1000 * MS))" \
@@ -134,9 +135,12 @@ if ! trace_scenario -trace-families=FS -- net; then
 	fail net-fs-run "$WHY"
 else
 	P=$WL_LAST
-	# accept4 is traced for the fd table: the accepted socket has its endpoint
+	# pipe2, socketpair, bind, connect and accept4 are traced for the fd
+	# table: the fds have their names
 	check net-fs-only pid=$P "count==10" "count[name=write]==1" "count[name=read]==1" "count[name=close]==8" \
-		"count[name=close,path=socket:tcp]==2" "count[name=close,path~tcp:127.0.0.1:,path~->127.0.0.1:]==1" "count[name=close,path=anon_inode:[eventpoll\\]]==1"
+		"count[name=close,path=socket:tcp]==0" "count[name=close,path~tcp:127.0.0.1:,path~->127.0.0.1:]==2" \
+		"count[name=close,path~tcp:127.0.0.1:,path!~->]==1" "count[name=read,path~pipe:[]==1" \
+		"count[name=close,path=unix:socketpair]==2" "count[name=close,path=anon_inode:[eventpoll\\]]==1"
 fi
 
 # -no-trace-families and -trace-syscalls compose: Network without Polling,

@@ -107,6 +107,8 @@ TEST(socket_roles)
 	CHECK(sc("poll")->aux_arg == 2 && sc("epoll_wait")->aux_arg == 3); /* the timeouts */
 	CHECK(ior_syscall_keeps_fds(sc("socket")) && ior_syscall_keeps_fds(sc("accept")));
 	CHECK(!ior_syscall_keeps_fds(sc("sendto")));
+	CHECK(ior_syscall_keeps_fds(sc("pipe2")) && ior_syscall_keeps_fds(sc("socketpair")) &&
+	      ior_syscall_keeps_fds(sc("connect")) && ior_syscall_keeps_fds(sc("bind")));
 }
 
 TEST(fd_names)
