@@ -13,8 +13,9 @@
 #include "syscalls.h"
 
 /* Sets c's net, net_arg, net_len_arg and net_sk_ret for s, and wait and
- * aux_arg for a wait (by name, so every arch's table gets them); leaves c
- * alone for other syscalls. */
+ * aux_arg for a wait (by name, so every arch's table gets them); clears
+ * fold for those that must not be summarized; leaves c alone for other
+ * syscalls. */
 void ior_net_conf(const struct ior_syscall *s, struct ior_sys_conf *c);
 
 /* The enum ior_wait_kind of s, its timeout's argument in *arg (arg may be

@@ -189,8 +189,6 @@ static struct ior_sys_conf sys_conf_of(const struct ior_syscall *s, bool selecte
 		.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER,
 	};
 	ior_net_conf(s, &c);
-	if (c.net) /* names sockets and pipes, sums mmsg bytes: never summarized */
-		c.fold = 0;
 	return c;
 }
 

@@ -36,9 +36,13 @@ static void set_addr(struct ior_exit_net *n, const void *sa, size_t len)
 
 TEST(conf_by_name)
 {
-	struct ior_sys_conf c = { 0 };
+	struct ior_sys_conf c = { .fold = 1 };
 	ior_net_conf(ior_syscall_by_name("connect"), &c);
 	CHECK(c.net == IOR_NET_ADDR_IN && c.net_arg == 1 && c.net_len_arg == 2 && !c.net_sk_ret);
+	CHECK_EQ_INT(c.fold, 0); /* names the fd */
+	c.fold = 1;
+	ior_net_conf(ior_syscall_by_name("sendto"), &c);
+	CHECK_EQ_INT(c.fold, 1); /* send() stays summarized when a ring is full */
 	ior_net_conf(ior_syscall_by_name("accept4"), &c);
 	CHECK(c.net == IOR_NET_ADDR_OUT && c.net_sk_ret == 1);
 	ior_net_conf(ior_syscall_by_name("recvfrom"), &c);
