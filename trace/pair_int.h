@@ -36,8 +36,8 @@ struct ior_pairer {
 	char leaf[IOR_LEAF_MAX + 1];
 	struct ior_exit_net net; /* of the exit being paired, when has_net */
 	int has_net;
-	const struct ior_syscall *mmsg[2]; /* sendmmsg, recvmmsg: found on first use */
-	const struct ior_syscall *wait_sys[8]; /* the waits (trace/net.h), found then too */
+	const struct ior_syscall *mmsg[2]; /* sendmmsg, recvmmsg (ior_pair_net_init) */
+	const struct ior_syscall *wait_sys[8]; /* the waits (trace/net.h) */
 	unsigned char wait_kind[8];
 	unsigned nwaits;
 	char raw[2][IOR_PATH_MAX];
@@ -62,11 +62,12 @@ void ior_pair_name_files(struct ior_pairer *p, const struct ior_syscall *s, cons
 /* What the pair did to the fd table (close, close_range, rename), once delivered. */
 void ior_pair_update_fds(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
 			 const struct ior_event_pair *e);
-/* The network extra of the exit being paired (pair_net.c). */
-void ior_pair_read_net(struct ior_pairer *p, const struct exit_base *x, const char *rec, size_t len);
-/* Names what connect, bind, accept, pipe, socketpair ... made, from it;
- * sendmmsg and recvmmsg get their bytes, waits their timeout. After
- * ior_pair_name_files(). */
+/* Finds the syscalls ior_pair_name_net() handles without an extra
+ * (mmsg, waits), once per pairer. */
+void ior_pair_net_init(struct ior_pairer *p);
+/* Names what connect, bind, accept, pipe, socketpair ... made, from the
+ * exit's network extra (has_net); sendmmsg and recvmmsg get their bytes,
+ * waits their timeout. After ior_pair_name_files(). */
 void ior_pair_name_net(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
 		       struct ior_event_pair *e);
 void ior_pair_learn_unpaired_open(struct ior_pairer *p, const struct exit_base *x, const char *rec,

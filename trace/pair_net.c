@@ -10,11 +10,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-void ior_pair_read_net(struct ior_pairer *p, const struct exit_base *x, const char *rec, size_t len)
-{
-	p->has_net = x->ident == IOR_EXIT_NET && !ior_net_read(rec, len, &p->net);
-}
-
 /* fd's name becomes name (not the table's own string), its flags kept. */
 static void rename_fd(struct ior_pairer *p, struct ior_event_pair *e, int fd, const char *name)
 {
@@ -103,7 +98,7 @@ static void name_peer(struct ior_pairer *p, struct ior_event_pair *e, const char
 	e->path = p->path[1];
 }
 
-static void find_syscalls(struct ior_pairer *p)
+void ior_pair_net_init(struct ior_pairer *p)
 {
 	p->mmsg[0] = ior_syscall_by_name("sendmmsg");
 	p->mmsg[1] = ior_syscall_by_name("recvmmsg");
@@ -133,8 +128,6 @@ void ior_pair_name_net(struct ior_pairer *p, const struct ior_syscall *s, const 
 {
 	char proto[16], name[IOR_SOCKADDR_MAX + 64];
 
-	if (!p->mmsg[0])
-		find_syscalls(p);
 	if (s->family == IOR_FAM_Polling)
 		timeout(p, s, t, e);
 	if (!p->has_net) {
