@@ -26,6 +26,8 @@
 #include "bpf/record.h"
 #include "bpf/batch.h"
 #include "bpf/summary.h"
+#include "bpf/net.h"
+#include "bpf/wait.h"
 
 /* ---- syscall enter ---------------------------------------------------- */
 
@@ -40,6 +42,8 @@ INLINE int enter_alone(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_sys
 		return 0;
 	load_args_tp(ctx, &a);
 	__u32 len = fill_enter(&r, pid_tgid, nr, c, &a, comm);
+	if (c->wait > IOR_WAIT_MS)
+		fill_wait(&r, c);
 	if (c->path_arg[0] != IOR_ARG_NONE)
 		save_paths(&a, c, (__u32)pid_tgid);
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &r, len == sizeof r ? sizeof r : IOR_REC_ENTER_BASE);
@@ -80,6 +84,8 @@ INLINE int enter_batched(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_s
 		return 0;
 	}
 	__u32 len = fill_enter(batch_slot(b), pid_tgid, nr, c, a, comm);
+	if (c->wait > IOR_WAIT_MS)
+		fill_wait(batch_slot(b), c);
 	b->enter_tid = (__u32)pid_tgid;
 	b->enter_nr = nr;
 	batch_commit(b, len);
@@ -165,7 +171,7 @@ INLINE void exit_alone(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const str
 }
 
 INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p,
-			 const struct ior_sys_conf *c, int src, const char *task)
+			 const struct ior_sys_conf *c, const struct args *a, int src, const char *task)
 {
 	struct ior_batch *b = batch_get();
 	__u32 tid = (__u32)pid_tgid;
@@ -194,7 +200,10 @@ INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const s
 		reserve_drop(b);
 		return;
 	}
-	batch_commit(b, fill_exit(batch_slot(b), pid_tgid, nr, ret, p, c->ret_is_fd));
+	__u32 len = fill_exit(batch_slot(b), pid_tgid, nr, ret, p, c->ret_is_fd);
+	if (c->net)
+		len = fill_net(batch_slot(b), len, a, c, ret);
+	batch_commit(b, len);
 }
 
 /* a: the syscall's arguments (batching programs), NULL for SRC_TP. */
@@ -211,7 +220,7 @@ INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct 
 	if (c->path_arg[0] != IOR_ARG_NONE)
 		p = a ? exit_paths(a, c, &regs_paths) : bpf_map_lookup_elem(&path_args, &tid);
 	if (src != SRC_TP)
-		exit_batched(ctx, pid_tgid, nr, ret, p, c, src, task);
+		exit_batched(ctx, pid_tgid, nr, ret, p, c, a, src, task);
 	else
 		exit_alone(ctx, pid_tgid, nr, ret, p, c->ret_is_fd);
 	if (p && !a)

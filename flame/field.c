@@ -9,7 +9,9 @@
  *   flags       open flags "O_RDONLY|O_CLOEXEC", "(flags unknown)"
  *   family      the syscall's family (FS, Network, Polling, ...)
  *   host        the recording's host, "(unknown host)" live: recordings
- *               of several hosts (ior collapsed A B) side by side */
+ *               of several hosts (ior collapsed A B) side by side
+ *   timeout     a wait's timeout: "timeout 50ms", "timeout never" (it may
+ *               wait for ever), "(no timeout)" for other syscalls */
 #include "field.h"
 #include "flame.h"
 #include "trace/csv.h"
@@ -137,6 +139,31 @@ static int family_frames(struct ior_flame_frames *out, const char *s, uint64_t f
 	return frame_str(out, family < IOR_NFAMILIES && name ? name : "?");
 }
 
+/* 0: no timeout, 1: for ever, else ns + 2 */
+static uint64_t timeout_number(const struct ior_event_pair *p)
+{
+	if (!p->has_timeout)
+		return 0;
+	return p->timeout_ns < 0 ? 1 : (uint64_t)p->timeout_ns + 2;
+}
+
+/* "timeout 50ms", "timeout 1500us", "timeout 0", "timeout never" */
+static int timeout_frames(struct ior_flame_frames *out, const char *s, uint64_t v)
+{
+	char buf[48];
+	unsigned long long ns = v - 2;
+	(void)s;
+	if (v < 2)
+		return frame_str(out, v ? "timeout never" : "(no timeout)");
+	if (ns && ns % 1000000 == 0)
+		snprintf(buf, sizeof buf, "timeout %llums", ns / 1000000);
+	else if (ns && ns % 1000 == 0)
+		snprintf(buf, sizeof buf, "timeout %lluus", ns / 1000);
+	else
+		snprintf(buf, sizeof buf, "timeout %lluns", ns);
+	return frame_str(out, ns ? buf : "timeout 0");
+}
+
 /* per_source: the aggregation keys host itself; these only mark it text */
 static const char *host_text(const struct ior_event_pair *p)
 {
@@ -165,6 +192,7 @@ const struct ior_flame_field ior_flame_fields[] = {
 	{ "flags", .number = flags_number, .frames = flags_frames },
 	{ "family", .number = family_number, .frames = family_frames },
 	{ "host", .text = host_text, .text_id = host_id, .frames = host_frames, .per_source = true },
+	{ "timeout", .number = timeout_number, .frames = timeout_frames },
 };
 const unsigned ior_flame_nfields = sizeof ior_flame_fields / sizeof *ior_flame_fields;
 

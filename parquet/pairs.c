@@ -16,7 +16,7 @@
 
 enum {
 	C_TIME, C_HOST, C_BOOT, C_COMM, C_PID, C_TID, C_SYSCALL, C_FAMILY, C_FD, C_RET, C_BYTES,
-	C_FILE, C_FILE2, C_FLAGS, C_IS_ERROR, C_ERRNO, C_DURATION, C_GAP, C_PAIRS, NCOLS
+	C_FILE, C_FILE2, C_FLAGS, C_IS_ERROR, C_ERRNO, C_DURATION, C_GAP, C_PAIRS, C_TIMEOUT, NCOLS
 };
 
 static size_t escape(char *dst, size_t cap, const char *s, size_t n)
@@ -46,6 +46,7 @@ static const struct ior_pq_column_def columns[NCOLS] = {
 	[C_DURATION] = NUM("duration_ns", IOR_PQ_INT64, false),
 	[C_GAP] = NUM("gap_ns", IOR_PQ_INT64, false),
 	[C_PAIRS] = NUM("pairs", IOR_PQ_INT64, false),
+	[C_TIMEOUT] = NUM("timeout_ns", IOR_PQ_INT64, true),
 };
 
 struct ior_pq_pairs {
@@ -259,6 +260,10 @@ static int add(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const st
 	ior_pq_column_i64(c[C_DURATION], (int64_t)p->duration_ns);
 	ior_pq_column_i64(c[C_GAP], (int64_t)p->gap_ns);
 	ior_pq_column_i64(c[C_PAIRS], (int64_t)ior_pair_count(p));
+	if (p->has_timeout)
+		ior_pq_column_i64(c[C_TIMEOUT], p->timeout_ns);
+	else
+		ior_pq_column_null(c[C_TIMEOUT]);
 	return ior_pq_writer_end_row(pp->w);
 }
 

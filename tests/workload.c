@@ -213,8 +213,8 @@
  *   totals: openat N, write N, close N = 3N pairs in N processes.
  *
  * net: pipes, sockets and waits, all on the main thread (file = the fd
- *   table's name; socketpair's and pipe2's fds come through memory ior
- *   does not read, so they have no name):
+ *   table's name: pipe2's fds are named only when IPC is traced, the TCP
+ *   sockets by their endpoints once bind, connect and accept4 are):
  *   pipe2 O_CLOEXEC -> 3, 4 (IPC: not traced by default)      1
  *   write 4, 5 bytes -> 5; read 3, 64 -> 5; close 4; close 3   4
  *   socketpair AF_UNIX SOCK_STREAM -> 3, 4                     1
@@ -235,6 +235,44 @@
  *   close 8, 7, 6, 5, 4, 3                                    6
  *   totals: 33 pairs; by default (FS, Network, Polling, AIO) 32, with
  *   -trace-families=FS only write, read and close: 10.
+ *
+ * endpoints DIR: sockets named by their endpoints, a pipe between two
+ *   processes, message vectors (all on the main thread but the child's
+ *   write; fds from 3; PORTS printed at the end):
+ *   socket AF_INET6 SOCK_STREAM -> 3; bind 3 [::1]:0; listen 3;
+ *   getsockname 3 (port L6)                                     4
+ *   socket AF_INET6 SOCK_STREAM -> 4; connect 4 -> 0;
+ *   accept 3 (peer written) -> 5; getsockname 4 (port C6)        4
+ *   sendto 4, 100 -> 100; recvfrom 5, 100 MSG_WAITALL -> 100     2
+ *   socket AF_INET SOCK_DGRAM -> 6; bind 6 127.0.0.1:0;
+ *   getsockname 6 (port U)                                      3
+ *   socket AF_INET SOCK_DGRAM -> 7; sendto 7, 10 to U twice;
+ *   recvfrom 6, 64 with address twice (10 each);
+ *   getsockname 7 (port T, bound to 0.0.0.0 by the sendto)      6
+ *   sendmmsg 7, 3 messages of 4, 5, 6 bytes to U -> 3;
+ *   recvmmsg 6, 3 -> 3 (15 bytes)                               2
+ *   socket AF_UNIX SOCK_STREAM -> 8; bind 8 DIR/u.sock; listen 8;
+ *   socket AF_UNIX -> 9; connect 9 DIR/u.sock; accept4 8 -> 10;
+ *   sendto 9, 3 -> 3; recvfrom 10, 64 -> 3                      8
+ *   the same with the abstract name "\0ior-endpoints-PID\0x": 11, 12, 13   8
+ *   pipe -> 14, 15; fork: the child writes 15, 5 bytes -> 5 and exits;
+ *   read 14, 64 -> 5; fstat 14 (inode PINO); wait4 (not traced) 4
+ *   socketpair AF_UNIX SOCK_DGRAM -> 16, 17; sendto 16, 2 -> 2;
+ *   recvfrom 17, 64 -> 2                                        3
+ *   close 17 .. 3                                              15
+ *   write 1, "ports L6 C6 U T PINO\n"                           1
+ *   totals: 60 pairs with -trace-families=FS,Network,IPC (pipe is IPC).
+ *
+ * waits: each wait with a known timeout, by number, on the main thread
+ *   (nothing becomes ready unless said):
+ *   poll {}, 0, 30 ms -> 0; ppoll {}, 0, {0, 20 ms} -> 0;
+ *   select 0, 25000 us -> 0; pselect6 0, {0, 15 ms} -> 0            4
+ *   epoll_create1 -> 3; epoll_wait 3, 10 ms -> 0;
+ *   epoll_pwait 3, 12 ms -> 0; epoll_pwait2 3, {0, 14 ms} -> 0      4
+ *   socketpair -> 4, 5; sendto 4, 1 -> 1;
+ *   poll {5 POLLIN}, 1, -1 (for ever) -> 1; ppoll {5}, NULL -> 1     4
+ *   close 5, 4, 3                                                  3
+ *   totals: 15 pairs: Polling 10 (with epoll_create1), Network 2, FS 3.
  *
  * forktree DIR: four processes, each the child of the one before (fork and
  *   wait4 are not traced). Level k (0: the process that prints "ready"):
@@ -268,6 +306,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,6 +316,7 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -383,6 +423,17 @@ static long sys_epoll_wait(long e, void *ev, long n, long ms)
 	return syscall(SYS_epoll_wait, e, ev, n, ms);
 #else
 	return syscall(SYS_epoll_pwait, e, ev, n, ms, NULL, 8);
+#endif
+}
+
+/* select where the arch has it (arm64 has only pselect6). */
+static long sys_select(long n, void *r, void *w, void *x, struct timeval *tv)
+{
+#ifdef SYS_select
+	return syscall(SYS_select, n, r, w, x, tv);
+#else
+	struct timespec ts = { tv->tv_sec, tv->tv_usec * 1000 };
+	return syscall(SYS_pselect6, n, r, w, x, &ts, NULL);
 #endif
 }
 
@@ -1000,6 +1051,144 @@ static int net(void)
 	return 0;
 }
 
+/* socket, bind, listen, getsockname: the listener's address in sa. */
+static int listener(int family, int type, struct sockaddr *sa, socklen_t len, int want)
+{
+	int l = (int)expect(socket(family, type, 0), want, "socket listener");
+	expect(bind(l, sa, len), 0, "bind");
+	if (type == SOCK_STREAM)
+		expect(listen(l, 4), 0, "listen");
+	if (family != AF_UNIX)
+		expect(getsockname(l, sa, &len), 0, "getsockname");
+	return l;
+}
+
+static unsigned port_of(int fd)
+{
+	struct sockaddr_in6 sa;
+	socklen_t len = sizeof sa;
+	expect(getsockname(fd, (struct sockaddr *)&sa, &len), 0, "getsockname port");
+	return ntohs(sa.sin6_port); /* sin_port is at the same place */
+}
+
+/* A unix stream connection to the listener at un (fds want, +1, +2). */
+static void unix_conn(struct sockaddr_un *un, socklen_t len, int want)
+{
+	char buf[64];
+	int l = listener(AF_UNIX, SOCK_STREAM, (struct sockaddr *)un, len, want);
+	int c = (int)expect(socket(AF_UNIX, SOCK_STREAM, 0), want + 1, "socket unix");
+	expect(connect(c, (struct sockaddr *)un, len), 0, "connect unix");
+	expect(accept4(l, 0, 0, 0), want + 2, "accept4 unix");
+	expect(sendto(c, "abc", 3, 0, 0, 0), 3, "sendto unix");
+	expect(recvfrom(want + 2, buf, sizeof buf, 0, 0, 0), 3, "recvfrom unix");
+}
+
+static void mmsg(int t, int u, struct sockaddr_in *to)
+{
+	static char data[3][8] = { "aaaa", "bbbbb", "cccccc" }, in[3][64];
+	struct iovec iov[3], iin[3];
+	struct mmsghdr m[3], r[3];
+	memset(m, 0, sizeof m);
+	memset(r, 0, sizeof r);
+	for (int i = 0; i < 3; i++) {
+		iov[i] = (struct iovec){ data[i], (size_t)(4 + i) };
+		iin[i] = (struct iovec){ in[i], sizeof in[i] };
+		m[i].msg_hdr = (struct msghdr){ .msg_name = to, .msg_namelen = sizeof *to, .msg_iov = &iov[i], .msg_iovlen = 1 };
+		r[i].msg_hdr = (struct msghdr){ .msg_iov = &iin[i], .msg_iovlen = 1 };
+	}
+	/* by number: musl's sendmmsg is a loop of sendmsg */
+	expect(syscall(SYS_sendmmsg, t, m, 3, 0), 3, "sendmmsg");
+	expect(syscall(SYS_recvmmsg, u, r, 3, 0, 0), 3, "recvmmsg");
+	expect(r[0].msg_len + r[1].msg_len + r[2].msg_len, 15, "recvmmsg bytes");
+}
+
+static int endpoints(const char *dir)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT }, peer;
+	struct sockaddr_in s4 = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) }, from;
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	socklen_t len = sizeof peer;
+	static char big[100], in[100];
+	char buf[64], line[96];
+	int p[2], sv[2], st;
+	struct stat sb;
+	if (snprintf(un.sun_path, sizeof un.sun_path, "%s/u.sock", dir) >= (int)sizeof un.sun_path)
+		die("endpoints", "DIR too long");
+	unlink(un.sun_path);
+	syscall(SYS_close_range, 3, ~0u, 0); /* fds from 3 whatever the caller left open */
+	wait_for_release(0);
+	int l6 = listener(AF_INET6, SOCK_STREAM, (struct sockaddr *)&s6, sizeof s6, 3);
+	expect(socket(AF_INET6, SOCK_STREAM, 0), 4, "socket tcp6");
+	expect(connect(4, (struct sockaddr *)&s6, sizeof s6), 0, "connect tcp6");
+	expect(accept(l6, (struct sockaddr *)&peer, &len), 5, "accept tcp6");
+	unsigned c6 = port_of(4);
+	expect(sendto(4, big, sizeof big, 0, 0, 0), 100, "sendto tcp6");
+	expect(recvfrom(5, in, sizeof in, MSG_WAITALL, 0, 0), 100, "recvfrom tcp6");
+	int u = listener(AF_INET, SOCK_DGRAM, (struct sockaddr *)&s4, sizeof s4, 6);
+	int t = (int)expect(socket(AF_INET, SOCK_DGRAM, 0), 7, "socket udp");
+	for (int i = 0; i < 2; i++) {
+		len = sizeof from;
+		expect(sendto(t, "0123456789", 10, 0, (struct sockaddr *)&s4, sizeof s4), 10, "sendto udp");
+		expect(recvfrom(u, buf, sizeof buf, 0, (struct sockaddr *)&from, &len), 10, "recvfrom udp");
+	}
+	unsigned tp = port_of(t);
+	mmsg(t, u, &s4);
+	unix_conn(&un, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(un.sun_path) + 1), 8);
+	int n = snprintf(un.sun_path + 1, sizeof un.sun_path - 1, "ior-endpoints-%d", (int)getpid());
+	un.sun_path[0] = 0;
+	un.sun_path[n + 1] = 0; /* a NUL inside the name, shown as '@' */
+	un.sun_path[n + 2] = 'x';
+	unix_conn(&un, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 3), 11);
+	expect(pipe(p), 0, "pipe");
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork", strerror(errno));
+	if (pid == 0)
+		_exit(write(p[1], "hello", 5) == 5 ? 0 : FAILED);
+	expect(read(p[0], buf, sizeof buf), 5, "read pipe");
+	expect(fstat(p[0], &sb), 0, "fstat pipe");
+	unsigned long long pipe_ino = (unsigned long long)sb.st_ino;
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("endpoints child", "failed");
+	expect(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0, "socketpair");
+	expect(sendto(sv[0], "hi", 2, 0, 0, 0), 2, "sendto socketpair");
+	expect(recvfrom(sv[1], buf, sizeof buf, 0, 0, 0), 2, "recvfrom socketpair");
+	for (int fd = 17; fd >= 3; fd--)
+		expect(close(fd), 0, "close");
+	n = snprintf(line, sizeof line, "ports %u %u %u %u %llu\n", ntohs(s6.sin6_port), c6, ntohs(s4.sin_port), tp,
+		     (unsigned long long)pipe_ino);
+	expect(write(1, line, (size_t)n), n, "write ports");
+	return 0;
+}
+
+/* Waits by number with known timeouts: libcs route poll and select to
+ * ppoll and pselect6. */
+static int waits_scenario(void)
+{
+	struct timespec ts20 = { 0, 20000000 }, ts15 = { 0, 15000000 }, ts14 = { 0, 14000000 };
+	struct timeval tv25 = { 0, 25000 };
+	struct epoll_event ev;
+	int sv[2];
+	wait_for_release(0);
+	expect(sys_poll(0, 0, 30), 0, "poll 30 ms");
+	expect(syscall(SYS_ppoll, 0, 0, &ts20, 0, 8), 0, "ppoll 20 ms");
+	expect(sys_select(0, 0, 0, 0, &tv25), 0, "select 25 ms");
+	expect(syscall(SYS_pselect6, 0, 0, 0, 0, &ts15, 0), 0, "pselect6 15 ms");
+	int e = (int)expect(epoll_create1(0), 3, "epoll_create1");
+	expect(sys_epoll_wait(e, &ev, 1, 10), 0, "epoll_wait 10 ms");
+	expect(syscall(SYS_epoll_pwait, e, &ev, 1, 12, 0, 8), 0, "epoll_pwait 12 ms");
+	expect(syscall(441 /* epoll_pwait2 */, e, &ev, 1, &ts14, 0, 8), 0, "epoll_pwait2 14 ms");
+	expect(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0, "socketpair");
+	expect(sendto(sv[0], "!", 1, 0, 0, 0), 1, "sendto");
+	struct pollfd pfd = { sv[1], POLLIN, 0 };
+	expect(sys_poll(&pfd, 1, -1), 1, "poll for ever");
+	expect(syscall(SYS_ppoll, &pfd, 1, 0, 0, 8), 1, "ppoll for ever");
+	int fds[] = { sv[1], sv[0], e };
+	for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+		expect(close(fds[i]), 0, "close");
+	return 0;
+}
+
 /* Level k of forktree: its file, then level k + 1 in a child. */
 static void forktree_level(const char *dir, int k)
 {
@@ -1080,7 +1269,7 @@ static _Noreturn void usage(void)
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
 		"       churn FILE N | clonefiles FILE | longpath DIR | forktree DIR |\n"
-		"       ids FILE | leaderexit FILE | net\n"
+		"       ids FILE | leaderexit FILE | net | endpoints DIR | waits\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -1144,6 +1333,10 @@ int main(int argc, char **argv)
 		rc = sharedfd(argv[2]);
 	else if (!strcmp(sc, "net") && argc == 2)
 		rc = net();
+	else if (!strcmp(sc, "endpoints") && argc == 3)
+		rc = endpoints(argv[2]);
+	else if (!strcmp(sc, "waits") && argc == 2)
+		rc = waits_scenario();
 	else
 		usage();
 	_exit(rc);

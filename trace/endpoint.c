@@ -7,14 +7,27 @@
 #include <string.h>
 #include <sys/un.h>
 
+static void abstract(char *out, size_t len, const char *name, size_t n)
+{
+	size_t i;
+
+	if (!len)
+		return;
+	for (i = 0; i < n && i + 1 < len; i++)
+		out[i] = name[i] ? name[i] : '@';
+	out[i] = 0;
+}
+
 static const char *unix_path(char *out, size_t len, const struct sockaddr_un *u, socklen_t salen)
 {
 	size_t n = salen - offsetof(struct sockaddr_un, sun_path);
 
+	if (salen > sizeof *u) /* longer than the kernel takes: what fits */
+		n = sizeof u->sun_path;
 	if (salen <= offsetof(struct sockaddr_un, sun_path) || n == 0)
 		snprintf(out, len, "unnamed");
-	else if (u->sun_path[0] == 0) /* abstract: its bytes are the name, NULs too */
-		snprintf(out, len, "@%.*s", (int)(n - 1), u->sun_path + 1);
+	else if (u->sun_path[0] == 0) /* abstract: every byte is the name's, NULs as '@' like /proc/net/unix */
+		abstract(out, len, u->sun_path, n);
 	else
 		snprintf(out, len, "%.*s", (int)strnlen(u->sun_path, n), u->sun_path);
 	return out;

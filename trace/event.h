@@ -95,7 +95,7 @@ struct ior_rec_exit {
 	__u16 path_len[2];
 	__u8 npaths; /* 0, 1 or 2 */
 	__u8 cut;    /* bit i: path i was longer than it arrived */
-	__u16 ident; /* 1: a struct ior_file_ident follows path 0 (IOR_IDENT_OFF) */
+	__u16 ident; /* 1: a struct ior_file_ident follows path 0 (IOR_IDENT_OFF); IOR_EXIT_NET */
 	char paths[2 * IOR_PATH_MAX];
 };
 
@@ -122,6 +122,41 @@ struct ior_file_ident {
  * IOR_PATH_MAX - 1): the identity's place, as only opens carry one and
  * they have one path. */
 #define IOR_PATH1_OFF(len0) ((((len0) + 8) & ~7u))
+
+/* ior_rec_exit.ident: npaths is 0 and paths[] holds a struct ior_exit_net. */
+#define IOR_EXIT_NET 2
+#define IOR_SOCKADDR_MAX 128 /* sizeof(struct sockaddr_storage) */
+#define IOR_MMSG_MAX 64      /* mmsghdr entries summed per sendmmsg/recvmmsg */
+
+enum ior_net_kind {
+	IOR_NET_NONE,
+	IOR_NET_ADDR_IN,  /* connect, bind, sendto: a sockaddr and its length */
+	IOR_NET_ADDR_OUT, /* accept, getsockname, recvfrom: a sockaddr and a pointer to its length */
+	IOR_NET_FDPAIR,   /* pipe, pipe2, socketpair: int[2] */
+	IOR_NET_MMSG,     /* sendmmsg, recvmmsg: struct mmsghdr[ret] */
+};
+
+/* What the exit of a network syscall read from its arguments and its
+ * socket, sent only when the call succeeded (or connect is in progress)
+ * and carried an address, an fd pair or messages. The record is cut after
+ * addr_len bytes of addr. sk_*: the socket's own addresses, from the
+ * kernel's struct sock_common, when sk_family is AF_INET or AF_INET6
+ * (exact: the ephemeral port connect picked is there). */
+struct ior_exit_net {
+	__u8 kind;      /* enum ior_net_kind */
+	__u8 sk_family;
+	__u16 addr_len; /* bytes of the caller's sockaddr in addr */
+	__u16 sk_lport, sk_rport; /* host order */
+	__s32 fds[2];   /* IOR_NET_FDPAIR */
+	__u8 sk_laddr[16], sk_raddr[16]; /* IPv4 in the first 4 bytes */
+	__u64 ino[2];   /* inodes of fds[], 0 when unknown */
+	__u64 bytes;    /* IOR_NET_MMSG: msg_len summed over the first IOR_MMSG_MAX entries */
+	__u32 unread;   /* IOR_NET_MMSG: entries past IOR_MMSG_MAX, not summed */
+	__u32 pad;
+	__u8 addr[IOR_SOCKADDR_MAX];
+};
+
+#define IOR_EXIT_NET_BASE __builtin_offsetof(struct ior_exit_net, addr)
 
 #define IOR_REC_EXIT_BASE __builtin_offsetof(struct ior_rec_exit, paths)
 /* An exit of a syscall without paths ends after ret. */
@@ -162,8 +197,31 @@ struct ior_sys_conf {
 	__u8 ret_is_fd;  /* a successful call returns a new fd: its identity is recorded */
 	__u8 fold;       /* may be summarized while the CPU's ring is full (no fd table change) */
 	__u8 ret_is_bytes; /* a positive return value counts bytes */
-	__u8 pad[6];
+	/* A network extra (struct ior_exit_net) its exit carries: enum
+	 * ior_net_kind, the argument of the address (or array, or vector) and
+	 * of its length (a value for IOR_NET_ADDR_IN, a pointer for _OUT),
+	 * and whether the socket to read is the returned fd (accept). */
+	__u8 net;
+	__u8 net_arg, net_len_arg, net_sk_ret;
+	/* enum ior_wait_kind: aux is the timeout argument of a wait */
+	__u8 wait;
+	__u8 pad[1];
 };
+
+/* The timeout argument of poll, select, epoll_wait and the like (aux of
+ * the enter). IOR_WAIT_MS: aux is the int argument (ms, < 0 infinite).
+ * _TIMESPEC, _TIMEVAL: the enter read the struct aux points to (at enter:
+ * select and ppoll write the time left back) and replaced aux by its ns,
+ * IOR_WAIT_INFINITE for a NULL pointer, IOR_WAIT_UNREAD when unreadable. */
+enum ior_wait_kind {
+	IOR_WAIT_NONE,
+	IOR_WAIT_MS,
+	IOR_WAIT_TIMESPEC,
+	IOR_WAIT_TIMEVAL,
+};
+
+#define IOR_WAIT_INFINITE (-1LL)
+#define IOR_WAIT_UNREAD (-2LL)
 
 /* The summary map (bpf.c "summary"): pairs whose events could not be
  * delivered, folded per thread, syscall and fd. Only the thread itself

@@ -28,8 +28,12 @@ struct ior_event_pair {
 	 * they were collected, ret 0 and flags unknown. pairs = 0: a
 	 * correction of gap_ns only (a streak's first gap, known later). */
 	uint8_t summary;
+	/* A wait's timeout argument (poll, select, epoll_wait, ...: has_timeout
+	 * = 1): timeout_ns, or -1 when it may wait for ever. */
+	uint8_t has_timeout;
 	uint64_t pairs;
 	uint64_t end_ns;
+	int64_t timeout_ns;
 };
 
 /* What a pair or summary row weighs when counting pairs. */

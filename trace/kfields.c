@@ -70,3 +70,25 @@ int ior_kfields_set_ident(struct ior_bpf_obj *obj, char *why, size_t whylen)
 	return set_all(obj, ident_fields, sizeof ident_fields / sizeof ident_fields[0], why, whylen) &&
 	       !ior_loader_set_global(obj, "ident_on", &on, sizeof on, why, whylen);
 }
+
+/* From an fd's file to its socket's addresses (struct sock_common), for
+ * the endpoints of sockets connected, bound or accepted under the trace. */
+static const struct kfield sk_fields[] = {
+	{ "file", "private_data", "file_private_off", 8 },
+	{ "socket", "sk", "socket_sk_off", 8 },
+	{ "sock_common", "skc_family", "skc_family_off", 2 },
+	{ "sock_common", "skc_num", "skc_num_off", 2 },
+	{ "sock_common", "skc_dport", "skc_dport_off", 2 },
+	{ "sock_common", "skc_rcv_saddr", "skc_rcv_saddr_off", 4 },
+	{ "sock_common", "skc_daddr", "skc_daddr_off", 4 },
+	{ "sock_common", "skc_v6_rcv_saddr", "skc_v6_rcv_saddr_off", 16 },
+	{ "sock_common", "skc_v6_daddr", "skc_v6_daddr_off", 16 },
+};
+
+int ior_kfields_set_sk(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	uint32_t on = 1;
+
+	return set_all(obj, sk_fields, sizeof sk_fields / sizeof sk_fields[0], why, whylen) &&
+	       !ior_loader_set_global(obj, "sk_on", &on, sizeof on, why, whylen);
+}

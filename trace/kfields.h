@@ -13,5 +13,8 @@ int ior_kfields_set(struct ior_bpf_obj *obj, char *why, size_t whylen);
 /* The offsets to an fd's inode (trace/event.h, struct ior_file_ident);
  * 1 when all were found and set, else 0 (opens then carry no identity). */
 int ior_kfields_set_ident(struct ior_bpf_obj *obj, char *why, size_t whylen);
+/* The offsets from a file to its socket's addresses (struct
+ * ior_exit_net's sk_*); 1 when all were found and set, else 0. */
+int ior_kfields_set_sk(struct ior_bpf_obj *obj, char *why, size_t whylen);
 
 #endif

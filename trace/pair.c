@@ -3,6 +3,7 @@
  * records remove entries so a reused tid starts fresh. Records are copied
  * into local structs because ring records are only 4-byte aligned. */
 #include "pair_int.h"
+#include "net.h"
 
 #include <fcntl.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@ struct ior_pairer *ior_pair_new(const struct ior_pair_cfg *cfg)
 	p->tids = calloc(p->mask + 1, sizeof *p->tids);
 	if (!p->tids)
 		return free(p), NULL;
+	ior_pair_net_init(p);
 	return p;
 }
 
@@ -207,6 +209,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	}
 	const char *raw0 = ior_pair_exit_path(p, &x, rec, len, 0), *raw1 = ior_pair_exit_path(p, &x, rec, len, 1);
 	ior_pair_read_ident(p, &x, rec, len);
+	p->has_net = x.ident == IOR_EXIT_NET && !ior_net_read(rec, len, &p->net);
 	e = (struct ior_event_pair){
 		.enter_ns = t->enter_ts,
 		.duration_ns = x.h.ts > t->enter_ts ? x.h.ts - t->enter_ts : 0,
@@ -224,6 +227,8 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && x.ret > 0)
 		e.bytes = (uint64_t)x.ret;
 	ior_pair_name_files(p, s, t, &e, raw0, raw1);
+	if (p->has_net || s->family == IOR_FAM_Polling || s == p->mmsg[0] || s == p->mmsg[1])
+		ior_pair_name_net(p, s, t, &e);
 	if (p->cfg.visible && !p->cfg.visible[e.sys]) {
 		ior_pair_update_fds(p, s, t, &e);
 		return;

@@ -34,6 +34,12 @@ struct ior_pairer {
 	struct ior_file_ident ident; /* of the exit being paired, when has_ident */
 	int has_ident;
 	char leaf[IOR_LEAF_MAX + 1];
+	struct ior_exit_net net; /* of the exit being paired, when has_net */
+	int has_net;
+	const struct ior_syscall *mmsg[2]; /* sendmmsg, recvmmsg (ior_pair_net_init) */
+	const struct ior_syscall *wait_sys[8]; /* the waits (trace/net.h) */
+	unsigned char wait_kind[8];
+	unsigned nwaits;
 	char raw[2][IOR_PATH_MAX];
 	char path[2][IOR_FD_PATH_MAX];
 };
@@ -56,6 +62,14 @@ void ior_pair_name_files(struct ior_pairer *p, const struct ior_syscall *s, cons
 /* What the pair did to the fd table (close, close_range, rename), once delivered. */
 void ior_pair_update_fds(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
 			 const struct ior_event_pair *e);
+/* Finds the syscalls ior_pair_name_net() handles without an extra
+ * (mmsg, waits), once per pairer. */
+void ior_pair_net_init(struct ior_pairer *p);
+/* Names what connect, bind, accept, pipe, socketpair ... made, from the
+ * exit's network extra (has_net); sendmmsg and recvmmsg get their bytes,
+ * waits their timeout. After ior_pair_name_files(). */
+void ior_pair_name_net(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
+		       struct ior_event_pair *e);
 void ior_pair_learn_unpaired_open(struct ior_pairer *p, const struct exit_base *x, const char *rec,
 				  size_t len);
 

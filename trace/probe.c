@@ -9,6 +9,7 @@
 #include "trace/clock.h"
 #include "trace/event.h"
 #include "trace/kfields.h"
+#include "trace/net.h"
 #include "trace/probe.h"
 #include "trace/select.h"
 #include "trace/syscalls.h"
@@ -131,6 +132,8 @@ static void set_offsets(struct ior_probe *p, const struct ior_probe_cfg *c)
 		warn(c, "%s; tracing with raw tracepoints (slower)", why);
 	else if (!(p->file_idents = ior_kfields_set_ident(p->obj, why, sizeof why)))
 		warn(c, "%s; fds are named by the path their open used (symlinks not resolved)", why);
+	else if (!ior_kfields_set_sk(p->obj, why, sizeof why))
+		warn(c, "%s; sockets are named without their local address", why);
 }
 
 /* The tp_btf programs the kernel refused (the loader's warning says why)
@@ -191,7 +194,7 @@ static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
 
 static struct ior_sys_conf sys_conf_of(const struct ior_syscall *s, bool selected)
 {
-	return (struct ior_sys_conf){
+	struct ior_sys_conf c = {
 		.traced = 1, .fd_arg = s->fd_arg, .flags_arg = s->flags_arg,
 		.aux_arg = s->aux_arg, .path_arg = { s->path_arg[0], s->path_arg[1] },
 		.flags_is_open_how = s->flags_is_open_how, .ret_is_fd = s->cls == IOR_SC_OPEN,
@@ -200,6 +203,8 @@ static struct ior_sys_conf sys_conf_of(const struct ior_syscall *s, bool selecte
 		.fold = selected && !ior_syscall_keeps_fds(s),
 		.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER,
 	};
+	ior_net_conf(s, &c);
+	return c;
 }
 
 static int fill_sys_conf(struct ior_probe *p, const unsigned char *sel, char *err, size_t errlen)

@@ -31,7 +31,8 @@ enum {
 	PAIR_RET = 0x04,  /* zigzag ret; else the thread's previous */
 	PAIR_TIME = 0x08, /* zigzag enter delta to the previous record; else enter = prev exit + gap */
 	PAIR_EXT = 0x10,  /* an EXT_* byte follows */
-	PAIR_RESERVED = 0x60,
+	PAIR_WAIT = 0x20, /* version 3: a zigzag timeout (ns, -1 for ever) follows the bytes */
+	PAIR_RESERVED = 0x40,
 };
 
 enum {

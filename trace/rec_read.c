@@ -257,7 +257,7 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	uint8_t ext = 0;
 	uint32_t tid = cd->last_tid;
 	uint64_t gap, dur;
-	if (op & PAIR_RESERVED)
+	if (op & PAIR_RESERVED || (op & PAIR_WAIT && r->info.version < 3))
 		return -1;
 	if (op & PAIR_EXT) {
 		if (c->p >= c->end)
@@ -281,6 +281,13 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 			return -1;
 		s->bytes_rule = RULE_VALUE;
 		break;
+	}
+	p->has_timeout = (op & PAIR_WAIT) != 0;
+	p->timeout_ns = 0;
+	if (p->has_timeout) {
+		if (get_varint(c, &gap))
+			return -1;
+		p->timeout_ns = unzigzag(gap);
 	}
 	if (get_varint(c, &gap) || get_varint(c, &dur))
 		return -1;
@@ -333,6 +340,8 @@ static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_ev
 	p->fd = (int32_t)f;
 	p->ret = 0;
 	p->flags = IOR_FLAGS_UNKNOWN;
+	p->has_timeout = 0;
+	p->timeout_ns = 0;
 	p->summary = 1;
 	p->end_ns = p->enter_ns + span;
 	put_strings(r, p, ids, comm, path, 0);

@@ -368,6 +368,8 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 	ext |= (uint8_t)(bytes_mode(s, p) << EXT_BYTES_SHIFT);
 	if (ext)
 		op |= PAIR_EXT;
+	if (p->has_timeout)
+		op |= PAIR_WAIT;
 
 	uint8_t *o = w->raw + w->raw_len;
 	*o++ = op;
@@ -395,6 +397,8 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 		o = put_varint(o, zigzag(p->flags));
 	if ((ext >> EXT_BYTES_SHIFT) == BYTES_EXPLICIT)
 		o = put_varint(o, p->bytes);
+	if (op & PAIR_WAIT)
+		o = put_varint(o, zigzag(p->timeout_ns));
 	o = put_varint(o, p->gap_ns);
 	o = put_varint(o, p->duration_ns);
 	w->raw_len = (size_t)(o - w->raw);

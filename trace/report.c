@@ -115,6 +115,9 @@ static void print_oddities(struct ior_session *s, FILE *f, const struct ior_pair
 	if (st->paths_cut)
 		fprintf(f, "ior: paths cut at %d bytes (longer than the kernel takes; shown ending in "
 			   "\"...(cut)\"): %llu\n", IOR_PATH_MAX - 1, (ull)st->paths_cut);
+	if (st->mmsg_unread)
+		fprintf(f, "ior: sendmmsg/recvmmsg messages whose bytes were not counted (past the first %d "
+			   "of a call, or unreadable): %llu\n", IOR_MMSG_MAX, (ull)st->mmsg_unread);
 	if (s->cfg.probe.follow && (bad = ior_session_counter(s, "follow_full")))
 		fprintf(f, "ior: %llu new processes not traced: the followed set was full (%d processes)\n",
 			(ull)bad, IOR_FOLLOW_MAX);

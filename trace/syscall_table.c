@@ -4,7 +4,8 @@
  * "Recipe: add a syscall" says how to read a row. */
 #include "syscall_rows.h"
 
-/* sendmmsg and recvmmsg return a count of messages, not of bytes: OTHER. */
+/* sendmmsg and recvmmsg return a count of messages: their bytes are the
+ * msg_len sums their exits carry (trace/net.h), not ret. */
 const struct ior_syscall ior_syscalls_x86_64[] = {
 	SC(FS, read, 0, READ, 0, N, N, N, N),
 	SC(FS, write, 1, WRITE, 0, N, N, N, N),
@@ -288,7 +289,7 @@ const struct ior_syscall ior_syscalls_x86_64[] = {
 	SC(FS, pwritev, 296, WRITE, 0, N, N, N, N),
 	NR(Signals, rt_tgsigqueueinfo, 297),
 	NEWFD(Security, perf_event_open, 298, N, N, N, PERF_EVENT),
-	SC(Network, recvmmsg, 299, OTHER, 0, N, N, N, N),
+	SC(Network, recvmmsg, 299, READ, 0, N, N, N, N),
 	NEWFD(FS, fanotify_init, 300, N, N, N, FANOTIFY),
 	SC(FS, fanotify_mark, 301, OTHER, 0, N, N, N, N),
 	NR(Process, prlimit64, 302),
@@ -296,7 +297,7 @@ const struct ior_syscall ior_syscalls_x86_64[] = {
 	SC(FS, open_by_handle_at, 304, OPEN, 0, 2, N, N, N),
 	NR(Time, clock_adjtime, 305),
 	SC(FS, syncfs, 306, OTHER, 0, N, N, N, N),
-	SC(Network, sendmmsg, 307, OTHER, 0, N, N, N, N),
+	SC(Network, sendmmsg, 307, WRITE, 0, N, N, N, N),
 	NR(Process, setns, 308),
 	NR(Misc, getcpu, 309),
 	NR(Memory, process_vm_readv, 310),

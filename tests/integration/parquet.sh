@@ -150,7 +150,8 @@ want = [("time_ns", "INT64", "REQUIRED", None, "Timestamp(isAdjustedToUTC=1, tim
         ("file", "BYTE_ARRAY", "OPTIONAL", "UTF8", "String"), ("file2", "BYTE_ARRAY", "OPTIONAL", "UTF8", "String"),
         ("flags", "BYTE_ARRAY", "OPTIONAL", "UTF8", "String"), ("is_error", "BOOLEAN", "REQUIRED", None, None),
         ("errno_name", "BYTE_ARRAY", "OPTIONAL", "UTF8", "String"), ("duration_ns", "INT64", "REQUIRED", None, None),
-        ("gap_ns", "INT64", "REQUIRED", None, None), ("pairs", "INT64", "REQUIRED", None, None)]
+        ("gap_ns", "INT64", "REQUIRED", None, None), ("pairs", "INT64", "REQUIRED", None, None),
+        ("timeout_ns", "INT64", "OPTIONAL", None, None)]
 rows = json.loads(open(sys.argv[1]).readline())
 got = [(r["name"], r["type"], r["repetition_type"], r["converted_type"], r["logical_type"]) for r in rows[1:]]
 norm = lambda l: (l or "").replace(" ", "").lower()

@@ -27,16 +27,106 @@ else
 		"sum_bytes[name=sendto,fd=3]==5" "sum_bytes[name=sendto,fd=6]==1001" \
 		"sum_bytes[name=recvfrom,fd=7]==1001"
 	check net-names pid=$P "count[name=socket,path=socket:tcp]==2" \
-		"count[name=accept4,path=socket:tcp,fd=7]==1" "count[name=sendto,path=socket:tcp]==2" \
-		"count[name=recvfrom,path=socket:tcp]==2" "count[name=epoll_create1,path=anon_inode:[eventpoll\\],fd=8]==1" \
+		"count[name=bind,path~tcp:127.0.0.1:,path!~->]==1" "count[name=connect,path~tcp:127.0.0.1:,path~->127.0.0.1:]==1" \
+		"count[name=accept4,path~tcp:127.0.0.1:,path~->127.0.0.1:,fd=7]==1" "count[name=sendto,path~tcp:127.0.0.1:]==2" \
+		"count[name=recvfrom,path~tcp:127.0.0.1:]==2" "count[name=epoll_create1,path=anon_inode:[eventpoll\\],fd=8]==1" \
 		"count[name=epoll_wait,path=anon_inode:[eventpoll\\]]==2" "count[name=epoll_ctl,fd=8]==1" \
-		"count[name=close,path=socket:tcp]==3" "count[name=close,path=anon_inode:[eventpoll\\]]==1" \
-		"count[name=sendto,fd=3,path=]==1" "count[name=close,path=]==4"
+		"count[name=close,path~tcp:127.0.0.1:]==3" "count[name=close,path=anon_inode:[eventpoll\\]]==1" \
+		"count[name=socketpair,path=unix:socketpair]==1" "count[name=sendto,fd=3,path=unix:socketpair]==1" \
+		"count[name=close,path=unix:socketpair]==2" "count[name=close,path~pipe:[]==2" \
+		"count[name=write,path~pipe:[,fd=4]==1" "count[name=read,path~pipe:[,fd=3]==1" "count[name=close,path=]==0"
 	# the timeouts: poll 50 ms and epoll_wait 30 ms expire (ret 0), the
 	# second epoll_wait returns at once (the byte is there)
 	check net-waits pid=$P "min_dur[name=poll,ret=0]>=$((50 * MS))" "max_dur[name=poll]<$((1000 * MS))" \
 		"min_dur[name=epoll_wait,ret=0]>=$((30 * MS))" "max_dur[name=epoll_wait,ret=0]<$((1000 * MS))" \
 		"count[name=epoll_wait,ret=1]==1" "max_dur[name=epoll_wait,ret=1]<$((1000 * MS))"
+fi
+
+# Sockets and pipes made under the trace, named by their endpoints (ports
+# and the pipe's inode as the workload saw them): TCP over ::1, UDP over
+# 127.0.0.1 with addresses, a unix socket by path and by abstract name,
+# a pipe written by a child, a socketpair; bytes of sendmmsg/recvmmsg.
+br() { printf '%s' "${1//]/\\]}"; } # a csvcheck value: ] escaped
+mkdir -p "$T/ep"
+if ! trace_scenario -follow -trace-families=FS,Network,IPC -- endpoints "$T/ep"; then
+	fail endpoints-run "$WHY"
+else
+	P=$WL_LAST
+	read -r _ L6 C6 U TP PINO < <(grep '^ports ' "$WL_OUT")
+	TL=$(br "tcp6:[::1]:$L6") TC=$(br "tcp6:[::1]:$C6->[::1]:$L6") TA=$(br "tcp6:[::1]:$L6->[::1]:$C6")
+	PIPE=$(br "pipe:[$PINO]") AB="unix:@ior-endpoints-$P@x"
+	check endpoints-counts "count==60" "count[pid=$P]==59" "count[pid!=$P,name=write,path=$PIPE]==1"
+	check endpoints-tcp6 pid=$P "count[name=bind,path=$TL]==1" "count[name=listen,path=$TL]==1" \
+		"count[path=$TL]==4" "count[name=connect,path=$TC]==1" "count[name=accept,path=$TA,fd=5]==1" \
+		"sum_bytes[name=sendto,path=$TC]==100" "sum_bytes[name=recvfrom,path=$TA]==100" \
+		"count[name=close,path=$TC]==1" "count[name=close,path=$TA]==1"
+	check endpoints-udp pid=$P "count[name=bind,path=udp:127.0.0.1:$U]==1" \
+		"count[name=sendto,path=udp:0.0.0.0:$TP->127.0.0.1:$U]==2" "sum_bytes[name=sendto,fd=7]==20" \
+		"count[name=recvfrom,path=udp:127.0.0.1:$U->127.0.0.1:$TP]==2" "sum_bytes[name=recvfrom,fd=6]==20" \
+		"count[name=sendmmsg,path=udp:0.0.0.0:$TP,ret=3]==1" "count[name=recvmmsg,path=udp:127.0.0.1:$U,ret=3]==1"
+	check endpoints-unix pid=$P "count[path=unix:$T/ep/u.sock]==9" "count[name=connect,path=unix:$T/ep/u.sock,fd=9]==1" \
+		"count[name=accept,path=unix:$T/ep/u.sock,fd=10]==1" "sum_bytes[name=recvfrom,path=unix:$T/ep/u.sock]==3" \
+		"count[path=$AB]==9" "count[name=accept,path=$AB,fd=13]==1" "sum_bytes[name=sendto,path=$AB]==3" \
+		"count[name=socket,path=socket:unix]==4"
+	check endpoints-pipes pid=$P "count[name=pipe,path=$PIPE]==1" "count[name=read,path=$PIPE,fd=14]==1" \
+		"count[name=close,path=$PIPE]==2" "count[name=socketpair,path=unix:socketpair]==1" \
+		"sum_bytes[name=recvfrom,path=unix:socketpair,fd=17]==2" "count[name=close,path=unix:socketpair]==2"
+fi
+# sendmmsg and recvmmsg count the bytes of their messages (4 + 5 + 6), not
+# the messages: the summary's written and read
+if ! WORKLOAD_NOWAIT=1 "$IOR" -summary -trace-syscalls=sendmmsg,recvmmsg -- "$WORKLOAD" endpoints "$T/ep" \
+	>"$T/mmsg.out" 2>&1; then
+	fail endpoints-mmsg-bytes "ior -- workload endpoints: exit $?: $(head -c 300 "$T/mmsg.out")"
+elif python3 "$TESTS_DIR/lib/summarycheck.py" "$T/mmsg.out" row Syscalls sendmmsg calls=1 written=15 &&
+	python3 "$TESTS_DIR/lib/summarycheck.py" "$T/mmsg.out" row Syscalls recvmmsg calls=1 read=15; then
+	pass endpoints-mmsg-bytes
+else
+	fail endpoints-mmsg-bytes "$(grep mmsg "$T/mmsg.out" | tr '\n' '|')"
+fi
+
+# Waits with known timeouts: each lasts at least its timeout (and not a
+# second more), and the recording carries the timeout each was given
+# (-fields=timeout; "never" for a NULL or negative one).
+if ! trace_scenario -trace-families=Polling,Network,FS -- waits; then
+	fail waits-run "$WHY"
+else
+	P=$WL_LAST
+	check waits-durations pid=$P "count==15" \
+		"min_dur[name=poll,ret=0]>=$((30 * MS))" "min_dur[name=ppoll,ret=0]>=$((20 * MS))" \
+		"min_dur[name=select]>=$((25 * MS))" "min_dur[name=pselect6]>=$((15 * MS))" \
+		"min_dur[name=epoll_wait]>=$((10 * MS))" "min_dur[name=epoll_pwait]>=$((12 * MS))" \
+		"min_dur[name=epoll_pwait2]>=$((14 * MS))" "max_dur[ret=0]<$((1000 * MS))" \
+		"count[name=poll,ret=1]==1" "count[name=ppoll,ret=1]==1" "max_dur[ret=1]<$((1000 * MS))"
+fi
+mkdir -p "$T/rec"
+if ! (cd "$T/rec" && WORKLOAD_NOWAIT=1 "$IOR" -flamegraph -name waits -trace-families=Polling,Network,FS \
+	-- "$WORKLOAD" waits >"$T/rec/out" 2>&1); then
+	fail waits-timeouts "ior -flamegraph -- workload waits: $(tail -c 300 "$T/rec/out")"
+else
+	"$IOR" collapsed -fields=tracepoint,timeout "$T"/rec/*.ior.zst >"$T/rec/folded" 2>&1
+	"$IOR" collapsed -fields=tracepoint,timeout -count=duration "$T"/rec/*.ior.zst >"$T/rec/dur" 2>&1
+	want="close;(no timeout) 3
+epoll_create1;(no timeout) 1
+epoll_pwait2;timeout 14ms 1
+epoll_pwait;timeout 12ms 1
+epoll_wait;timeout 10ms 1
+poll;timeout 30ms 1
+poll;timeout never 1
+ppoll;timeout 20ms 1
+ppoll;timeout never 1
+pselect6;timeout 15ms 1
+select;timeout 25ms 1
+sendto;(no timeout) 1
+socketpair;(no timeout) 1"
+	if [ "$(sort "$T/rec/folded")" != "$want" ]; then
+		fail waits-timeouts "ior collapsed -fields=tracepoint,timeout: $(tr '\n' '|' <"$T/rec/folded")"
+	elif ! awk '/timeout [0-9]+ms/ { ms = $(NF-1) + 0; n++
+		if ($NF < ms * 1000000 || $NF >= (ms + 1000) * 1000000) bad = bad $0 "|" }
+		END { if (n != 7 || bad != "") { print n " waits; out of bounds: " bad; exit 1 } }' "$T/rec/dur" >"$T/rec/why"; then
+		fail waits-timeouts "durations by timeout: $(cat "$T/rec/why")"
+	else
+		pass waits-timeouts
+	fi
 fi
 
 # Only the FS family: the pipe's write and read and the closes, nothing of
@@ -45,8 +135,12 @@ if ! trace_scenario -trace-families=FS -- net; then
 	fail net-fs-run "$WHY"
 else
 	P=$WL_LAST
+	# pipe2, socketpair, bind, connect and accept4 are traced for the fd
+	# table: the fds have their names
 	check net-fs-only pid=$P "count==10" "count[name=write]==1" "count[name=read]==1" "count[name=close]==8" \
-		"count[name=close,path=socket:tcp]==3" "count[name=close,path=anon_inode:[eventpoll\\]]==1"
+		"count[name=close,path=socket:tcp]==0" "count[name=close,path~tcp:127.0.0.1:,path~->127.0.0.1:]==2" \
+		"count[name=close,path~tcp:127.0.0.1:,path!~->]==1" "count[name=read,path~pipe:[]==1" \
+		"count[name=close,path=unix:socketpair]==2" "count[name=close,path=anon_inode:[eventpoll\\]]==1"
 fi
 
 # -no-trace-families and -trace-syscalls compose: Network without Polling,

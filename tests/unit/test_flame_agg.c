@@ -25,7 +25,7 @@ static uint16_t sys(const char *name)
 
 /* enter, dur, gap, ret, bytes, flags, pid, tid, fd, sys, comm, path, path2 */
 #define P(e, d, g, r, b, f, pid, tid, fd, s, c, p, p2) \
-	{ e, d, g, r, b, f, pid, tid, fd, 0, c, p, p2, 0, 0, 0 }
+	{ e, d, g, r, b, f, pid, tid, fd, 0, c, p, p2, 0, 0, 0, 0, 0 }
 
 static struct ior_event_pair pairs[] = {
 	P(1000, 1000, 0, 3, 0, 0x80000, 10, 10, 3, 0, "cat", "/etc/hosts", ""),
@@ -53,6 +53,8 @@ static void init_pairs(void)
 {
 	for (size_t i = 0; i < NPAIRS; i++)
 		pairs[i].sys = sys(pair_sys[i]);
+	pairs[NPAIRS - 1].has_timeout = 1; /* the epoll_wait: 30 ms */
+	pairs[NPAIRS - 1].timeout_ns = 30000000;
 }
 
 /* Compares text with the golden file (or rewrites it when asked). */

@@ -97,7 +97,7 @@ TEST(socket_roles)
 	CHECK(sc("sendto")->cls == IOR_SC_WRITE && sc("sendmsg")->cls == IOR_SC_WRITE);
 	CHECK(sc("recvfrom")->cls == IOR_SC_READ && sc("recvmsg")->cls == IOR_SC_READ);
 	/* they return messages, not bytes */
-	CHECK(sc("sendmmsg")->cls == IOR_SC_OTHER && sc("recvmmsg")->cls == IOR_SC_OTHER);
+	CHECK(sc("sendmmsg")->cls == IOR_SC_WRITE && sc("recvmmsg")->cls == IOR_SC_READ);
 	CHECK(sc("splice")->cls == IOR_SC_TRANSFER && sc("tee")->cls == IOR_SC_TRANSFER &&
 	      sc("vmsplice")->cls == IOR_SC_TRANSFER);
 	CHECK(sc("socket")->cls == IOR_SC_OPEN && sc("socket")->fd_kind == IOR_FD_SOCKET &&
@@ -107,6 +107,8 @@ TEST(socket_roles)
 	CHECK(sc("poll")->aux_arg == 2 && sc("epoll_wait")->aux_arg == 3); /* the timeouts */
 	CHECK(ior_syscall_keeps_fds(sc("socket")) && ior_syscall_keeps_fds(sc("accept")));
 	CHECK(!ior_syscall_keeps_fds(sc("sendto")));
+	CHECK(ior_syscall_keeps_fds(sc("pipe2")) && ior_syscall_keeps_fds(sc("socketpair")) &&
+	      ior_syscall_keeps_fds(sc("connect")) && ior_syscall_keeps_fds(sc("bind")));
 }
 
 TEST(fd_names)
