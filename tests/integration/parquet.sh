@@ -39,7 +39,7 @@ fi
 ALL="SELECT epoch_ns(time_ns)::VARCHAR AS time_ns, host, boot_id, comm, pid::VARCHAR AS pid,
 	tid::VARCHAR AS tid, syscall, family, fd::VARCHAR AS fd, ret::VARCHAR AS ret, bytes::VARCHAR AS bytes,
 	file, file2, flags, is_error::VARCHAR AS is_error, errno_name, duration_ns::VARCHAR AS duration_ns,
-	gap_ns::VARCHAR AS gap_ns, pairs::VARCHAR AS pairs FROM"
+	gap_ns::VARCHAR AS gap_ns, pairs::VARCHAR AS pairs, timeout_ns::VARCHAR AS timeout_ns FROM"
 cat >"$T/engines.py" <<'PY'
 import json, sys
 duck = json.loads(open(sys.argv[1]).readline())
@@ -50,7 +50,7 @@ cols = [("time_ns", "INT64", "TIMESTAMP", 0), ("host", "BYTE_ARRAY", "STRING", 0
         ("ret", "INT64", "", 1), ("bytes", "INT64", "", 0), ("file", "BYTE_ARRAY", "STRING", 1),
         ("file2", "BYTE_ARRAY", "STRING", 1), ("flags", "BYTE_ARRAY", "STRING", 1), ("is_error", "BOOLEAN", "", 0),
         ("errno_name", "BYTE_ARRAY", "STRING", 1), ("duration_ns", "INT64", "", 0), ("gap_ns", "INT64", "", 0),
-        ("pairs", "INT64", "", 0)]
+        ("pairs", "INT64", "", 0), ("timeout_ns", "INT64", "", 1)]
 arrow = {("INT64", "TIMESTAMP"): "Timestamp<NANOSECOND, UTC>", ("BYTE_ARRAY", "STRING"): "Utf8",
          ("INT32", ""): "Int32", ("INT64", ""): "Int64", ("BOOLEAN", ""): "Bool"}
 want_schema = {"arrow-rs": [[n, arrow[(p, l)], bool(o)] for n, p, l, o in cols],
@@ -104,7 +104,7 @@ print(len(meta), "columns")
 PY
 stats_check() { # FILE
 	local c sel="" out
-	for c in time_ns host boot_id comm pid tid syscall family fd ret bytes file file2 flags is_error errno_name duration_ns gap_ns pairs; do
+	for c in time_ns host boot_id comm pid tid syscall family fd ret bytes file file2 flags is_error errno_name duration_ns gap_ns pairs timeout_ns; do
 		sel="$sel, min($c)::VARCHAR AS ${c}_lo, max($c)::VARCHAR AS ${c}_hi, (count(*) - count($c))::VARCHAR AS ${c}_n"
 	done
 	duckdb_sql "$STATS('$1') WHERE row_group_id = 0" "SELECT ${sel#, } FROM '$1'" >"$T/stats.json" 2>&1
