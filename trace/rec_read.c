@@ -89,7 +89,7 @@ static int parse_syscalls(struct ior_rec_reader *r, struct cur *c)
 			return rfail(r, -EBADMSG, "corrupt header: syscall name %u", i);
 		char *name = r->sys_names + i * (MAX_SYSNAME + 1);
 		memcpy(name, s, n);
-		const struct ior_syscall *sc = ior_syscall_by_name(name);
+		const struct ior_syscall *sc = ior_syscall_by_foreign_name(name);
 		r->sys_map[i] = sc ? (uint16_t)ior_syscall_index(sc) : UINT16_MAX;
 	}
 	return 0;

@@ -85,6 +85,9 @@ extern const unsigned ior_nsyscalls_x86_64, ior_nsyscalls_arm64;
 const struct ior_syscall *ior_syscall_by_nr(unsigned nr);
 /* NULL when unknown. */
 const struct ior_syscall *ior_syscall_by_name(const char *name);
+/* The same, or the row another arch's name (in a recording made there)
+ * stands for: arm64's fadvise64_64 is x86_64's fadvise64. */
+const struct ior_syscall *ior_syscall_by_foreign_name(const char *name);
 /* Index of s in ior_syscalls[]: a small stable id for recordings. */
 unsigned ior_syscall_index(const struct ior_syscall *s);
 /* Whether s changes the fd table (or the cwd): traced even when -tps

@@ -48,6 +48,20 @@ TEST(no_duplicate_nr_or_name)
 	CHECK(ior_syscall_by_name("stat") == NULL); /* the tracepoint's name: newstat */
 }
 
+/* A recording made on another arch names its syscalls there. */
+TEST(foreign_names)
+{
+	const struct ior_syscall *own = ior_syscall_by_name("fadvise64");
+
+	if (!own) /* arm64: the table's name is fadvise64_64 */
+		own = ior_syscall_by_name("fadvise64_64");
+	CHECK(own != NULL);
+	CHECK(ior_syscall_by_foreign_name("fadvise64") == own);
+	CHECK(ior_syscall_by_foreign_name("fadvise64_64") == own);
+	CHECK(ior_syscall_by_foreign_name("read") == ior_syscall_by_name("read"));
+	CHECK(ior_syscall_by_foreign_name("no_such_syscall") == NULL);
+}
+
 TEST(counts_per_family)
 {
 	static const unsigned want[IOR_NFAMILIES] = {
@@ -133,6 +147,7 @@ int main(void)
 {
 	RUN(every_entry_is_whole);
 	RUN(no_duplicate_nr_or_name);
+	RUN(foreign_names);
 	RUN(counts_per_family);
 	RUN(families_of_some);
 	RUN(socket_roles);
