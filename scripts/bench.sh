@@ -15,6 +15,8 @@
 #   --keep        keep the work directory (tracer outputs, recordings)
 #   --workloads L comma-separated subset of: read open write mixed read2
 #                 getpid send (default all)
+#   --stats-runs N  runs per workload of the BPF run-time statistics phase
+#                 (empty, ior-flame, ior-plain; default 3, 0: none)
 #
 # build/iorbench (tests/bench/gen.c) is the workload. Every tracer filters
 # to it by comm ("iorbench") in the kernel, except the empty program (no
@@ -33,9 +35,10 @@ IOR=${IOR:-$ROOT/ior}
 GEN=${GEN:-$ROOT/build/iorbench}
 RECGEN=${RECGEN:-$ROOT/build/iorrecgen}
 COMM=iorbench
-RUNS=5 SMOKE=0 KEEP=0 TRACERS="" WORKLOADS=""
+PROGSTAT=${PROGSTAT:-$ROOT/build/iorprogstat}
+RUNS=5 SMOKE=0 KEEP=0 TRACERS="" WORKLOADS="" STATS_RUNS=3
 
-usage() { sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) SMOKE=1 ;;
@@ -44,6 +47,8 @@ while [ $# -gt 0 ]; do
 	--tracers) TRACERS=${2:-}; shift ;;
 	--tracers=*) TRACERS=${1#*=} ;;
 	--keep) KEEP=1 ;;
+	--stats-runs) STATS_RUNS=${2:-}; shift ;;
+	--stats-runs=*) STATS_RUNS=${1#*=} ;;
 	--workloads) WORKLOADS=${2:-}; shift ;;
 	--workloads=*) WORKLOADS=${1#*=} ;;
 	-h | --help) usage 0 ;;
@@ -52,6 +57,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case $RUNS in '' | *[!0-9]* | 0) echo "bench.sh: --runs needs a positive number" >&2; exit 2 ;; esac
+case $STATS_RUNS in '' | *[!0-9]*) echo "bench.sh: --stats-runs needs a number" >&2; exit 2 ;; esac
 
 # ---- workloads -----------------------------------------------------------
 # getpid: a syscall no default family has (it must stay nearly free);
@@ -80,7 +86,7 @@ ROUND_RUNS=2
 READER_PAIRS=1500000   # ior-reader: pairs of each synthetic recording
 PARQUET_PAIRS=10000000 # ior-parquet: pairs of the recording converted
 if [ "$SMOKE" = 1 ]; then
-	RUNS=1
+	RUNS=1 STATS_RUNS=1
 	for w in "${WLS[@]}"; do WL_ITERS[$w]=$((WL_ITERS[$w] / 100)); done
 	SLOW_DIV=1 SUST_PAIRS=20000 SUST_THREADS="1" AGG_RUNS=1 ROUND_RUNS=1 READER_PAIRS=150000 PARQUET_PAIRS=200000
 fi
@@ -128,6 +134,8 @@ gen_pin() { # WL: prints the pinning prefix for its generator
 W=""
 cleanup() {
 	local p
+	# the statistics' holder first: its sleep and iorprogstat are its children
+	[ -n "${STATS_JOB:-}" ] && pkill -P "$STATS_JOB" 2>/dev/null
 	# only our own children still running (no pid that may have been reused)
 	for p in $(jobs -p); do kill -KILL "$p" 2>/dev/null; done
 	for p in "${GEN_PIDS[@]}"; do rm -f "/dev/shm/iorbench-$p-"*; done
@@ -418,6 +426,107 @@ ior_pairs_per_run() { # DIR
 	awk 'NR == FNR { n = $NF; $NF = ""; gsub(/[^0-9]/, "", $0); if ($0 != "") c[$0] += n; next }
 	     $1 == "ior-flame" { $7 = ($4 in c) ? c[$4] : 0 } { print }' \
 		"$counts" "$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"
+}
+
+# ---- BPF run-time statistics ---------------------------------------------
+# The programs themselves, far less sensitive to the machine's load than
+# wall time: with the kernel's run-time statistics on (iorprogstat enable,
+# during this phase only: they cost every program two clock reads), a
+# fresh session of each of empty, ior-flame and ior-plain per run and
+# workload, and its programs' run_cnt and run_time_ns before and after the
+# loop. The programs run for every syscall on the machine (the filters
+# drop others' early), so runs per loop syscall above 1 are other
+# processes'. Rows of $W/progstats: tracer wl run prog runs ns insns syscalls
+STATS_T=""
+bench_bpf_stats() {
+	local t w run pre post
+	for t in empty ior-flame ior-plain; do want "$t" && STATS_T="$STATS_T $t"; done
+	[ -n "$STATS_T" ] && [ "$STATS_RUNS" -gt 0 ] || return 0
+	[ -x "$PROGSTAT" ] || { problem "$PROGSTAT missing: run make build/iorprogstat"; return 1; }
+	: >"$W/progstats"
+	(sleep 36000 | "$PROGSTAT" enable >"$W/progstat.en" 2>&1) &
+	STATS_JOB=$!
+	if ! wait_for "$W/progstat.en" '^iorprogstat: enabled' 10; then
+		problem "BPF run-time statistics: $(head -c 300 "$W/progstat.en")"
+		return 1
+	fi
+	log "bpf stats:$STATS_T; $STATS_RUNS runs of every workload, a fresh session each"
+	for ((run = 1; run <= STATS_RUNS; run++)); do
+		for w in "${WLS[@]}"; do
+			for t in $STATS_T; do
+				# shellcheck disable=SC2046 # ior_args prints words without spaces
+				ior_start "stats-$t-$w-$run" "$W/stats-$t" /dev/null $(ior_args "$t" "$w" "s$run") || continue
+				gen_start "$w" 1 || { stop_proc "$IOR_PID" 60; continue; }
+				pre=$("$PROGSTAT" "$IOR_PID")
+				kill -USR1 "$GEN_PID"
+				wait "$GEN_PID"
+				post=$("$PROGSTAT" "$IOR_PID")
+				stop_proc "$IOR_PID" 300 || problem "stats-$t: ior did not stop on SIGINT within 300 s"
+				gen_result || continue
+				join <(sort <<<"$pre") <(sort <<<"$post") |
+					awk -v t="$t" -v w="$w" -v r="$run" -v n="$GEN_SYSCALLS" \
+					'$8 > $3 { print t, w, r, $1, $8 - $3, $9 - $4, $10, n }' >>"$W/progstats"
+			done
+		done
+	done
+	pkill -P "$STATS_JOB" 2>/dev/null
+	wait "$STATS_JOB" 2>/dev/null
+	STATS_JOB=""
+}
+
+# Per tracer, workload and program, over the runs: median ns/run, its
+# range, runs per loop syscall, xlated instructions; and per tracer and
+# workload the programs' ns per loop syscall (all their runs: what the
+# session cost in BPF time, over the loop's syscalls).
+# Rows of $W/progsum: tracer wl prog ns lo hi runs_per_syscall insns
+stats_summarize() {
+	[ -s "$W/progstats" ] || return 0
+	awk '
+	function med(s,  n, v, i, j, t) {
+		n = split(s, v, " ")
+		for (i = 2; i <= n; i++) { t = v[i] + 0; for (j = i - 1; j >= 1 && v[j] + 0 > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+		lo = v[1]; hi = v[n]
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	{
+		k = $1 " " $2 " " $4
+		if (!(k in ns)) order[++nk] = k
+		ns[k] = ns[k] " " $6 / $5; rps[k] = rps[k] " " $5 / $8; insns[k] = $7
+		kt = $1 " " $2 " " $3; tot[kt] += $6; sys[kt] = $8; tw[kt] = $1 " " $2
+	}
+	END {
+		for (i = 1; i <= nk; i++) {
+			k = order[i]; m = med(ns[k]); l = lo; h = hi
+			printf "%s %.1f %.1f %.1f %.2f %s\n", k, m, l, h, med(rps[k]), insns[k]
+		}
+		for (kt in tot) per[tw[kt]] = per[tw[kt]] " " tot[kt] / sys[kt]
+		for (k in per) { m = med(per[k]); printf "%s (all) %.1f %.1f %.1f - -\n", k, m, lo, hi }
+	}' "$W/progstats" >"$W/progsum"
+}
+
+prog_field() { # TRACER WL PROG FIELD(4..8)
+	awk -v t="$1" -v w="$2" -v p="$3" -v f="$4" '$1 == t && $2 == w && $3 == p { print $f }' "$W/progsum" 2>/dev/null
+}
+
+print_stats_table() {
+	local w t
+	if perf stat -x, -e instructions true 2>&1 | grep -q 'not supported\|not counted'; then
+		echo "perf stat -e instructions: not supported on this machine (no PMU in the VM): no instruction counts."
+		echo
+	fi
+	[ -s "$W/progsum" ] || return 0
+	echo "BPF run-time statistics (kernel.bpf_stats via BPF_ENABLE_STATS), median of $STATS_RUNS fresh sessions per workload;"
+	echo "runs/syscall above 1 are other processes' syscalls (the machine is shared); (all) is every ior program's run time over the loop's syscalls."
+	echo
+	echo "| workload | tracer | program | ns/run | range | runs/loop syscall | xlated insns |"
+	echo "|---|---|---|---:|---:|---:|---:|"
+	for w in "${WLS[@]}"; do
+		for t in $STATS_T; do
+			awk -v t="$t" -v w="$w" -v n="${NAME[$t]}" '$1 == t && $2 == w && $3 ~ /^ior_(btf|raw)_(enter|exit|empty)$|^\(all\)$/ {
+				printf "| %s | %s | %s | %s | %s-%s | %s | %s |\n", w, n, $3, $4, $5, $6, $7, $8 }' "$W/progsum"
+		done
+	done
+	echo
 }
 
 # ---- bpftrace ------------------------------------------------------------
@@ -931,6 +1040,35 @@ families_targets() {
 	return 0
 }
 
+# Per mode: the floor and each tracer's added ns/syscall (paired runs),
+# the ratios the targets read, and the programs' ns/run (statistics).
+floor_range() { # WL: min-max of the empty program's per-run added ns
+	paired_runs empty "$1" | awk '{ print $2 }' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR) printf "%.0f..%.0f", lo, hi }'
+}
+ratio() { # A B
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b > 0) printf "%.2f", a / b; else print "-" }'
+}
+prog_ns() { # TRACER WL: "enter/exit" ns/run of its tp_btf or raw programs
+	local en ex
+	en=$(prog_field "$1" "$2" ior_btf_enter 4)
+	[ -n "$en" ] || en=$(prog_field "$1" "$2" ior_raw_enter 4)
+	ex=$(prog_field "$1" "$2" ior_btf_exit 4)
+	[ -n "$ex" ] || ex=$(prog_field "$1" "$2" ior_raw_exit 4)
+	echo "${en:--}/${ex:--}"
+}
+print_cost_table() {
+	local w e f pl b
+	echo "| mode | floor +ns (runs) | ior -flamegraph +ns | ior -plain +ns | bpftrace count +ns | flame / floor | plain / floor | flame / bpftrace | flame enter/exit ns/run | plain enter/exit ns/run | empty ns/run |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for w in "${WLS[@]}"; do
+		e=$(added_ns empty "$w") f=$(added_ns ior-flame "$w") pl=$(added_ns ior-plain "$w") b=$(added_ns bt-count-raw "$w")
+		[ -n "$e$f$pl" ] || continue
+		printf "| %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$w" "${e:--}" "$(floor_range "$w")" \
+			"${f:--}" "${pl:--}" "${b:--}" "$(ratio "$f" "$e")" "$(ratio "$pl" "$e")" "$(ratio "$f" "$b")" \
+			"$(prog_ns ior-flame "$w")" "$(prog_ns ior-plain "$w")" "$(prog_field empty "$w" ior_raw_empty 4)"
+	done
+}
+
 print_targets() {
 	local w ia ea ba bea r lost1 lost2 bpp agg1 agg2 rss rss0
 	echo "| target | result | numbers |"
@@ -940,15 +1078,17 @@ print_targets() {
 		# (raw_syscalls), same syscalls, same filter; the per-syscall
 		# tracepoint variants are shown too
 		ia=$(added_ns ior-flame "$w") ea=$(added_ns empty "$w") ba=$(added_ns bt-count-raw "$w")
-		local bs=$(added_ns bt-count "$w") bea=$(added_ns bt-count-enter "$w")
+		local bs=$(added_ns bt-count "$w") bea=$(added_ns bt-count-enter "$w") pa=$(added_ns ior-plain "$w")
 		[ -n "$ia" ] || continue
+		# getpid is not traced: its target is unselected_free
+		[ "$w" = getpid ] && continue
 		if [ -n "$ea" ] && [ -n "$ba" ]; then
-			r=$(awk -v i="$ia" -v e="$ea" -v b="$ba" 'BEGIN { print (i <= 2 * e && i < b) ? "met" : "missed" }')
+			r=$(awk -v i="$ia" -v e="$ea" -v b="$ba" 'BEGIN { print (i <= 2 * e && i <= 0.5 * b) ? "met" : "missed" }')
 			local rr
 			rr=$(run_ratios "$w")
-			target "cost_$w" "$r" "ior -flamegraph +$ia ns/syscall; empty program +$ea (2x = $(awk -v e="$ea" 'BEGIN { printf "%.1f", 2 * e }'))${rr:+; per-run ratio median $rr}; bpftrace count on raw_syscalls +$ba${bs:+, on sys_enter_X+sys_exit_X +$bs}${bea:+, on sys_enter_X only +$bea}"
+			target "cost_$w" "$r" "ior -flamegraph +$ia ns/syscall ($(ratio "$ia" "$ea")x floor, $(ratio "$ia" "$ba")x bpftrace count; -plain +${pa:-?}); empty program +$ea, runs $(floor_range "$w") (2x = $(awk -v e="$ea" 'BEGIN { printf "%.1f", 2 * e }'))${rr:+; per-run ratio median $rr}; bpftrace count on raw_syscalls +$ba (0.5x = $(awk -v b="$ba" 'BEGIN { printf "%.1f", b / 2 }'))${bs:+, on sys_enter_X+sys_exit_X +$bs}${bea:+, on sys_enter_X only +$bea}; programs enter/exit ns/run $(prog_ns ior-flame "$w"); target <= 2x floor and <= 0.5x bpftrace count"
 		else
-			target "cost_$w" unknown "ior +$ia ns/syscall; empty ${ea:-not run}; bpftrace count raw_syscalls ${ba:-not run}"
+			target "cost_$w" unknown "ior +$ia ns/syscall; empty ${ea:-not run}; bpftrace count raw_syscalls ${ba:-not run}; programs enter/exit ns/run $(prog_ns ior-flame "$w")"
 		fi
 	done
 	families_targets
@@ -1038,6 +1178,7 @@ log "$(uname -r), $(nproc) CPUs, runs=$RUNS, work dir $W"
 t_start=$(date +%s)
 log "untraced: $ROUND_RUNS runs of every workload before each tracer and at the end"
 [ -x "$IOR" ] && bench_ior_paired
+[ -x "$IOR" ] && bench_bpf_stats
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && installed bpftrace && untraced_round "$t" && bench_bpftrace "$t"
 done
@@ -1049,11 +1190,15 @@ want ior-reader && [ -x "$IOR" ] && bench_reader
 want ior-parquet && [ -x "$IOR" ] && bench_parquet
 
 summarize
+stats_summarize
 echo
 echo "## ior bench: $(date -u '+%Y-%m-%d %H:%M') UTC, Linux $(uname -r), $(nproc) CPUs, median of $RUNS runs ($(( $(date +%s) - t_start )) s)"
 echo
 print_table
 echo
+print_cost_table
+echo
+print_stats_table
 if [ ${#EXTRA[@]} -gt 0 ]; then
 	echo "| ior | value |"
 	echo "|---|---:|"
