@@ -469,9 +469,27 @@ bench_bpf_stats() {
 			done
 		done
 	done
+	bench_probes
 	pkill -P "$STATS_JOB" 2>/dev/null
 	wait "$STATS_JOB" 2>/dev/null
 	STATS_JOB=""
+}
+
+# What one helper call costs a program here: iorprogstat's one-call
+# programs on sys_enter and sys_exit during the read loop, ns per run
+# (median of STATS_RUNS). empty is the statistics' own cost (two clock
+# reads around every run); the others add their helper to it.
+PROBE_KINDS="empty clock pidtgid comm"
+declare -A PROBE_NS
+bench_probes() {
+	local k i
+	for k in $PROBE_KINDS; do
+		for ((i = 0; i < STATS_RUNS; i++)); do
+			"$PROGSTAT" probe "$k" "${GEN_PIN[@]}" "$GEN" read -n "$(iters_of read 1)" 2>&1 |
+				sed -n "s/^iorprogstat: $k runs=[0-9]* ns_per_run=//p"
+		done >"$W/probe.$k"
+		PROBE_NS[$k]=$(median <"$W/probe.$k")
+	done
 }
 
 # Per tracer, workload and program, over the runs: median ns/run, its
@@ -518,6 +536,10 @@ print_stats_table() {
 	echo "BPF run-time statistics (kernel.bpf_stats via BPF_ENABLE_STATS), median of $STATS_RUNS fresh sessions per workload;"
 	echo "runs/syscall above 1 are other processes' syscalls (the machine is shared); (all) is every ior program's run time over the loop's syscalls."
 	echo
+	if [ -n "${PROBE_NS[empty]:-}" ]; then
+		echo "One helper call in a program on sys_enter and sys_exit (iorprogstat probe, read loop), ns/run: empty ${PROBE_NS[empty]} (the statistics' own cost), bpf_ktime_get_ns ${PROBE_NS[clock]:-?}, bpf_get_current_pid_tgid ${PROBE_NS[pidtgid]:-?}, bpf_get_current_comm ${PROBE_NS[comm]:-?}."
+		echo
+	fi
 	echo "| workload | tracer | program | ns/run | range | runs/loop syscall | xlated insns |"
 	echo "|---|---|---|---:|---:|---:|---:|"
 	for w in "${WLS[@]}"; do

@@ -6,6 +6,15 @@
  *   iorprogstat PID        one line per BPF program PID holds (a program
  *                          or link fd), named ior_*:
  *                          NAME ID RUN_CNT RUN_TIME_NS XLATED_INSNS JITED_BYTES
+ *   iorprogstat probe KIND CMD...
+ *                          attaches a tiny raw tracepoint program to
+ *                          sys_enter and sys_exit, runs CMD, and prints
+ *                          "iorprogstat: KIND runs=N ns_per_run=X": what
+ *                          one helper costs a program on this machine.
+ *                          KIND: empty, clock (bpf_ktime_get_ns), pidtgid
+ *                          (bpf_get_current_pid_tgid), comm
+ *                          (bpf_get_current_comm), task
+ *                          (bpf_get_current_task)
  *
  * Statistics through an fd rather than the sysctl: they end with this
  * process, whatever happens to the bench, and cost the other programs on
@@ -19,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_IDS 256
@@ -104,13 +114,92 @@ static void show(uint32_t id)
 	close(fd);
 }
 
+#define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+#define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, (f))
+
+/* The probe's program: at most one helper call, then return 0. */
+static int probe_insns(const char *kind, struct bpf_insn *p)
+{
+	int n = 0;
+
+	if (!strcmp(kind, "clock"))
+		p[n++] = CALL(BPF_FUNC_ktime_get_ns);
+	else if (!strcmp(kind, "pidtgid"))
+		p[n++] = CALL(BPF_FUNC_get_current_pid_tgid);
+	else if (!strcmp(kind, "task"))
+		p[n++] = CALL(BPF_FUNC_get_current_task);
+	else if (!strcmp(kind, "comm")) {
+		p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_10, 0, 0);
+		p[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, -16);
+		p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, 16);
+		p[n++] = CALL(BPF_FUNC_get_current_comm);
+	} else if (strcmp(kind, "empty"))
+		return -1;
+	p[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	p[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return n;
+}
+
+static int attach(int prog, const char *tp)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof a);
+	a.raw_tracepoint.name = (uint64_t)(uintptr_t)tp;
+	a.raw_tracepoint.prog_fd = (uint32_t)prog;
+	return (int)sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &a, sizeof a);
+}
+
+static int probe(const char *kind, char **cmd)
+{
+	struct bpf_insn insns[8];
+	struct bpf_prog_info info;
+	union bpf_attr a;
+	int n = probe_insns(kind, insns), fd, st;
+	pid_t child;
+
+	if (n < 0) {
+		fprintf(stderr, "iorprogstat: unknown probe '%s'\n", kind);
+		return 2;
+	}
+	memset(&a, 0, sizeof a);
+	a.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	a.insns = (uint64_t)(uintptr_t)insns;
+	a.insn_cnt = (uint32_t)n;
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	memcpy(a.prog_name, "ior_probe", 10);
+	if ((fd = (int)sys_bpf(BPF_PROG_LOAD, &a, sizeof a)) < 0 || attach(fd, "sys_enter") < 0 ||
+	    attach(fd, "sys_exit") < 0) {
+		fprintf(stderr, "iorprogstat: probe %s: %s\n", kind, strerror(errno));
+		return 1;
+	}
+	if ((child = fork()) == 0) {
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	if (child < 0 || waitpid(child, &st, 0) < 0)
+		return 1;
+	memset(&info, 0, sizeof info);
+	memset(&a, 0, sizeof a);
+	a.info.bpf_fd = (uint32_t)fd;
+	a.info.info_len = sizeof info;
+	a.info.info = (uint64_t)(uintptr_t)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof a) || !info.run_cnt)
+		return 1;
+	printf("iorprogstat: %s runs=%llu ns_per_run=%.1f\n", kind, (unsigned long long)info.run_cnt,
+	       (double)info.run_time_ns / (double)info.run_cnt);
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t ids[MAX_IDS];
 	int n;
 
+	if (argc >= 4 && !strcmp(argv[1], "probe"))
+		return probe(argv[2], argv + 3);
 	if (argc != 2) {
-		fprintf(stderr, "usage: iorprogstat enable | PID\n");
+		fprintf(stderr, "usage: iorprogstat enable | PID | probe KIND CMD...\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "enable"))
