@@ -31,15 +31,17 @@ INLINE int read_regs_tail(__u64 regs, struct regs_tail *r)
 				     (const void *)(regs + __builtin_offsetof(struct pt_regs_x86, r10)));
 }
 
-INLINE void args_of(const struct regs_tail *r, struct args *a)
-{
-	a->v[0] = r->di;
-	a->v[1] = r->si;
-	a->v[2] = r->dx;
-	a->v[3] = r->r10;
-	a->v[4] = r->r8;
-	a->v[5] = r->r9;
-}
+/* The arguments from anything with pt_regs' field names: a copy
+ * (struct regs_tail) or the tp_btf pointer, read in place. */
+#define ARGS_OF(r, a)                                                                              \
+	do {                                                                                       \
+		(a)->v[0] = (r)->di;                                                               \
+		(a)->v[1] = (r)->si;                                                               \
+		(a)->v[2] = (r)->dx;                                                               \
+		(a)->v[3] = (r)->r10;                                                              \
+		(a)->v[4] = (r)->r8;                                                               \
+		(a)->v[5] = (r)->r9;                                                               \
+	} while (0)
 
 /* 0, or -1 for a syscall of a 32-bit process (not traced). */
 INLINE int load_args_raw(const struct raw_ctx *ctx, struct args *a)
@@ -52,7 +54,7 @@ INLINE int load_args_raw(const struct raw_ctx *ctx, struct args *a)
 	}
 	if (!user64(r.cs))
 		return -1;
-	args_of(&r, a);
+	ARGS_OF(&r, a);
 	return 0;
 }
 
@@ -64,7 +66,7 @@ INLINE int load_exit_raw(const struct raw_ctx *ctx, __u32 *nr, struct args *a)
 
 	if (read_regs_tail(ctx->regs, &r) || !user64(r.cs))
 		return -1;
-	args_of(&r, a);
+	ARGS_OF(&r, a);
 	*nr = (__u32)r.orig_ax;
 	return 0;
 }
@@ -76,12 +78,7 @@ INLINE int load_args_btf(const __u64 *ctx, struct args *a)
 
 	if (!user64(r->cs))
 		return -1;
-	a->v[0] = r->di;
-	a->v[1] = r->si;
-	a->v[2] = r->dx;
-	a->v[3] = r->r10;
-	a->v[4] = r->r8;
-	a->v[5] = r->r9;
+	ARGS_OF(r, a);
 	return 0;
 }
 
