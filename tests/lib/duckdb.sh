@@ -9,20 +9,13 @@
 #                       JSON line (an array of row objects, numbers as
 #                       strings where they may not fit a double)
 
+. "$ROOT/tests/lib/npm.sh"
+
 DUCKDB_DIR=${DUCKDB_DIR:-$ROOT/build/duckdb}
 DUCKDB_PKG="@duckdb/node-api@1.5.6-r.1"
 
 duckdb_setup() {
-	command -v node >/dev/null || { WHY="node missing (apt-get install nodejs)"; return 1; }
-	if [ ! -d "$DUCKDB_DIR/node_modules/@duckdb/node-api" ]; then
-		command -v npm >/dev/null || { WHY="npm missing (apt-get install npm)"; return 1; }
-		mkdir -p "$DUCKDB_DIR"
-		if ! npm install --prefix "$DUCKDB_DIR" --no-audit --no-fund --loglevel=error "$DUCKDB_PKG" \
-			>"$DUCKDB_DIR/npm.log" 2>&1; then
-			WHY="npm install $DUCKDB_PKG into $DUCKDB_DIR failed (is registry.npmjs.org reachable?): $(tail -c 300 "$DUCKDB_DIR/npm.log")"
-			return 1
-		fi
-	fi
+	npm_setup "$DUCKDB_DIR" "$DUCKDB_PKG" || return 1
 	# the script lives beside node_modules so that import resolves
 	cat >"$DUCKDB_DIR/sql.mjs" <<'JS'
 import { DuckDBInstance } from '@duckdb/node-api';
