@@ -42,7 +42,7 @@ INLINE int enter_alone(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_sys
 		return 0;
 	load_args_tp(ctx, &a);
 	__u32 len = fill_enter(&r, pid_tgid, nr, c, &a, comm);
-	if (c->wait > IOR_WAIT_MS)
+	if (len == sizeof r && c->wait > IOR_WAIT_MS) /* aux was filled */
 		fill_wait(&r, c);
 	if (c->path_arg[0] != IOR_ARG_NONE)
 		save_paths(&a, c, (__u32)pid_tgid);
@@ -84,7 +84,7 @@ INLINE int enter_batched(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_s
 		return 0;
 	}
 	__u32 len = fill_enter(batch_slot(b), pid_tgid, nr, c, a, comm);
-	if (c->wait > IOR_WAIT_MS)
+	if (len == sizeof(struct ior_rec_enter) && c->wait > IOR_WAIT_MS)
 		fill_wait(batch_slot(b), c);
 	b->enter_tid = (__u32)pid_tgid;
 	b->enter_nr = nr;
