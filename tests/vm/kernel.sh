@@ -34,6 +34,10 @@ case $series in
 esac
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
+# One at a time: tests/vm/matrix.sh starts the series at once, and two of
+# them (6.1, 6.1-nobtf) take the same kernel from the same apt lists.
+exec 9>"$cache/kernel.lock"
+flock 9
 
 # bookworm amd64 is this machine's suite; the others get their own lists.
 APT_OPTS=()
