@@ -19,6 +19,8 @@
  * Statistics through an fd rather than the sysctl: they end with this
  * process, whatever happens to the bench, and cost the other programs on
  * the machine nothing afterwards. */
+#include "loader/internal.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -140,16 +142,6 @@ static int probe_insns(const char *kind, struct bpf_insn *p)
 	return n;
 }
 
-static int attach(int prog, const char *tp)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof a);
-	a.raw_tracepoint.name = (uint64_t)(uintptr_t)tp;
-	a.raw_tracepoint.prog_fd = (uint32_t)prog;
-	return (int)sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &a, sizeof a);
-}
-
 static int probe(const char *kind, char **cmd)
 {
 	struct bpf_insn insns[8];
@@ -162,15 +154,14 @@ static int probe(const char *kind, char **cmd)
 		fprintf(stderr, "iorprogstat: unknown probe '%s'\n", kind);
 		return 2;
 	}
-	memset(&a, 0, sizeof a);
-	a.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	a.insns = (uint64_t)(uintptr_t)insns;
-	a.insn_cnt = (uint32_t)n;
-	a.license = (uint64_t)(uintptr_t)"GPL";
-	memcpy(a.prog_name, "ior_probe", 10);
-	if ((fd = (int)sys_bpf(BPF_PROG_LOAD, &a, sizeof a)) < 0 || attach(fd, "sys_enter") < 0 ||
-	    attach(fd, "sys_exit") < 0) {
-		fprintf(stderr, "iorprogstat: probe %s: %s\n", kind, strerror(errno));
+	const struct ior_sys_prog_def def = { .name = "ior_probe", .license = "GPL",
+					      .type = BPF_PROG_TYPE_RAW_TRACEPOINT, .insns = insns,
+					      .ninsns = (uint32_t)n, .btf_fd = -1 };
+	int e = fd = ior_sys_prog_load(&def);
+	if (fd >= 0 && (e = ior_sys_raw_tracepoint_open("sys_enter", fd)) >= 0)
+		e = ior_sys_raw_tracepoint_open("sys_exit", fd);
+	if (e < 0) {
+		fprintf(stderr, "iorprogstat: probe %s: %s\n", kind, strerror(-e));
 		return 1;
 	}
 	if ((child = fork()) == 0) {
@@ -184,8 +175,10 @@ static int probe(const char *kind, char **cmd)
 	a.info.bpf_fd = (uint32_t)fd;
 	a.info.info_len = sizeof info;
 	a.info.info = (uint64_t)(uintptr_t)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof a) || !info.run_cnt)
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof a) || !info.run_cnt) {
+		fprintf(stderr, "iorprogstat: probe %s: no runs counted (run 'iorprogstat enable' first)\n", kind);
 		return 1;
+	}
 	printf("iorprogstat: %s runs=%llu ns_per_run=%.1f\n", kind, (unsigned long long)info.run_cnt,
 	       (double)info.run_time_ns / (double)info.run_cnt);
 	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : 1;
