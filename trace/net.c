@@ -56,6 +56,14 @@ unsigned ior_net_wait(const struct ior_syscall *s, unsigned *arg)
 	return IOR_WAIT_NONE;
 }
 
+int ior_net_names_fds(const struct ior_syscall *s)
+{
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+		if (!strcmp(rows[i].name, s->name))
+			return rows[i].kind == IOR_NET_FDPAIR || (rows[i].kind == IOR_NET_ADDR_IN && !rows[i].fold);
+	return 0;
+}
+
 int64_t ior_net_timeout_ns(unsigned kind, uint64_t aux)
 {
 	if (kind == IOR_WAIT_MS)

@@ -18,6 +18,11 @@
  * syscalls. */
 void ior_net_conf(const struct ior_syscall *s, struct ior_sys_conf *c);
 
+/* 1 when s's network extra names fds, so the fd table needs it traced:
+ * the pair of pipe, pipe2 and socketpair, the endpoint of connect and
+ * bind (sendto's peer names one pair only). */
+int ior_net_names_fds(const struct ior_syscall *s);
+
 /* The enum ior_wait_kind of s, its timeout's argument in *arg (arg may be
  * NULL); IOR_WAIT_NONE for a syscall without a timeout. */
 unsigned ior_net_wait(const struct ior_syscall *s, unsigned *arg);

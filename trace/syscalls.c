@@ -1,5 +1,6 @@
 #include "syscalls.h"
 #include "event.h"
+#include "net.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -60,23 +61,11 @@ int ior_syscall_changes_names(const struct ior_syscall *s)
 	return s->path_arg[1] != IOR_ARG_NONE;
 }
 
-/* What names fds from its exit's network extra (trace/net.h): the fds of
- * pipes and socketpairs, a socket's endpoint. */
-static int names_fds(const struct ior_syscall *s)
-{
-	static const char *const names[] = { "pipe", "pipe2", "socketpair", "connect", "bind" };
-
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (!strcmp(s->name, names[i]))
-			return 1;
-	return 0;
-}
-
 int ior_syscall_keeps_fds(const struct ior_syscall *s)
 {
 	return s->cls == IOR_SC_OPEN || s->cls == IOR_SC_CLOSE || s->cls == IOR_SC_CLOSE_RANGE ||
 	       s->cls == IOR_SC_DUP || s->cls == IOR_SC_FCNTL || s->renames || s->sets_cwd ||
-	       names_fds(s);
+	       ior_net_names_fds(s);
 }
 
 static const char *const families[IOR_NFAMILIES] = {
