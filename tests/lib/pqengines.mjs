@@ -1,7 +1,7 @@
 // Reads a Parquet file with engines other than DuckDB and prints, per
 // engine, one JSON line: {"engine", "schema": [[name, type, nullable]],
-// "rows": [[column values as strings or null]]}, rows sorted, so a test
-// compares them with DuckDB's. arrow-rs (the Rust parquet crate, as
+// "rows": [[column values as strings or null]]}, in file order; the test
+// sorts them to compare with DuckDB's. arrow-rs (the Rust parquet crate, as
 // parquet-wasm) and hyparquet (a JavaScript reader) share no code with
 // DuckDB or with each other.
 // usage: node pqengines.mjs FILE.parquet
@@ -13,7 +13,6 @@ import { compressors } from 'hyparquet-compressors';
 
 const file = readFileSync(process.argv[2]);
 const text = (v) => (v === null || v === undefined ? null : String(v));
-const sorted = (rows) => rows.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 
 // Arrow's get() turns a nanosecond timestamp into a float of milliseconds:
 // the integers are read from the chunks' int64 buffers instead.
@@ -33,7 +32,7 @@ function arrowRs() {
 	const rows = [];
 	for (let i = 0; i < table.numRows; i++)
 		rows.push(cols.map((c) => text(c[i])));
-	return { engine: 'arrow-rs', schema, rows: sorted(rows) };
+	return { engine: 'arrow-rs', schema, rows };
 }
 
 async function hyparquet() {
@@ -52,7 +51,7 @@ async function hyparquet() {
 		if (v instanceof Uint8Array) return dec.decode(v);
 		return text(v);
 	}));
-	return { engine: 'hyparquet', schema, rows: sorted(rows) };
+	return { engine: 'hyparquet', schema, rows };
 }
 
 console.log(JSON.stringify(arrowRs()));

@@ -6,7 +6,7 @@
 # tests/lib/pqengines.mjs.
 #
 #   pqengines_setup       installs them when missing; returns 1 with WHY
-#   pqengines_read FILE   one JSON line per engine: schema and sorted rows
+#   pqengines_read FILE   one JSON line per engine: schema and rows
 
 . "$ROOT/tests/lib/npm.sh"
 
