@@ -167,7 +167,7 @@ INLINE void exit_alone(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const str
 	r = bpf_map_lookup_elem(&exit_scratch, &zero);
 	if (r)
 		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r,
-				      fill_exit(r, pid_tgid, nr, ret, p, ident));
+				      fill_exit(r, pid_tgid, nr, ret, p, ident, NULL));
 }
 
 INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct path_ptrs *p,
@@ -200,7 +200,7 @@ INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const s
 		reserve_drop(b);
 		return;
 	}
-	__u32 len = fill_exit(batch_slot(b), pid_tgid, nr, ret, p, c->ret_is_fd);
+	__u32 len = fill_exit(batch_slot(b), pid_tgid, nr, ret, p, c->ret_is_fd, task);
 	if (c->net)
 		len = fill_net(batch_slot(b), len, a, c, ret);
 	batch_commit(b, len);

@@ -63,26 +63,71 @@ INLINE __u64 kptr(__u64 base, __u32 off)
 	return v;
 }
 
+/* Two pointer-sized fields of one kernel object at base: in one read when
+ * they are close, since each bpf_probe_read_kernel costs ~30 ns here (a
+ * helper call and a fault-safe copy), most of an open's identity. The
+ * offsets are .rodata constants, so the verifier sees fixed stack slots. */
+#define KSPAN_MAX 64
+INLINE int kread2(__u64 base, __u32 off_a, __u32 off_b, __u64 *a, __u64 *b)
+{
+	__u32 lo = off_a < off_b ? off_a : off_b, hi = off_a < off_b ? off_b : off_a;
+	__u64 span[KSPAN_MAX / 8];
+
+	*a = *b = 0;
+	if (!base)
+		return -1;
+	if (hi - lo > KSPAN_MAX - 8 || (off_a | off_b) & 7)
+		return bpf_probe_read_kernel(a, 8, (const void *)(base + off_a)) ||
+		       bpf_probe_read_kernel(b, 8, (const void *)(base + off_b));
+	if (bpf_probe_read_kernel(span, hi - lo + 8, (const void *)(base + lo)))
+		return -1;
+	*a = span[((off_a - lo) / 8) & (KSPAN_MAX / 8 - 1)];
+	*b = span[((off_b - lo) / 8) & (KSPAN_MAX / 8 - 1)];
+	return 0;
+}
+
+/* The current task's fdtable: its max_fds and fd array. tp_btf programs
+ * (task set) load them directly through the task's BTF type, which the
+ * verifier turns into plain loads; the others read them with helpers. */
+INLINE int current_fds(const char *task, __u32 *max, __u64 *fd_array)
+{
+	__u64 fdt, max64 = 0;
+
+	if (task) {
+		const char *files = *(const char *const *)(task + task_files_off);
+		const char *t = files ? *(const char *const *)(files + files_fdt_off) : 0;
+		if (!t)
+			return -1;
+		*max = *(const __u32 *)(t + fdt_max_fds_off);
+		*fd_array = *(const __u64 *)(t + fdt_fd_off);
+		return 0;
+	}
+	fdt = kptr(kptr(bpf_get_current_task(), task_files_off), files_fdt_off);
+	if (kread2(fdt, fdt_max_fds_off & ~7u, fdt_fd_off, &max64, fd_array))
+		return -1;
+	*max = (__u32)(max64 >> (fdt_max_fds_off & 7) * 8);
+	return 0;
+}
+
 /* The device, inode and leaf name of the file fd names in the current
  * task (an open just returned it): current->files->fdt->fd[fd], its
- * f_inode and f_path.dentry->d_name. leaf has IOR_LEAF_MAX bytes. */
-INLINE int file_ident(__s64 fd, struct ior_file_ident *id, char *leaf)
+ * f_inode and f_path.dentry->d_name. leaf has IOR_LEAF_MAX bytes. task:
+ * the current task for tp_btf programs, else NULL. */
+INLINE int file_ident(__s64 fd, struct ior_file_ident *id, char *leaf, const char *task)
 {
-	__u64 fdt = kptr(kptr(bpf_get_current_task(), task_files_off), files_fdt_off);
-	__u64 file, inode, sb, name;
+	__u64 fd_array = 0, file, inode, dentry, sb, ino, name;
 	__u32 max = 0;
 	long n;
 
-	if (!fdt || bpf_probe_read_kernel(&max, sizeof max, (const void *)(fdt + fdt_max_fds_off)) ||
-	    fd < 0 || fd >= max)
+	if (current_fds(task, &max, &fd_array) || fd < 0 || fd >= max)
 		return -1;
-	file = kptr(kptr(fdt, fdt_fd_off), (__u32)fd * 8);
-	inode = kptr(file, file_inode_off);
-	sb = kptr(inode, inode_sb_off);
-	if (!sb || bpf_probe_read_kernel(&id->ino, sizeof id->ino, (const void *)(inode + inode_ino_off)) ||
+	file = kptr(fd_array, (__u32)fd * 8);
+	if (kread2(file, file_inode_off, file_path_off + path_dentry_off, &inode, &dentry) ||
+	    kread2(inode, inode_sb_off, inode_ino_off, &sb, &ino) || !sb ||
 	    bpf_probe_read_kernel(&id->dev, sizeof id->dev, (const void *)(sb + sb_dev_off)))
 		return -1;
-	name = kptr(kptr(file, file_path_off + path_dentry_off), dentry_name_off + qstr_name_off);
+	id->ino = ino;
+	name = kptr(dentry, dentry_name_off + qstr_name_off);
 	n = name ? bpf_probe_read_kernel_str(leaf, IOR_LEAF_MAX, (const void *)name) : 0;
 	id->leaf_len = n > 1 ? (__u16)(n - 1) : 0;
 	id->pad = 0;

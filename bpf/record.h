@@ -46,9 +46,10 @@ INLINE __u32 fill_enter(struct ior_rec_enter *r, __u64 pid_tgid, __u32 nr, const
 /* Fills an exit record and returns its length. With p (the syscall takes
  * paths), the paths are read now that the kernel has faulted their pages
  * in, and the record is cut after the last one. An open that returned an
- * fd (ident) gets the file's identity after its path. */
+ * fd (ident) gets the file's identity after its path; task as for
+ * file_ident. */
 INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 ret,
-		       const struct path_ptrs *p, int ident)
+		       const struct path_ptrs *p, int ident, const char *task)
 {
 	__u32 len0 = 0, len1 = 0, size = IOR_REC_EXIT_SHORT;
 	int cut0 = 0, cut1 = 0;
@@ -69,7 +70,7 @@ INLINE __u32 fill_exit(struct ior_rec_exit *r, __u64 pid_tgid, __u32 nr, __s64 r
 			off = IOR_PATH_MAX;
 		if (ident_on && ident && ret >= 0 && !p->ptr[1]) {
 			struct ior_file_ident *id = (struct ior_file_ident *)(r->paths + off);
-			if (!file_ident(ret, id, r->paths + off + sizeof *id)) {
+			if (!file_ident(ret, id, r->paths + off + sizeof *id, task)) {
 				r->ident = 1;
 				size = IOR_REC_EXIT_BASE + off + sizeof *id + id->leaf_len;
 			}
