@@ -66,6 +66,7 @@ static const struct ior_flag flag_table[] = {
 	{ "help", IOR_FLAG_BOOL, &opts.help, "print this help" },
 	{ "h", IOR_FLAG_BOOL, &opts.help, NULL },
 	{ "benchEmpty", IOR_FLAG_BOOL, &opts.bench_empty, NULL },
+	{ "benchDetached", IOR_FLAG_BOOL, &opts.bench_detached, NULL },
 };
 
 #define NFLAGS (sizeof flag_table / sizeof flag_table[0])

@@ -31,6 +31,7 @@ struct ior_opts {
 	bool tui;              /* the dashboard (bare ior on a terminal opens it too) */
 	bool verbose;
 	bool bench_empty;      /* hidden: attach the empty program only */
+	bool bench_detached;   /* hidden: load the syscall programs, attach none */
 
 	/* recordings */
 	const char *ior_file;  /* -ior=FILE */

@@ -2,6 +2,7 @@
 # ior next to the tracers people use today, measured side by side in one run.
 #
 # usage: scripts/bench.sh [--smoke] [--runs N] [--tracers LIST] [--workloads LIST] [--keep]
+#                         [--ab-runs N] [--stats-runs N]
 #   --smoke       tiny counts, 1 run, untraced + ior + one installed peer;
 #                 prints PASS:/FAIL: lines (tests/run bench)
 #   --runs N      runs per figure, the median is reported (default 5)
@@ -17,6 +18,9 @@
 #                 getpid send (default all)
 #   --stats-runs N  runs per workload of the BPF run-time statistics phase
 #                 (empty, ior-flame, ior-plain; default 3, 0: none)
+#   --ab-runs N   runs per workload of the A/B phase (scripts/bench_ab.sh:
+#                 programs toggled every 20 ms during one loop; the cost
+#                 targets read it; default 3, 0: none)
 #
 # build/iorbench (tests/bench/gen.c) is the workload. Every tracer filters
 # to it by comm ("iorbench") in the kernel, except the empty program (no
@@ -31,12 +35,14 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
+# shellcheck source=scripts/bench_ab.sh
+. "$ROOT/scripts/bench_ab.sh"
 IOR=${IOR:-$ROOT/ior}
 GEN=${GEN:-$ROOT/build/iorbench}
 RECGEN=${RECGEN:-$ROOT/build/iorrecgen}
 COMM=iorbench
 PROGSTAT=${PROGSTAT:-$ROOT/build/iorprogstat}
-RUNS=5 SMOKE=0 KEEP=0 TRACERS="" WORKLOADS="" STATS_RUNS=3
+RUNS=5 SMOKE=0 KEEP=0 TRACERS="" WORKLOADS="" STATS_RUNS=3 AB_RUNS=3 AB_SECS=2 AB_MS=20
 
 usage() { sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
@@ -48,6 +54,8 @@ while [ $# -gt 0 ]; do
 	--tracers=*) TRACERS=${1#*=} ;;
 	--keep) KEEP=1 ;;
 	--stats-runs) STATS_RUNS=${2:-}; shift ;;
+	--ab-runs) AB_RUNS=${2:-}; shift ;;
+	--ab-runs=*) AB_RUNS=${1#*=} ;;
 	--stats-runs=*) STATS_RUNS=${1#*=} ;;
 	--workloads) WORKLOADS=${2:-}; shift ;;
 	--workloads=*) WORKLOADS=${1#*=} ;;
@@ -58,6 +66,7 @@ while [ $# -gt 0 ]; do
 done
 case $RUNS in '' | *[!0-9]* | 0) echo "bench.sh: --runs needs a positive number" >&2; exit 2 ;; esac
 case $STATS_RUNS in '' | *[!0-9]*) echo "bench.sh: --stats-runs needs a number" >&2; exit 2 ;; esac
+case $AB_RUNS in '' | *[!0-9]*) echo "bench.sh: --ab-runs needs a number" >&2; exit 2 ;; esac
 
 # ---- workloads -----------------------------------------------------------
 # getpid: a syscall no default family has (it must stay nearly free);
@@ -86,7 +95,7 @@ ROUND_RUNS=2
 READER_PAIRS=1500000   # ior-reader: pairs of each synthetic recording
 PARQUET_PAIRS=10000000 # ior-parquet: pairs of the recording converted
 if [ "$SMOKE" = 1 ]; then
-	RUNS=1 STATS_RUNS=1
+	RUNS=1 STATS_RUNS=1 AB_RUNS=1 AB_SECS=0.5 AB_KINDS="empty ior-flame" AB_WLS=${WLS[0]}
 	for w in "${WLS[@]}"; do WL_ITERS[$w]=$((WL_ITERS[$w] / 100)); done
 	SLOW_DIV=1 SUST_PAIRS=20000 SUST_THREADS="1" AGG_RUNS=1 ROUND_RUNS=1 READER_PAIRS=150000 PARQUET_PAIRS=200000
 fi
@@ -1080,6 +1089,24 @@ prog_ns() { # TRACER WL: "enter/exit" ns/run of its tp_btf or raw programs
 }
 print_cost_table() {
 	local w e f pl b
+	if [ -s "$W/ab" ]; then
+		echo "A/B (scripts/bench_ab.sh: programs toggled every $AB_MS ms in one ${AB_SECS} s loop), added ns/syscall, median of $AB_RUNS runs (their range, and the widest quartiles of one run's stretch differences); the cost targets read these:"
+		echo
+		echo "| mode | floor: empty program | ior -flamegraph | ior -plain | flame / floor | plain / floor | floor stable (max off median) | + bpf_ktime_get_ns on both | + bpf_get_current_task on both |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+		for w in ${AB_WLS:-${WLS[*]}}; do
+			e=$(ab_ns empty "$w") f=$(ab_ns ior-flame "$w") pl=$(ab_ns ior-plain "$w")
+			local ck=$(ab_ns clock "$w") tk=$(ab_ns task "$w") st=$(ab_stability "$w")
+			printf "| %s | %s (%s) | %s (%s) | %s (%s) | %s | %s | %s | %s | %s |\n" "$w" "${e:--}" "$(ab_spread empty "$w")" \
+				"${f:--}" "$(ab_spread ior-flame "$w")" "${pl:--}" "$(ab_spread ior-plain "$w")" \
+				"$(ratio "$f" "$e")" "$(ratio "$pl" "$e")" "${st:+±$st%}" \
+				"$(awk -v c="$ck" -v e="$e" 'BEGIN { if (c != "" && e != "") printf "%+.1f", c - e }')" \
+				"$(awk -v c="$tk" -v e="$e" 'BEGIN { if (c != "" && e != "") printf "%+.1f", c - e }')"
+		done
+		echo
+	fi
+	echo "Paired runs (untraced, traced, untraced; separate processes), added ns/syscall, median of $RUNS:"
+	echo
 	echo "| mode | floor +ns (runs) | ior -flamegraph +ns | ior -plain +ns | bpftrace count +ns | flame / floor | plain / floor | flame / bpftrace | flame enter/exit ns/run | plain enter/exit ns/run | empty ns/run |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for w in "${WLS[@]}"; do
@@ -1101,10 +1128,18 @@ print_targets() {
 		# tracepoint variants are shown too
 		ia=$(added_ns ior-flame "$w") ea=$(added_ns empty "$w") ba=$(added_ns bt-count-raw "$w")
 		local bs=$(added_ns bt-count "$w") bea=$(added_ns bt-count-enter "$w") pa=$(added_ns ior-plain "$w")
-		[ -n "$ia" ] || continue
+		local abf=$(ab_ns ior-flame "$w") abe=$(ab_ns empty "$w") abst=$(ab_stability "$w")
+		[ -n "$ia$abf" ] || continue
 		# getpid is not traced: its target is unselected_free
 		[ "$w" = getpid ] && continue
-		if [ -n "$ea" ] && [ -n "$ba" ]; then
+		[ -n "$abe" ] && target "floor_stable_$w" "$(awk -v s="${abst:-999}" 'BEGIN { print s <= 20 ? "met" : "missed" }')" \
+			"A/B floor +$abe ns/syscall over $AB_RUNS runs: $(ab_spread empty "$w"), ${abst:+at most $abst% off the median}; target ±20%"
+		if [ -n "$abf" ] && [ -n "$abe" ] && [ -n "$ba" ] && [ -n "$ia" ]; then
+			# the floor ratio from A/B (both programs measured the same
+			# way, seconds apart); bpftrace's from paired runs, as ior's
+			r=$(awk -v i="$abf" -v e="$abe" -v pi="$ia" -v b="$ba" 'BEGIN { print (i <= 2 * e && pi <= 0.5 * b) ? "met" : "missed" }')
+			target "cost_$w" "$r" "A/B: ior -flamegraph +$abf ns/syscall, $(ratio "$abf" "$abe")x the floor +$abe (-plain +$(ab_ns ior-plain "$w"), $(ratio "$(ab_ns ior-plain "$w")" "$abe")x); paired: ior -flamegraph +$ia, $(ratio "$ia" "$ba")x bpftrace count on raw_syscalls +$ba${bs:+ (on sys_enter_X+sys_exit_X +$bs)}${bea:+ (sys_enter_X only +$bea)}, -plain +${pa:-?}, empty +${ea:-?}; programs enter/exit ns/run $(prog_ns ior-flame "$w"); target <= 2x floor (A/B) and <= 0.5x bpftrace count (paired)"
+		elif [ -n "$ea" ] && [ -n "$ba" ] && [ -n "$ia" ]; then
 			r=$(awk -v i="$ia" -v e="$ea" -v b="$ba" 'BEGIN { print (i <= 2 * e && i <= 0.5 * b) ? "met" : "missed" }')
 			local rr
 			rr=$(run_ratios "$w")
@@ -1160,6 +1195,12 @@ bench_line() {
 	for t in $ALL_TRACERS; do
 		[ -n "${SESSION_LOST[$t]:-}" ] && line="$line ${t//-/_}_lost=${SESSION_LOST[$t]}"
 	done
+	for w in "${WLS[@]}"; do
+		for t in $AB_KINDS; do
+			a=$(ab_ns "$t" "$w")
+			[ -n "$a" ] && line="$line ab_${t//-/_}_${w}_added_ns=$a"
+		done
+	done
 	for e in "${EXTRA[@]}"; do line="$line ${e%% *}=${e#* }"; done
 	for e in "${TARGETS[@]}"; do line="$line target_$e"; done
 	echo "$line"
@@ -1201,6 +1242,7 @@ t_start=$(date +%s)
 log "untraced: $ROUND_RUNS runs of every workload before each tracer and at the end"
 [ -x "$IOR" ] && bench_ior_paired
 [ -x "$IOR" ] && bench_bpf_stats
+[ -x "$IOR" ] && bench_ab
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && installed bpftrace && untraced_round "$t" && bench_bpftrace "$t"
 done
@@ -1241,6 +1283,12 @@ if [ "$SMOKE" = 1 ]; then
 		pass "numbers parse (syscalls, elapsed, ns/syscall in every row)"
 	else
 		fail "a row does not parse: $(cat "$W/summary")"
+	fi
+	ae=$(ab_ns empty "$AB_WLS") af=$(ab_ns ior-flame "$AB_WLS")
+	if awk -v e="$ae" -v f="$af" 'BEGIN { exit !(e > 0 && f > 0) }'; then
+		pass "A/B on $AB_WLS: the empty program +$ae ns/syscall, ior -flamegraph +$af ($(ab_spread ior-flame "$AB_WLS"))"
+	else
+		fail "A/B figures missing or not positive: empty '${ae}', ior -flamegraph '${af}': $(tail -c 300 "$W/ab" 2>/dev/null)"
 	fi
 	fp=${SESSION_PAIRS[ior-flame]:-0}
 	if [ -n "$fp" ] && [ "$fp" -gt 0 ] 2>/dev/null; then

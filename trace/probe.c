@@ -236,6 +236,7 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	memset(p, 0, sizeof *p);
 	p->flush_fd = p->enter_fd = -1;
 	p->empty = c->empty;
+	p->detached = c->detached;
 	r = ior_loader_open(c->object, c->object_size, &p->obj, err, errlen);
 	if (!r)
 		r = set_filters(p, c, err, errlen);
@@ -271,7 +272,7 @@ int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 	for (unsigned i = 0; i < n; i++) {
 		const char *name = prog_of(p, &t[i]);
 		int prog = ior_loader_prog_fd(p->obj, name), fd;
-		if (!row_used(p, &t[i]))
+		if (!row_used(p, &t[i]) || (p->detached && !strncmp(t[i].tp, "sys_", 4)))
 			continue;
 		if (prog < 0)
 			return snprintf(err, errlen, "prog '%s': not loaded", name), prog;

@@ -28,6 +28,8 @@ struct ior_probe_cfg {
 	unsigned char *sel;
 	bool verbose;         /* a verifier rejection brings the whole log */
 	bool empty;           /* the empty program only (bench baseline) */
+	bool detached;        /* bench: sys_enter/sys_exit programs loaded, not
+			       * attached (iorprogstat floor attaches them) */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
 };
@@ -39,6 +41,7 @@ struct ior_probe {
 	bool file_idents;     /* opens carry the file's identity */
 	unsigned nattached;   /* selected syscalls with tracepoints */
 	bool empty;           /* cfg->empty */
+	bool detached;        /* cfg->detached */
 	int flush_fd;         /* bpf.c's ior_flush, or < 0 */
 	int tp_fds[IOR_PROBE_MAX_ATTACH]; /* attachments, in attach order */
 	unsigned ntp;

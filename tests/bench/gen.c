@@ -1,6 +1,7 @@
 /* iorbench: a syscall workload generator for scripts/bench.sh.
  *
  *   iorbench MODE [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR]
+ *            [-blocks PATH]
  *
  * Modes (syscalls issued through syscall(2) so the
  * count is exact whatever the libc does):
@@ -20,6 +21,10 @@
  * -mark calls getppid(2), a syscall ior does not trace, after the result is
  * printed: bench's bpftrace scripts print and clear their maps on it, which
  * splits their counts per run.
+ * -blocks writes each thread's clock every BLOCK_ITERS iterations to PATH
+ * (thread 0; PATH.K for thread K) after the loop, one "END_NS SYSCALLS"
+ * line per block, cumulative, the first line the start: iorprogstat floor
+ * sorts the blocks into the stretches with and without a program attached.
  * The loop's wall time is measured here, so tracer start-up and tear-down
  * never count. The result is one line on stdout:
  *   iorbench: mode=read threads=1 syscalls=N elapsed_ns=N ns_per_syscall=X
@@ -45,6 +50,8 @@
 #define TIME_CHECK_EVERY 256
 #define PACE_EVERY 64
 #define MAX_THREADS 256
+#define BLOCK_ITERS 64
+#define MAX_BLOCKS (1 << 20)
 
 enum mode { MODE_READ, MODE_OPEN, MODE_WRITE, MODE_MIXED, MODE_GETPID, MODE_SEND };
 static const char *const mode_names[] = { "read", "open", "write", "mixed", "getpid", "send" };
@@ -58,6 +65,11 @@ struct config {
 	int wait;
 	int mark;
 	const char *dir;
+	const char *blocks; /* -blocks PATH, or NULL */
+};
+
+struct block {
+	uint64_t end_ns, syscalls;
 };
 
 struct worker {
@@ -71,6 +83,8 @@ struct worker {
 	uint64_t log_writes;
 	uint64_t syscalls;
 	int failed_errno;
+	struct block *blocks; /* -blocks: allocated and touched before the loop */
+	size_t nblocks;
 };
 
 static pthread_barrier_t start_line;
@@ -94,7 +108,7 @@ static void die(const char *what, const char *on, int err)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: iorbench read|open|write|mixed|getpid|send [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR]\n");
+		"usage: iorbench read|open|write|mixed|getpid|send [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR] [-blocks PATH]\n");
 	exit(2);
 }
 
@@ -194,12 +208,16 @@ static void *run_worker(void *arg)
 
 	pthread_barrier_wait(&start_line);
 	start = now_ns();
+	if (w->blocks)
+		w->blocks[w->nblocks++] = (struct block){ start, 0 };
 	for (; !w->failed_errno; i++) {
 		if (cfg->iters && i >= cfg->iters)
 			break;
 		if (cfg->rate > 0 && i % PACE_EVERY == 0)
 			pace(start, cfg->rate, i);
 		n += one_iteration(w, i);
+		if (w->blocks && (i + 1) % BLOCK_ITERS == 0 && w->nblocks < MAX_BLOCKS)
+			w->blocks[w->nblocks++] = (struct block){ now_ns(), n };
 		if (!cfg->iters && i % TIME_CHECK_EVERY == 0 && now_ns() >= deadline_ns)
 			break;
 	}
@@ -245,6 +263,33 @@ static void setup_worker(struct worker *w, const struct config *cfg, int index)
 		if (w->log_fd < 0)
 			die("cannot create", w->log_path, errno);
 	}
+}
+
+/* The block log, touched now so its page faults stay out of the loop. */
+static void setup_blocks(struct worker *w)
+{
+	w->blocks = calloc(MAX_BLOCKS, sizeof *w->blocks);
+	if (!w->blocks)
+		die("cannot allocate", "the block log", ENOMEM);
+	memset(w->blocks, 0xff, MAX_BLOCKS * sizeof *w->blocks);
+}
+
+static void write_blocks(const struct worker *w, const char *path)
+{
+	char name[4096];
+	FILE *f;
+
+	if (w->index)
+		snprintf(name, sizeof name, "%s.%d", path, w->index);
+	else
+		snprintf(name, sizeof name, "%s", path);
+	if (!(f = fopen(name, "w")))
+		die("cannot create", name, errno);
+	for (size_t k = 0; k < w->nblocks; k++)
+		fprintf(f, "%llu %llu\n", (unsigned long long)w->blocks[k].end_ns,
+			(unsigned long long)w->blocks[k].syscalls);
+	if (fclose(f))
+		die("cannot write", name, errno);
 }
 
 static void teardown_worker(struct worker *w)
@@ -305,6 +350,8 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 				usage();
 		} else if (!strcmp(a, "-dir")) {
 			cfg->dir = next_arg(argc, argv, &i);
+		} else if (!strcmp(a, "-blocks")) {
+			cfg->blocks = next_arg(argc, argv, &i);
 		} else if (!strcmp(a, "-wait")) {
 			cfg->wait = 1;
 		} else if (!strcmp(a, "-mark")) {
@@ -347,6 +394,8 @@ int main(int argc, char **argv)
 	pthread_barrier_init(&start_line, NULL, (unsigned)cfg.threads + 1);
 	for (int t = 0; t < cfg.threads; t++) {
 		setup_worker(&workers[t], &cfg, t);
+		if (cfg.blocks)
+			setup_blocks(&workers[t]);
 		int err = pthread_create(&workers[t].thread, NULL, run_worker, &workers[t]);
 		if (err)
 			die("cannot create", "thread", err);
@@ -367,6 +416,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "iorbench: thread %d: a syscall failed: %s\n", t,
 				strerror(workers[t].failed_errno));
 		teardown_worker(&workers[t]);
+		if (cfg.blocks)
+			write_blocks(&workers[t], cfg.blocks);
 	}
 	printf("iorbench: mode=%s threads=%d syscalls=%llu elapsed_ns=%llu ns_per_syscall=%.1f\n",
 	       mode_names[cfg.mode], cfg.threads, (unsigned long long)syscalls,
