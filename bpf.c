@@ -92,18 +92,20 @@ INLINE int enter_batched(void *ctx, __u64 pid_tgid, __u32 nr, const struct ior_s
 	return 0;
 }
 
+/* The syscall table decides first: a syscall no one traces (most of a
+ * busy host's) costs one array load, not a helper call for the task. */
 INLINE int do_enter(void *ctx, __u32 nr, int src)
 {
+	struct ior_sys_conf *c = bpf_map_lookup_elem(&sys_conf, &nr);
 	const char *task = NULL;
-	__u64 pid_tgid = current_pid_tgid(src, &task);
-	struct ior_sys_conf *c;
+	__u64 pid_tgid;
 	struct args a;
 	__u64 comm[IOR_COMM_LEN / 8];
 
-	if (!pid_wanted(pid_tgid))
-		return 0;
-	c = bpf_map_lookup_elem(&sys_conf, &nr);
 	if (!c || !c->traced)
+		return 0;
+	pid_tgid = current_pid_tgid(src, &task);
+	if (!pid_wanted(pid_tgid))
 		return 0;
 	current_comm(src, task, comm);
 	if (src == SRC_TP)
@@ -206,17 +208,22 @@ INLINE void exit_batched(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const s
 	batch_commit(b, len);
 }
 
-/* a: the syscall's arguments (batching programs), NULL for SRC_TP. */
+/* The syscall's entry in the table, if it is traced. */
+INLINE const struct ior_sys_conf *traced_conf(__u32 nr)
+{
+	const struct ior_sys_conf *c = bpf_map_lookup_elem(&sys_conf, &nr);
+
+	return c && c->traced ? c : NULL;
+}
+
+/* a: the syscall's arguments (batching programs), NULL for SRC_TP; c: its
+ * traced_conf. */
 INLINE int do_exit(void *ctx, __u64 pid_tgid, __u32 nr, __s64 ret, const struct args *a,
-		   int src, const char *task)
+		   int src, const char *task, const struct ior_sys_conf *c)
 {
 	__u32 tid = (__u32)pid_tgid;
 	struct path_ptrs *p = NULL, regs_paths;
-	struct ior_sys_conf *c;
 
-	c = bpf_map_lookup_elem(&sys_conf, &nr);
-	if (!c || !c->traced)
-		return 0;
 	if (c->path_arg[0] != IOR_ARG_NONE)
 		p = a ? exit_paths(a, c, &regs_paths) : bpf_map_lookup_elem(&path_args, &tid);
 	if (src != SRC_TP)
@@ -232,10 +239,11 @@ SEC("tracepoint/syscalls/sys_exit")
 int ior_exit(struct sys_exit_ctx *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	const struct ior_sys_conf *c;
 
-	if (!pid_wanted(pid_tgid))
+	if (!pid_wanted(pid_tgid) || !(c = traced_conf(ctx->nr)))
 		return 0;
-	return do_exit(ctx, pid_tgid, ctx->nr, ctx->ret, NULL, SRC_TP, NULL);
+	return do_exit(ctx, pid_tgid, ctx->nr, ctx->ret, NULL, SRC_TP, NULL, c);
 }
 
 /* The exit's syscall number and arguments come from pt_regs
@@ -245,12 +253,13 @@ SEC("raw_tracepoint/sys_exit")
 int ior_raw_exit(struct raw_ctx *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	const struct ior_sys_conf *c;
 	struct args a;
 	__u32 nr;
 
-	if (!pid_wanted(pid_tgid) || load_exit_raw(ctx, &nr, &a))
+	if (!pid_wanted(pid_tgid) || load_exit_raw(ctx, &nr, &a) || !(c = traced_conf(nr)))
 		return 0;
-	return do_exit(ctx, pid_tgid, nr, ctx->arg, &a, SRC_RAW, NULL);
+	return do_exit(ctx, pid_tgid, nr, ctx->arg, &a, SRC_RAW, NULL, c);
 }
 
 /* The arch's rename, link and symlink syscalls (their *at forms too), as
@@ -265,20 +274,25 @@ INLINE int changes_names(__u32 nr)
 	return hit;
 }
 
-/* sys_exit(struct pt_regs *regs, long ret), typed by the kernel's BTF. */
+/* sys_exit(struct pt_regs *regs, long ret), typed by the kernel's BTF.
+ * The number is in pt_regs: the table decides before the task is read. */
 SEC("tp_btf/sys_exit")
 int ior_btf_exit(__u64 *ctx)
 {
+	const struct ior_sys_conf *c;
 	const char *task = NULL;
-	__u64 pid_tgid = current_pid_tgid(SRC_BTF, &task);
 	__u32 nr = exit_nr_btf(ctx);
+	__u64 pid_tgid;
 	struct args a;
 
 	if ((__s64)ctx[1] == 0 && changes_names(nr))
 		__sync_fetch_and_add(&names_changed, 1);
+	if (!(c = traced_conf(nr)))
+		return 0;
+	pid_tgid = current_pid_tgid(SRC_BTF, &task);
 	if (!pid_wanted(pid_tgid) || load_args_btf(ctx, &a))
 		return 0;
-	return do_exit(ctx, pid_tgid, nr, (__s64)ctx[1], &a, SRC_BTF, task);
+	return do_exit(ctx, pid_tgid, nr, (__s64)ctx[1], &a, SRC_BTF, task, c);
 }
 
 /* ---- tasks ------------------------------------------------------------ */
