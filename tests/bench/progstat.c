@@ -112,22 +112,36 @@ static int collect_ids(const char *pid, uint32_t *ids, int max)
 	return n;
 }
 
-static void show(uint32_t id)
+/* An fd for program id and its info; -1 when it is gone or unreadable. */
+static int prog_by_id(uint32_t id, struct bpf_prog_info *info)
 {
-	struct bpf_prog_info info;
 	union bpf_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof a);
 	a.prog_id = id;
 	if ((fd = (int)sys_bpf(BPF_PROG_GET_FD_BY_ID, &a, sizeof a)) < 0)
-		return;
-	memset(&info, 0, sizeof info);
+		return -1;
+	memset(info, 0, sizeof *info);
 	memset(&a, 0, sizeof a);
 	a.info.bpf_fd = (uint32_t)fd;
-	a.info.info_len = sizeof info;
-	a.info.info = (uint64_t)(uintptr_t)&info;
-	if (!sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof a) && !strncmp(info.name, "ior_", 4))
+	a.info.info_len = sizeof *info;
+	a.info.info = (uint64_t)(uintptr_t)info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof a)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void show(uint32_t id)
+{
+	struct bpf_prog_info info;
+	int fd = prog_by_id(id, &info);
+
+	if (fd < 0)
+		return;
+	if (!strncmp(info.name, "ior_", 4))
 		printf("%s %u %llu %llu %u %u\n", info.name, id, (unsigned long long)info.run_cnt,
 		       (unsigned long long)info.run_time_ns, info.xlated_prog_len / 8, info.jited_prog_len);
 	close(fd);
@@ -349,24 +363,15 @@ static int ior_progs(const char *pid, struct pair_progs *pp)
 	pp->fd[0] = pp->fd[1] = -1;
 	for (int i = 0; i < n; i++) {
 		struct bpf_prog_info info;
-		union bpf_attr a;
-		int fd;
-		memset(&a, 0, sizeof a);
-		a.prog_id = ids[i];
-		if ((fd = (int)sys_bpf(BPF_PROG_GET_FD_BY_ID, &a, sizeof a)) < 0)
+		int fd = prog_by_id(ids[i], &info);
+		if (fd < 0)
 			continue;
-		memset(&info, 0, sizeof info);
-		memset(&a, 0, sizeof a);
-		a.info.bpf_fd = (uint32_t)fd;
-		a.info.info_len = sizeof info;
-		a.info.info = (uint64_t)(uintptr_t)&info;
-		if (!sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a, sizeof a))
-			for (int d = 0; d < 2; d++)
-				for (int raw = 0; raw < 2; raw++)
-					if (!strcmp(info.name, names[d][raw]) && pp->fd[d] < 0) {
-						pp->fd[d] = fd;
-						pp->tp[d] = raw ? (d ? "sys_exit" : "sys_enter") : NULL;
-					}
+		for (int d = 0; d < 2; d++)
+			for (int raw = 0; raw < 2; raw++)
+				if (!strcmp(info.name, names[d][raw]) && pp->fd[d] < 0) {
+					pp->fd[d] = fd;
+					pp->tp[d] = raw ? (d ? "sys_exit" : "sys_enter") : NULL;
+				}
 		if (fd != pp->fd[0] && fd != pp->fd[1])
 			close(fd);
 	}
