@@ -269,7 +269,9 @@ else
 	else
 		release_workload
 		wait_workload 10 || fail dash-dumb-workload "$WHY"
-		expect dumb dash-dumb-exit '^EXIT=0$'
+		# -duration 6 ends it 6 s after it attached, however fast the
+		# workload was done
+		expect dumb dash-dumb-exit '^EXIT=0$' 100
 		all=$(tm capture-pane -p -S - -t dash:dumb)
 		if grep -q '^ior: statistics after 5 s of tracing$' <<<"$all" && [ "$(grep -cE '^pread64 +10 ' <<<"$all")" = 2 ]; then
 			pass dash-dumb-reports

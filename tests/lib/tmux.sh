@@ -26,10 +26,10 @@ tmux_window() {
 }
 screen() { tm capture-pane -p -t "$TMUX_SESSION:$1"; }
 keys() { tm send-keys -t "$TMUX_SESSION:$1" "${@:2}"; }
-# expect WINDOW CHECK PATTERN: the pane shows a line matching PATTERN
-# (grep -E) within 5 s.
+# expect WINDOW CHECK PATTERN [TENTHS]: the pane shows a line matching
+# PATTERN (grep -E) within TENTHS tenths of a second (default 50).
 expect() {
-	for _ in $(seq 50); do
+	for _ in $(seq "${4:-50}"); do
 		if screen "$1" | grep -qE -- "$3"; then
 			pass "$2"
 			return 0
