@@ -44,6 +44,10 @@ const volatile __u32 file_path_off = 0;
 const volatile __u32 path_dentry_off = 0;
 const volatile __u32 dentry_name_off = 0;
 const volatile __u32 qstr_name_off = 0;
+/* The dentry's inline name (d_shortname, d_iname before 6.14) and its
+ * size; 0: unknown, every leaf name takes a read of its own. */
+const volatile __u32 dentry_iname_off = 0;
+const volatile __u32 dentry_iname_len = 0;
 
 /* Counted here because nothing else would tell: path pointers that could
  * not be remembered between enter and exit (path_args full), and records

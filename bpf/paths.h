@@ -109,15 +109,73 @@ INLINE int current_fds(const char *task, __u32 *max, __u64 *fd_array)
 	return 0;
 }
 
+/* Bytes before the first NUL of a little-endian word, 8 when none: the
+ * lowest byte the zero-byte test flags is exact (borrows only flag bytes
+ * above a real zero), and the multiply turns its position into a count. */
+INLINE __u32 nul_at(__u64 v)
+{
+	__u64 m = (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
+
+	if (!m)
+		return 8;
+	return (__u32)((((m & -m) >> 7) * 0x0001020304050607ull) >> 56);
+}
+
+/* A short name in the dentry's inline buffer (span holds it, from word
+ * w0): copied to leaf up to its NUL, the rest of its last word zeroed
+ * (stale bytes of an older name never leave the kernel). Its length, or
+ * -1 when no NUL was found. */
+INLINE int inline_leaf(const __u64 *span, __u32 w0, char *leaf)
+{
+#pragma unroll
+	for (__u32 w = 0; w < IOR_INAME_MAX / 8; w++) {
+		if (w >= dentry_iname_len / 8)
+			break;
+		__u64 v = span[(w0 + w) & (KSPAN_MAX / 8 - 1)];
+		__u32 k = nul_at(v);
+		if (k < 8) {
+			*(__u64 *)(leaf + w * 8) = k ? v & ((1ull << (k * 8)) - 1) : 0;
+			return (int)(w * 8 + k);
+		}
+		*(__u64 *)(leaf + w * 8) = v;
+	}
+	return -1;
+}
+
+/* The leaf name of dentry into leaf (IOR_LEAF_MAX bytes), its length. A
+ * short name lives in the dentry (dentry_iname_off): one read brings the
+ * name's pointer and the name; a longer one takes a second read. */
+INLINE __u16 leaf_name(__u64 dentry, char *leaf)
+{
+	__u32 lo = dentry_name_off + qstr_name_off, io = dentry_iname_off;
+	__u64 span[KSPAN_MAX / 8], name = 0;
+	long n;
+
+	if (!dentry)
+		return 0;
+	if (dentry_iname_len >= 8 && io > lo && !((io - lo) & 7) && io + dentry_iname_len - lo <= KSPAN_MAX &&
+	    !bpf_probe_read_kernel(span, io + dentry_iname_len - lo, (const void *)(dentry + lo))) {
+		name = span[0];
+		if (name == dentry + io) {
+			n = inline_leaf(span, (io - lo) / 8, leaf);
+			if (n >= 0)
+				return (__u16)n;
+		}
+	} else {
+		name = kptr(dentry, lo);
+	}
+	n = name ? bpf_probe_read_kernel_str(leaf, IOR_LEAF_MAX, (const void *)name) : 0;
+	return n > 1 ? (__u16)(n - 1) : 0;
+}
+
 /* The device, inode and leaf name of the file fd names in the current
  * task (an open just returned it): current->files->fdt->fd[fd], its
  * f_inode and f_path.dentry->d_name. leaf has IOR_LEAF_MAX bytes. task:
  * the current task for tp_btf programs, else NULL. */
 INLINE int file_ident(__s64 fd, struct ior_file_ident *id, char *leaf, const char *task)
 {
-	__u64 fd_array = 0, file, inode, dentry, sb, ino, name;
+	__u64 fd_array = 0, file, inode, dentry, sb, ino;
 	__u32 max = 0;
-	long n;
 
 	if (current_fds(task, &max, &fd_array) || fd < 0 || fd >= max)
 		return -1;
@@ -127,9 +185,7 @@ INLINE int file_ident(__s64 fd, struct ior_file_ident *id, char *leaf, const cha
 	    bpf_probe_read_kernel(&id->dev, sizeof id->dev, (const void *)(sb + sb_dev_off)))
 		return -1;
 	id->ino = ino;
-	name = kptr(dentry, dentry_name_off + qstr_name_off);
-	n = name ? bpf_probe_read_kernel_str(leaf, IOR_LEAF_MAX, (const void *)name) : 0;
-	id->leaf_len = n > 1 ? (__u16)(n - 1) : 0;
+	id->leaf_len = leaf_name(dentry, leaf);
 	id->pad = 0;
 	return 0;
 }

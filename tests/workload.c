@@ -166,6 +166,15 @@
  *   totals: openat 2, write 4, pwrite64 1, fsync 1, rename 2, dup3 1,
  *   close 3 = 14 pairs.
  *
+ * linkgone DIR: DIR/target ("t") and the symlink DIR/link -> target are
+ *   made before the release. The link is gone before ior names the fd:
+ *   only the file's own name, which the kernel side reads at the open's
+ *   exit, leads back to it (strace -y: DIR/target).
+ *   openat DIR/link O_RDONLY -> 3 (DIR/target)                1
+ *   unlinkat AT_FDCWD DIR/link, 0 -> 0                        1
+ *   read 3, 1 -> 1; close 3 (DIR/target)                      2
+ *   totals: 4 pairs.
+ *
  * fiforeuse FIFO DATA: FIFO a named pipe, DATA >= 1 byte. No SIGUSR1: it
  *   prints "ready", then its open blocks until someone opens FIFO for
  *   writing (the test does, once ior traces, and writes one byte).
@@ -854,6 +863,24 @@ static int renameopen(const char *dir)
 	return 0;
 }
 
+static int linkgone(const char *dir)
+{
+	char target[600], link[600], c;
+	int fd;
+
+	join_path(target, sizeof target, dir, "target");
+	join_path(link, sizeof link, dir, "link");
+	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, "t", 1) != 1 || close(fd) != 0 || symlink("target", link) != 0)
+		die("make DIR/target, DIR/link", strerror(errno));
+	wait_for_release(0);
+	expect(sys_openat(link, O_RDONLY, 0), 3, "openat link");
+	expect(syscall(SYS_unlinkat, AT_FDCWD, link, 0), 0, "unlinkat link");
+	expect(read(3, &c, 1), 1, "read target");
+	expect(close(3), 0, "close 3");
+	return 0;
+}
+
 static int fiforeuse(const char *fifo, const char *data)
 {
 	char c;
@@ -1266,7 +1293,7 @@ static _Noreturn void usage(void)
 	static const char text[] =
 		"usage: workload basic DIR N | preopen FILE M | dup FILE | sleepgap FILE |\n"
 		"       pipeblock | threads FILE | loop FILE N | fiforead FIFO | hostile DIR |\n"
-		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR |\n"
+		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR | linkgone DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
 		"       churn FILE N | clonefiles FILE | longpath DIR | forktree DIR |\n"
 		"       ids FILE | leaderexit FILE | net | endpoints DIR | waits\n"
@@ -1311,6 +1338,8 @@ int main(int argc, char **argv)
 		rc = execchild();
 	else if (!strcmp(sc, "renameopen") && argc == 3)
 		rc = renameopen(argv[2]);
+	else if (!strcmp(sc, "linkgone") && argc == 3)
+		rc = linkgone(argv[2]);
 	else if (!strcmp(sc, "fiforeuse") && argc == 4)
 		rc = fiforeuse(argv[2], argv[3]);
 	else if (!strcmp(sc, "reuse") && argc == 5)

@@ -113,6 +113,8 @@ struct ior_file_ident {
 
 /* A dentry's name: NAME_MAX bytes and the NUL. */
 #define IOR_LEAF_MAX 256
+/* The largest inline dentry name the kernel side takes in place. */
+#define IOR_INAME_MAX 40
 
 /* Offset of the identity in an exit record whose path 0 is len0 bytes:
  * 8-aligned after the path's NUL. */

@@ -3,7 +3,7 @@
 # of an fd number, an open blocked across the attach, *at paths relative
 # to dirfds and threads sharing a table: the workload's attribution
 # scenarios (forkwrite, execfd, renameopen, fiforeuse, reuse, relpath2,
-# sharedfd, clonefiles; expected rows: see tests/workload.c). Every scenario runs a
+# sharedfd, clonefiles, linkgone; expected rows: see tests/workload.c). Every scenario runs a
 # copy of the workload under a name of this run only, iorat-XXXXXX after
 # $T, traced with ior -plain -comm NAME (children are other pids: -pid
 # would miss them; the exec'd child keeps the name). Names of one length:
@@ -228,6 +228,22 @@ if NO_PID=1 trace_scenario "${COMM[@]}" -- clonefiles "$F"; then
 	clean_stats clonefiles-statistics 4 0
 else
 	fail clonefiles-run "$WHY"
+fi
+
+# 9. linkgone: a file opened through a symlink that is gone before ior
+# names the fd: the leaf name the kernel side read at the open finds it
+D="$T/lg"
+mkdir -p "$D"
+if NO_PID=1 trace_scenario "${COMM[@]}" -- linkgone "$D"; then
+	P=$WL_LAST
+	check linkgone-rows pid=$P "count==4" \
+		"count[name=openat,path=$D/target,fd=3,flags=O_RDONLY,ret=3]==1" \
+		"count[name=unlinkat,path=$D/link,ret=0]==1" \
+		"count[name=read,path=$D/target,fd=3,ret=1]==1" \
+		"count[name=close,path=$D/target,fd=3,ret=0]==1"
+	clean_stats linkgone-statistics 4 0
+else
+	fail linkgone-run "$WHY"
 fi
 
 finish
