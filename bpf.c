@@ -7,7 +7,7 @@
  * syscalls: as tp_btf programs where the kernel has BTF (enum src), else as
  * raw tracepoint programs (struct raw_ctx). Records go to per-CPU perf
  * rings; the tp_btf and raw programs batch them per CPU first (struct
- * ior_batch). See trace/event.h for the layouts. Built with clang -target
+ * ior_batch). See bpf/event.h for the layouts. Built with clang -target
  * bpf, no libbpf: the few helper and map declarations it needs are spelled
  * out in bpf/helpers.h.
  *
@@ -17,7 +17,7 @@
  * task and the filters (task.h), paths and file identity (paths.h), the
  * records (record.h), the CPU's batch (batch.h) and the summaries kept
  * while a ring is full (summary.h). */
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "bpf/helpers.h"
 #include "bpf/maps.h"
 #include "bpf/regs.h"

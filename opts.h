@@ -13,7 +13,7 @@ struct ior_opts {
 	int64_t pid, tid;
 	const char *comm, *path;
 	const char *tps, *tps_exclude; /* comma-separated regexes, "" = none */
-	/* comma-separated families and syscall names (trace/select.h) */
+	/* comma-separated families and syscall names (syscalls/select.h) */
 	const char *trace_families, *trace_syscalls, *no_trace_families, *no_trace_syscalls;
 	bool follow;           /* -pid N: its descendants too */
 	char *const *command;  /* ior -- CMD ARGS: NULL-terminated; NULL: none */

@@ -5,7 +5,7 @@
 #ifndef IOR_BPF_BATCH_H
 #define IOR_BPF_BATCH_H
 
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "bpf/helpers.h"
 #include "bpf/maps.h"
 

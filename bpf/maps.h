@@ -1,11 +1,11 @@
 /* The object's data, all of it read or written by user space: the license
  * the loader passes to the kernel, the settings it writes into .rodata
  * before load, the counters it reads from .bss, and the maps (their value
- * layouts are in trace/event.h). */
+ * layouts are in bpf/event.h). */
 #ifndef IOR_BPF_MAPS_H
 #define IOR_BPF_MAPS_H
 
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "bpf/helpers.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -117,7 +117,7 @@ struct {
  * might not fit; user space sends the rest by running ior_flush on each
  * CPU before it reads the rings. busy guards against that ior_flush: it
  * runs in an IPI that can interrupt a program mid-append (batch_claim).
- * The layout, struct ior_batch, is in trace/event.h: user space reads the
+ * The layout, struct ior_batch, is in bpf/event.h: user space reads the
  * map once at stop. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -127,7 +127,7 @@ struct {
 } batches SEC(".maps");
 
 /* Summaries of pairs the full rings could not take, and the threads with
- * a streak of them in progress (trace/event.h). Bounded: what does not fit
+ * a streak of them in progress (bpf/event.h). Bounded: what does not fit
  * is counted in summary_full. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -1,4 +1,4 @@
-/* The network extra of an exit (trace/event.h, struct ior_exit_net): the
+/* The network extra of an exit (bpf/event.h, struct ior_exit_net): the
  * caller's sockaddr, the socket's own addresses, the fds of a pipe or
  * socketpair, the bytes of sendmmsg/recvmmsg. Read at exit from the
  * arguments pt_regs still holds, only for the syscalls sys_conf marks
@@ -6,7 +6,7 @@
 #ifndef IOR_BPF_NET_H
 #define IOR_BPF_NET_H
 
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "bpf/helpers.h"
 #include "bpf/maps.h"
 #include "bpf/paths.h"

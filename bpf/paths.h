@@ -5,7 +5,7 @@
 #ifndef IOR_BPF_PATHS_H
 #define IOR_BPF_PATHS_H
 
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "bpf/helpers.h"
 #include "bpf/maps.h"
 #include "bpf/regs.h"

@@ -1,9 +1,9 @@
-/* Filling the records of trace/event.h in place: in a batch slot, a
+/* Filling the records of bpf/event.h in place: in a batch slot, a
  * per-CPU scratch buffer or on the stack. */
 #ifndef IOR_BPF_RECORD_H
 #define IOR_BPF_RECORD_H
 
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "bpf/helpers.h"
 #include "bpf/maps.h"
 #include "bpf/paths.h"

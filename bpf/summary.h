@@ -1,11 +1,11 @@
 /* While a CPU's batch is held (its ring full), the pairs of foldable
  * syscalls are summarized instead of recorded: per thread, a streak in
  * the pending map while it lasts, then one struct ior_rec_streak; per
- * pid, tid, syscall and fd, totals in the summary map (trace/event.h). */
+ * pid, tid, syscall and fd, totals in the summary map (bpf/event.h). */
 #ifndef IOR_BPF_SUMMARY_H
 #define IOR_BPF_SUMMARY_H
 
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "bpf/helpers.h"
 #include "bpf/maps.h"
 #include "bpf/batch.h"

@@ -3,7 +3,7 @@
 #ifndef IOR_BPF_TASK_H
 #define IOR_BPF_TASK_H
 
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "bpf/helpers.h"
 #include "bpf/maps.h"
 #include "bpf/regs.h"

@@ -1,10 +1,10 @@
-/* The timeout a wait syscall was given (trace/event.h, enum
+/* The timeout a wait syscall was given (bpf/event.h, enum
  * ior_wait_kind), read at enter for the syscalls that take it by pointer:
  * select and ppoll write the time left back before they return. */
 #ifndef IOR_BPF_WAIT_H
 #define IOR_BPF_WAIT_H
 
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "bpf/helpers.h"
 
 /* r->aux holds the pointer fill_enter copied: it becomes the timeout in ns. */

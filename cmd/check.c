@@ -13,9 +13,9 @@
 
 #include "loader/loader.h"
 #include "opts.h"
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "trace/probe.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #define RING_PAGES 8 /* data pages of the probe ring: any power of two */
 

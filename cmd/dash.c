@@ -5,7 +5,7 @@
  * every FRAME_NS. Warnings that come while the terminal is ours wait in
  * the caller's hands (cmd/trace.c) until it is given back.
  *
- * Live, `r` starts a recording (trace/rec.h, the -flamegraph writer) fed
+ * Live, `r` starts a recording (rec/rec.h, the -flamegraph writer) fed
  * by a sink registered at open that writes only while one is open; a
  * failed write closes it and says so, the trace goes on. On a recording,
  * the dashboard's replay reads the file again (the picker, Flame's o and
@@ -15,8 +15,8 @@
 #include "flame/flame.h"
 #include "opts.h"
 #include "stats/report.h"
-#include "trace/clock.h"
-#include "trace/rec.h"
+#include "pair/clock.h"
+#include "rec/rec.h"
 #include "tui/keys.h"
 #include "tui/screen.h"
 #include "tui/term.h"

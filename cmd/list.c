@@ -7,9 +7,9 @@
 
 #include "loader/loader.h"
 #include "opts.h"
-#include "trace/event.h"
-#include "trace/select.h"
-#include "trace/syscalls.h"
+#include "bpf/event.h"
+#include "syscalls/select.h"
+#include "syscalls/syscalls.h"
 
 int ior_cmd_select(const struct ior_opts *o, unsigned char *sel)
 {

@@ -5,8 +5,8 @@
 #include "flame/flame.h"
 #include "opts.h"
 #include "parquet/pairs.h"
-#include "trace/clock.h"
-#include "trace/rec.h"
+#include "pair/clock.h"
+#include "rec/rec.h"
 #include "trace/session.h"
 
 #include <errno.h>

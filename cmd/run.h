@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "opts.h"
-#include "trace/follow.h"
-#include "trace/launch.h"
+#include "run/follow.h"
+#include "run/launch.h"
 #include "trace/session.h"
 
 struct run_target {

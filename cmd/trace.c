@@ -36,12 +36,12 @@
 #include "loader/loader.h"
 #include "opts.h"
 #include "stats/report.h"
-#include "trace/clock.h"
-#include "trace/csv_out.h"
-#include "trace/rec.h"
-#include "trace/select.h"
+#include "pair/clock.h"
+#include "csv/out.h"
+#include "rec/rec.h"
+#include "syscalls/select.h"
 #include "trace/session.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 #include "tui/term.h"
 
 #define POLL_MS 75                      /* timed poll: latency bound at low rates */
@@ -104,7 +104,7 @@ static int check_opts(struct trace *t)
 	const struct ior_opts *o = t->o;
 	char n[32];
 
-	if (ior_csv_parse_escape(o->escape, &t->esc))
+	if (ior_escape_parse(o->escape, &t->esc))
 		return usage_error("-escape \"%s\": want auto, always or never", o->escape);
 	if (strlen(o->comm) >= IOR_COMM_LEN)
 		return usage_error("-comm \"%s\": longer than a command name can be (15 bytes)", o->comm);

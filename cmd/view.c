@@ -7,9 +7,9 @@
 #include "http/http.h"
 #include "opts.h"
 #include "stats/report.h"
-#include "trace/clock.h"
-#include "trace/csv.h"
-#include "trace/rec.h"
+#include "pair/clock.h"
+#include "csv/csv.h"
+#include "rec/rec.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -179,7 +179,7 @@ int ior_cmd_collapsed(const struct ior_opts *o, const char *file)
 
 static int escape_from_opts(const struct ior_opts *o, enum ior_escape *esc)
 {
-	if (!ior_csv_parse_escape(o->escape, esc))
+	if (!ior_escape_parse(o->escape, esc))
 		return 0;
 	fprintf(stderr, "ior: -escape: unknown mode \"%s\": use auto, always or never\n", o->escape);
 	return -1;

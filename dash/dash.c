@@ -1,7 +1,7 @@
 /* The dashboard's model: tabs, keys, the Stream tab's ring. Drawing is
  * draw.c. */
 #include "dash_int.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <stdio.h>

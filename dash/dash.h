@@ -43,9 +43,9 @@
 #include <stdio.h>
 
 #include "stats/stats.h"
-#include "trace/event_pair.h"
-#include "trace/pair.h"
-#include "trace/sink.h"
+#include "pair/event_pair.h"
+#include "pair/pair.h"
+#include "pair/sink.h"
 #include "tui/keys.h"
 #include "tui/screen.h"
 
@@ -110,7 +110,7 @@ int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k);
 
 /* The current tab's table as CSV into out: a header of its column titles,
  * then every row in the order shown; times in ns and bytes exact; text
- * from the traced system escaped as in the -plain CSV (trace/csv.h), then
+ * from the traced system escaped as in the -plain CSV (csv/csv.h), then
  * quoted. Returns the rows written, -ENOTSUP on a tab without a table,
  * -ENOMEM, or -EIO when out reports an error. */
 int ior_dash_export(struct ior_dash *d, FILE *out);

@@ -3,8 +3,8 @@
  * traced system goes through the screen's put (drawn '?' when hostile). */
 #include "dash_int.h"
 #include "stats/report.h"
-#include "trace/csv.h"
-#include "trace/syscalls.h"
+#include "text/escape.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The e key: the table shown, as CSV. */
 #include "dash_int.h"
-#include "trace/csv.h"
+#include "text/escape.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +32,7 @@ static void csv_field(FILE *out, const char *text, char *field)
 		size_t take = n - off < 200 ? n - off : 200;
 		while (take > 1 && off + take < n && ((unsigned char)text[off + take] & 0xc0) == 0x80)
 			take--;
-		size_t m = ior_csv_escape(piece, sizeof piece, text + off, take, IOR_ESCAPE_AUTO);
+		size_t m = ior_escape_str(piece, sizeof piece, text + off, take, IOR_ESCAPE_AUTO);
 		memcpy(field + len, piece, m);
 		len += m;
 		off += take;

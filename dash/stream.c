@@ -2,7 +2,7 @@
  * filters (f pushes the cell under the cursor, Backspace pops), paused
  * with space, searched with / n N. */
 #include "dash_int.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #include <stdio.h>
 #include <string.h>

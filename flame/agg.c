@@ -6,8 +6,8 @@
  * (tree.c). */
 #include "agg.h"
 #include "field.h"
-#include "trace/strtab.h"
-#include "trace/rec.h"
+#include "text/strtab.h"
+#include "rec/rec.h"
 
 #include <errno.h>
 #include <stdlib.h>

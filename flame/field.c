@@ -14,9 +14,10 @@
  *               wait for ever), "(no timeout)" for other syscalls */
 #include "field.h"
 #include "flame.h"
-#include "trace/csv.h"
-#include "trace/rec.h"
-#include "trace/syscalls.h"
+#include "syscalls/open_flags.h"
+#include "text/escape.h"
+#include "rec/rec.h"
+#include "syscalls/syscalls.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace/event_pair.h"
+#include "pair/event_pair.h"
 
 /* Where a field's frames go: a cursor in the tree being built (tree.c). */
 struct ior_flame_frames;

@@ -5,7 +5,7 @@
  * fields and the frames each draws are one table, flame/field.c.
  *
  * Frame names are written in one lossless, reversible notation, the CSV's
- * (trace/csv.h, escape auto) plus ';': "\\" is a backslash, "\xHH" a byte
+ * (csv/csv.h, escape auto) plus ';': "\\" is a backslash, "\xHH" a byte
  * (control bytes, invalid UTF-8, ';'), "\uHHHH" a code point a terminal
  * acts on (C1 controls, bidi formatting, line separators). So a folded line
  * splits at every ';', names are valid UTF-8 without controls, SVG/JSON
@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "trace/event_pair.h"
+#include "pair/event_pair.h"
 
 struct ior_rec_reader;
 

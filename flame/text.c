@@ -1,10 +1,10 @@
 /* Frame names and values as people read them. */
 #include "flame.h"
-#include "trace/csv.h"
+#include "text/escape.h"
 
 #include <string.h>
 
-/* The CSV's visible notation (trace/csv.h, escape auto) plus ';' as \x3b:
+/* The CSV's visible notation (csv/csv.h, escape auto) plus ';' as \x3b:
  * lossless and reversible (\\ is a backslash, \xHH a byte, \uHHHH a
  * code point in UTF-8), and ';' never appears inside a frame name, so a
  * folded line splits at every ';'. */

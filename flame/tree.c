@@ -3,7 +3,7 @@
  * name; what folded, SVG and JSON render. */
 #include "agg.h"
 #include "field.h"
-#include "trace/strtab.h"
+#include "text/strtab.h"
 
 #include <errno.h>
 #include <stdlib.h>

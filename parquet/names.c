@@ -1,7 +1,7 @@
 /* Names the Parquet rows carry that the syscall table does not (yet):
  * errno names and syscall families. */
 #include "names.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,13 @@
 /* Pairs into rows. Strings a person reads (comm, paths, host) are escaped
- * as the CSV escapes them (trace/csv.h), so every value is valid UTF-8
+ * as the CSV escapes them (csv/csv.h), so every value is valid UTF-8
  * and reads the same in both; the dictionary escapes each distinct string
  * once. The rest (syscall, family, flags, errno names) are ior's own. */
 #include "pairs.h"
 #include "names.h"
 #include "writer.h"
-#include "trace/csv.h"
-#include "trace/syscalls.h"
+#include "syscalls/open_flags.h"
+#include "text/escape.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,7 +22,7 @@ enum {
 
 static size_t escape(char *dst, size_t cap, const char *s, size_t n)
 {
-	return ior_csv_escape_all(dst, cap, s, n, IOR_ESCAPE_AUTO);
+	return ior_escape_all(dst, cap, s, n, IOR_ESCAPE_AUTO);
 }
 
 #define STR(n, opt, x) { n, IOR_PQ_BYTE_ARRAY, IOR_PQ_LOGICAL_STRING, opt, x }

@@ -8,8 +8,8 @@
 #ifndef IOR_PARQUET_PAIRS_H
 #define IOR_PARQUET_PAIRS_H
 
-#include "trace/event_pair.h"
-#include "trace/rec.h"
+#include "pair/event_pair.h"
+#include "rec/rec.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -37,7 +37,7 @@ int ior_pq_pairs_new(struct ior_pq_pairs **pp, FILE *out, const struct ior_pq_in
 int ior_pq_pairs_open(struct ior_pq_pairs **pp, const char *path, const struct ior_pq_info *info,
 		      char *err, size_t errlen);
 int ior_pq_pairs_add(struct ior_pq_pairs *pp, const struct ior_event_pair *p);
-/* The same with a recording's string ids (trace/rec.h): a string met
+/* The same with a recording's string ids (rec/rec.h): a string met
  * before costs no hashing. */
 int ior_pq_pairs_add_ids(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const struct ior_rec_ids *ids);
 /* A metadata entry beside the header's (say, "ior.truncated"). */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes an arch's syscall table (trace/syscall_table_ARCH.c) from the
-x86_64 rows (trace/syscall_table.c: families and argument roles, which are
+x86_64 rows (syscalls/table_x86_64.c: families and argument roles, which are
 the same on every 64-bit arch) and the arch's numbers, "name nr" lines as
 tests/unit/nr_list.sh prints them from that arch's kernel headers. A
 syscall x86_64 lacks has no row to copy: it is named on stderr and the
@@ -32,7 +32,7 @@ ROW = re.compile(r"^\t(\w+)\((\w+), (\w+), (\d+)(.*)$")
 def main():
     arch, nr_list = sys.argv[1], sys.argv[2]
     rows = {}
-    for line in open("trace/syscall_table.c"):
+    for line in open("syscalls/table_x86_64.c"):
         m = ROW.match(line)
         if m:
             rows[m.group(3)] = m
@@ -58,7 +58,7 @@ def main():
  * numbers (its kernel headers); {arch} has no syscall x86_64 lacks but
  * lacks many (open, stat, rename, dup2, pipe, poll, select, ...: only their
  * *at, ppoll, pselect6 forms). From {UNIFIED} on, numbers are the same on
- * every arch. tests/unit/test_trace_arch.c checks them against the headers. */
+ * every arch. tests/unit/test_syscalls_arch.c checks them against the headers. */
 #include "syscall_rows.h"
 
 const struct ior_syscall ior_syscalls_{arch}[] = {{""")

@@ -2,7 +2,7 @@
  * cells first, so every column can be as wide as its widest cell; the
  * last column (a path, a comm) is left-aligned and unpadded. */
 #include "report.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -64,7 +64,7 @@ static char *escape_all(const char *s, size_t n, enum ior_escape esc)
 		size_t k = n > 256 ? 256 : n;
 		while (k < n && k > 252 && ((unsigned char)s[k] & 0xc0) == 0x80)
 			k--;
-		size_t w = ior_csv_escape(chunk, sizeof chunk, s, k, esc);
+		size_t w = ior_escape_str(chunk, sizeof chunk, s, k, esc);
 		memcpy(out + len, chunk, w + 1);
 		len += w;
 		s += k, n -= k;
@@ -320,7 +320,7 @@ static char *tail_of(enum ior_stats_table table, const struct ior_stats_row *r, 
 		return strdup(IOR_STATS_OTHER);
 	if (table == IOR_STATS_FILES)
 		return escape_all(r->name, strlen(r->name), esc);
-	ior_csv_escape(comm, sizeof comm, r->comm, strlen(r->comm), esc);
+	ior_escape_str(comm, sizeof comm, r->comm, strlen(r->comm), esc);
 	return strdup(comm);
 }
 

@@ -6,7 +6,7 @@
  * and bytes exact, times human-readable ("850ns", "12.3µs", "4.56ms",
  * "1.23s"; "us" under IOR_ESCAPE_ALWAYS), "-" for unknown. The last
  * column of Files (the path) and Processes (the comm) is escaped as in
- * the CSV (trace/csv.h), so a name from the traced system cannot forge a
+ * the CSV (csv/csv.h), so a name from the traced system cannot forge a
  * line or a terminal escape. Rows by total time, most first; Files and
  * Processes end with an "(other)" row for what did not fit. */
 #ifndef IOR_STATS_REPORT_H
@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "stats/stats.h"
-#include "trace/csv.h"
+#include "text/escape.h"
 
 struct ior_stats_report_cfg {
 	enum ior_escape esc;

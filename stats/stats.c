@@ -6,8 +6,8 @@
  * hashing it. */
 #include "stats.h"
 #include "table.h"
-#include "trace/strtab.h"
-#include "trace/syscalls.h"
+#include "text/strtab.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <stdlib.h>

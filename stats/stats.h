@@ -4,7 +4,7 @@
  * The text report (stats/report.c) and the dashboard read it.
  *
  * Memory stays flat on any host. The syscall table has a row per syscall
- * of trace/syscalls.h. The file, process and thread tables hold at most
+ * of syscalls/syscalls.h. The file, process and thread tables hold at most
  * their cfg bound of rows: when a new key finds its table full, the half of
  * the rows with the least total time is folded into the table's "(other)"
  * row, so the rows kept are the ones that take the time (a row counts from
@@ -39,8 +39,8 @@
 #include <stdint.h>
 
 #include "stats/hist.h"
-#include "trace/event_pair.h"
-#include "trace/sink.h"
+#include "pair/event_pair.h"
+#include "pair/sink.h"
 
 enum ior_stats_table {
 	IOR_STATS_SYSCALLS,
@@ -144,7 +144,7 @@ void ior_stats_free(struct ior_stats *s);
 int ior_stats_add(struct ior_stats *s, const struct ior_event_pair *p);
 /* The time is now_ns (CLOCK_MONOTONIC): the rates move on without pairs. */
 void ior_stats_tick(struct ior_stats *s, uint64_t now_ns);
-/* A sink (trace/sink.h) adding every pair, ticking with the session. */
+/* A sink (pair/sink.h) adding every pair, ticking with the session. */
 struct ior_sink ior_stats_sink(struct ior_stats *s);
 
 void ior_stats_totals(const struct ior_stats *s, struct ior_stats_totals *t);

@@ -1,5 +1,5 @@
-#include "batch.h"
-#include "event.h"
+#include "trace/batch.h"
+#include "bpf/event.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* The records inside one perf sample (trace/event.h): one record, or a
+/* The records inside one perf sample (bpf/event.h): one record, or a
  * CPU's batch of them, each 8-byte aligned after the previous one's h.len
  * bytes. The sample comes from the kernel but is parsed as hostile. */
 #ifndef IOR_TRACE_BATCH_H

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "loader/loader.h"
-#include "trace/event.h"
+#include "bpf/event.h"
 
 struct kfield {
 	const char *type, *member, *global;

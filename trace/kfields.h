@@ -10,7 +10,7 @@ struct ior_bpf_obj;
 /* Sets every offset in obj (before load). 1 when all were found; else 0
  * and why says what is missing: the tp_btf programs must not be used. */
 int ior_kfields_set(struct ior_bpf_obj *obj, char *why, size_t whylen);
-/* The offsets to an fd's inode (trace/event.h, struct ior_file_ident);
+/* The offsets to an fd's inode (bpf/event.h, struct ior_file_ident);
  * 1 when all were found and set, else 0 (opens then carry no identity). */
 int ior_kfields_set_ident(struct ior_bpf_obj *obj, char *why, size_t whylen);
 /* The offsets from a file to its socket's addresses (struct

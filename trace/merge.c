@@ -6,9 +6,9 @@
  * would pay off beyond a few dozen CPUs. After a flush the records still
  * held are copied to the front of a second arena (few: only those newer
  * than the watermark) and the arenas swap. */
-#include "merge.h"
-#include "batch.h"
-#include "event.h"
+#include "trace/merge.h"
+#include "trace/batch.h"
+#include "bpf/event.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,13 +6,13 @@
 #include <unistd.h>
 
 #include "loader/loader.h"
-#include "trace/clock.h"
-#include "trace/event.h"
+#include "pair/clock.h"
+#include "bpf/event.h"
 #include "trace/kfields.h"
-#include "trace/net.h"
+#include "syscalls/roles.h"
 #include "trace/probe.h"
-#include "trace/select.h"
-#include "trace/syscalls.h"
+#include "syscalls/select.h"
+#include "syscalls/syscalls.h"
 
 /* Where a run attaches, in order: exits before enters. A row's btf
  * program runs when the kernel's BTF allows, else its raw twin. */
@@ -203,7 +203,7 @@ static struct ior_sys_conf sys_conf_of(const struct ior_syscall *s, bool selecte
 		.fold = selected && !ior_syscall_keeps_fds(s),
 		.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER,
 	};
-	ior_net_conf(s, &c);
+	ior_roles_conf(s, &c);
 	return c;
 }
 

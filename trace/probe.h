@@ -19,9 +19,9 @@ struct ior_probe_cfg {
 	int64_t pid, tid;     /* filters; < 0: none */
 	const char *comm;     /* filter; "": none (at most IOR_COMM_LEN - 1 bytes) */
 	bool follow;          /* only the processes in the followed set and their
-			       * new descendants (trace/follow.h); needs the
+			       * new descendants (run/follow.h); needs the
 			       * kernel's BTF */
-	/* sel[ior_syscall_index(s)]: the syscalls selected (trace/select.h).
+	/* sel[ior_syscall_index(s)]: the syscalls selected (syscalls/select.h).
 	 * Unselected ones the fd table needs are traced too
 	 * (ior_syscall_keeps_fds). Those this kernel has no tracepoint for
 	 * are cleared, with a warning for the ones named (2). */

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace/csv.h"
+#include "text/escape.h"
 #include "trace/session_int.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #define IN_FLIGHT_SHOWN 10
 
@@ -65,9 +65,9 @@ static void print_in_flight(const struct ior_session *s, FILE *f)
 
 	for (size_t i = 0; i < n && i < IN_FLIGHT_SHOWN; i++) {
 		uint64_t age = s->stop_ns > fl[i].enter_ns ? s->stop_ns - fl[i].enter_ns : 0;
-		ior_csv_escape(comm, sizeof comm, fl[i].comm, strnlen(fl[i].comm, sizeof fl[i].comm),
+		ior_escape_str(comm, sizeof comm, fl[i].comm, strnlen(fl[i].comm, sizeof fl[i].comm),
 			       IOR_ESCAPE_AUTO);
-		ior_csv_escape(path, sizeof path, fl[i].path, strlen(fl[i].path), IOR_ESCAPE_AUTO);
+		ior_escape_str(path, sizeof path, fl[i].path, strlen(fl[i].path), IOR_ESCAPE_AUTO);
 		fprintf(f, "ior:   %s by %s %u.%u, in the syscall for %.3f s", ior_syscalls[fl[i].sys].name,
 			comm, fl[i].pid, fl[i].tid, age / 1e9);
 		if (fl[i].fd >= 0)

@@ -3,7 +3,7 @@
  * data_head after writing records, so it is loaded with acquire; we hand
  * space back by storing data_tail with release after we are done reading
  * the records, so the kernel cannot overwrite them early. */
-#include "ring.h"
+#include "trace/ring.h"
 #include "loader/loader.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "loader/loader.h"
-#include "trace/clock.h"
+#include "pair/clock.h"
 #include "trace/session_int.h"
 
 #define MAX_CPUS 1024           /* size of bpf.c's events map */

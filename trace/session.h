@@ -20,10 +20,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "event.h"
-#include "pair.h"
-#include "probe.h"
-#include "sink.h"
+#include "bpf/event.h"
+#include "pair/pair.h"
+#include "trace/probe.h"
+#include "pair/sink.h"
 
 struct ior_session;
 
@@ -57,7 +57,7 @@ void ior_session_stop(struct ior_session *s);
 /* The lines a person reads at the end: counts, losses, what is in flight,
  * fds without a path (and, verbose, the fd table's story). */
 void ior_session_report(struct ior_session *s, FILE *f, bool verbose);
-/* Syscalls entered and not returned, oldest first (trace/pair.h): up to
+/* Syscalls entered and not returned, oldest first (pair/pair.h): up to
  * max into out; returns how many there are. */
 size_t ior_session_in_flight(const struct ior_session *s, struct ior_in_flight *out, size_t max);
 /* What the recording's trailer keeps (lost records included). */

@@ -3,13 +3,13 @@
 #ifndef IOR_TRACE_SESSION_INT_H
 #define IOR_TRACE_SESSION_INT_H
 
-#include "trace/canon.h"
-#include "trace/fdtab.h"
+#include "pair/canon.h"
+#include "pair/fdtab.h"
 #include "trace/merge.h"
-#include "trace/pair.h"
+#include "pair/pair.h"
 #include "trace/ring.h"
 #include "trace/session.h"
-#include "trace/snapshot.h"
+#include "pair/snapshot.h"
 #include "trace/summary.h"
 
 #define IOR_SESSION_SLACK_NS 5000000ull /* a record's ts may precede its ring write by this much */

@@ -1,6 +1,6 @@
 /* Open addressing, linear probing, doubling at half full; keys are never
  * removed (neither are the kernel's). */
-#include "summary.h"
+#include "trace/summary.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
-/* The kernel's summary map (trace/event.h, struct ior_sum_key) only
+/* The kernel's summary map (bpf/event.h, struct ior_sum_key) only
  * grows: each entry keeps its thread's totals. This remembers what was
  * already delivered per key, so each read of the map yields what was
  * added since. Owned by one thread. */
 #ifndef IOR_TRACE_SUMMARY_H
 #define IOR_TRACE_SUMMARY_H
 
-#include "event.h"
+#include "bpf/event.h"
 
 #include <stdint.h>
 

@@ -15,13 +15,13 @@
  * stderr. Pure user space: run it under perf record for a profile with
  * many samples. */
 #include "stats/stats.h"
-#include "trace/csv.h"
-#include "trace/event.h"
-#include "trace/fdtab.h"
+#include "csv/csv.h"
+#include "bpf/event.h"
+#include "pair/fdtab.h"
 #include "trace/merge.h"
-#include "trace/pair.h"
-#include "trace/rec.h"
-#include "trace/syscalls.h"
+#include "pair/pair.h"
+#include "rec/rec.h"
+#include "syscalls/syscalls.h"
 
 #include <fcntl.h>
 #include <stdio.h>

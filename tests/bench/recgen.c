@@ -5,13 +5,13 @@
  *
  * PAIRS newstat pairs by one process ("stat-er", 4 threads) on DISTINCT
  * paths, path i % DISTINCT for pair i, through the recording writer ior
- * uses (trace/rec.h). overlay (the default): long container overlay paths
+ * uses (rec/rec.h). overlay (the default): long container overlay paths
  * that share their first components; deep: ten components, each one
  * distinct per path (the most frames a path can add to a flamegraph).
  * Deterministic: the same arguments give the same file. Prints nothing on
  * success. */
-#include "trace/rec.h"
-#include "trace/syscalls.h"
+#include "rec/rec.h"
+#include "syscalls/syscalls.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * byte picks the metric, rotates the field order and, with bit 4, bounds
  * the aggregation tightly (the "(other)" frame, strings not kept). */
 #include "flame/flame.h"
-#include "trace/rec.h"
+#include "rec/rec.h"
 
 #include <stdint.h>
 #include <stdio.h>

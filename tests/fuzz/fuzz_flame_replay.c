@@ -4,8 +4,8 @@
  * with all six fields, and each aggregation is drawn. The formatters are
  * where the flags/syscall tables are indexed by values from the file. */
 #include "flame/flame.h"
-#include "trace/csv.h"
-#include "trace/rec.h"
+#include "csv/csv.h"
+#include "rec/rec.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * rates and the report in each escape mode. Aborts when a table's rows and
  * (other) do not add up to the totals. */
 #include "stats/report.h"
-#include "trace/rec.h"
+#include "rec/rec.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -8,12 +8,12 @@
  * ret, path lengths, paths), so lengths and paths are whatever the fuzzer
  * makes of them. Records are batched per CPU as bpf.c does and each batch
  * goes through ior_batch_each as cmd/trace.c's push does. */
-#include "trace/csv.h"
-#include "trace/event.h"
-#include "trace/fdtab.h"
+#include "csv/csv.h"
+#include "bpf/event.h"
+#include "pair/fdtab.h"
 #include "trace/merge.h"
-#include "trace/pair.h"
-#include "trace/syscalls.h"
+#include "pair/pair.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <stdio.h>

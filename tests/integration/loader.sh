@@ -43,7 +43,7 @@ fi
 
 # Never flushed (kernels < 5.10 cannot run ior_flush on a CPU): after
 # detaching, every record is still in the batches map, where ior reads it
-# at stop (trace/event.h's struct ior_batch is the layout both sides use).
+# at stop (bpf/event.h's struct ior_batch is the layout both sides use).
 out=$("$PROBE" events-map "$OBJ" 2>&1)
 if [ "$(val enter "$out")" = 5 ] && [ "$(val exit "$out")" = 5 ] &&
 	[ "$(val exit_ret_ok "$out")" = 5 ] && [ "$(val proc_exit "$out")" -ge 1 ] 2>/dev/null &&

@@ -40,7 +40,7 @@
 
 #include "loader/internal.h"
 #include "trace/batch.h"
-#include "trace/event.h"
+#include "bpf/event.h"
 
 #define RING_PAGES 16
 #define NR_GETPID 39

@@ -28,7 +28,7 @@ for esc in auto always never; do
 		"count[path~$MARKUP]==7" "count[name=openat,path~$MARKUP,fd=3]==2" \
 		"count[name=read,path~$MARKUP,fd=3]==1" "count[name=write,path~$MARKUP,fd=3]==1"
 	# the rest of D1: newline, "é" (UTF-8), byte 0xff (not UTF-8), "<".
-	# trace/csv.c writes control bytes and invalid UTF-8 as \xHH; always
+	# csv/csv.c writes control bytes and invalid UTF-8 as \xHH; always
 	# also escapes valid non-ASCII; never writes the raw bytes.
 	case $esc in
 	auto) tail='\\x0aline\xc3\xa9\\xff<' ;;

@@ -13,7 +13,7 @@
 setup
 
 STRACECMP="$TESTS_DIR/lib/stracecmp.py"
-SYSCALLS_C="$ROOT/trace/syscall_table.c"
+SYSCALLS_C="$ROOT/syscalls/table_x86_64.c"
 if ! command -v strace >/dev/null; then
 	fail strace-setup "strace missing (scripts/deps.sh test)"
 	exit 1

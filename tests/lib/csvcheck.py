@@ -13,7 +13,7 @@ The file is ior's stdout: the header line
 then one RFC 4180 record per completed syscall. Unless --lenient, the file
 itself is checked first: exact header, 7 fields per record, integer
 durations >= 0, pid.tid as two integers, integer ret and a non-empty name.
-The file field (trace/csv.c) is PATH%(FD,FLAGS), PATH%(FD) when the open
+The file field (csv/csv.c) is PATH%(FD,FLAGS), PATH%(FD) when the open
 flags are unknown, OLD=>NEW for two-path syscalls, just PATH when the
 syscall has no fd, or empty. ior escapes control bytes as \xHH and a
 backslash as \\ (-escape auto/always); filters see the field as printed.
@@ -63,7 +63,7 @@ import re
 import sys
 
 HEADER = ["durationToPrevNs", "durationNs", "comm", "pid.tid", "name", "ret", "file"]
-# ior joins the two paths of rename/link with this (trace/csv.c).
+# ior joins the two paths of rename/link with this (csv/csv.c).
 PATH2_SEPARATOR = "=>"
 # path%(fd,FLAGS), or path%(fd) when ior does not know the open flags
 FILE_RE = re.compile(r"^(?P<path>.*)%\((?P<fd>-?\d+)(?:,(?P<flags>[A-Za-z0-9_|]*))?\)$", re.S)

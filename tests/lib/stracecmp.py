@@ -7,7 +7,7 @@ usage: stracecmp.py names SYSCALLS_C
 
 names: the strace names (for -e trace=) of the syscalls ior traces by
 default (its families FS, Network, Polling and AIO) in its table
-trace/syscall_table.c, as one comma-separated line; ior's tracepoint names
+syscalls/table_x86_64.c, as one comma-separated line; ior's tracepoint names
 newstat, newfstat, newlstat and sendfile64 are strace's stat, fstat, lstat
 and sendfile. Names this strace rejects are left out and listed on stderr
 ("stracecmp: strace does not know: ...").
@@ -60,7 +60,7 @@ def arg(text):
 
 
 def load_table(path):
-    """ior's syscall table: name -> Sc, parsed from trace/syscall_table.c
+    """ior's syscall table: name -> Sc, parsed from syscalls/table_x86_64.c
     (its row macros: family first, then name and number)."""
     src = open(path).read()
     body = src[re.search(r"ior_syscalls\w*\[\] = \{", src).start():]
@@ -100,7 +100,7 @@ def load_table(path):
     return table
 
 
-# what ior traces when no selection flag is given (trace/select.h)
+# what ior traces when no selection flag is given (syscalls/select.h)
 DEFAULT_FAMILIES = ("FS", "Network", "Polling", "AIO")
 
 

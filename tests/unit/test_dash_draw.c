@@ -3,7 +3,7 @@
  * ring, hostile text. */
 #include "dash/dash.h"
 #include "t.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #include <stdlib.h>
 

@@ -98,7 +98,7 @@ TEST(duration_units)
 }
 
 /* The selection flags are named like the original ior's, with hyphens;
- * their lists are parsed by trace/select.c (test_trace_select). */
+ * their lists are parsed by syscalls/select.c (test_syscalls_select). */
 TEST(hyphenated_selection_flags)
 {
 	static const char *fam, *sys, *nofam, *nosys;

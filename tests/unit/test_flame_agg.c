@@ -6,8 +6,8 @@
 #include "flame_util.h"
 #include "flame/field.h"
 #include "flame/flame.h"
-#include "trace/rec.h"
-#include "trace/syscalls.h"
+#include "rec/rec.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <stdlib.h>

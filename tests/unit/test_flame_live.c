@@ -3,7 +3,7 @@
  * aggregate (titles with exact counts), the host and the bounds. */
 #include "t.h"
 #include "flame/live.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #include <stdlib.h>
 

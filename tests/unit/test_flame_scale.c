@@ -4,8 +4,8 @@
 #include "t.h"
 #include "flame_util.h"
 #include "flame/flame.h"
-#include "trace/rec.h"
-#include "trace/syscalls.h"
+#include "rec/rec.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <stdlib.h>

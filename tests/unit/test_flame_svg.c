@@ -2,7 +2,7 @@
  * narrow frames pruned, the interactive parts present. */
 #include "t.h"
 #include "flame/flame.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #include <stdlib.h>
 #include <unistd.h>

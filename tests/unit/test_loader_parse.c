@@ -4,7 +4,7 @@
 
 #include "t.h"
 #include "loader_util.h"
-#include "trace/event.h"
+#include "bpf/event.h"
 
 static struct ior_bpf_obj *open_path(const char *path)
 {

@@ -4,7 +4,7 @@
  * it is complete. DuckDB reads the files in tests/integration/parquet.sh. */
 #include "parquet/pairs.h"
 #include "parquet/writer.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 #include "t.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * micro-benchmark of the sink's cost per pair (printed, not checked). */
 #include "stats/stats.h"
 #include "t.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <stdlib.h>

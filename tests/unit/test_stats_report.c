@@ -1,7 +1,7 @@
 /* stats/report.c: the text tables, their alignment, escaping, (other). */
 #include "stats/report.h"
 #include "t.h"
-#include "trace/syscalls.h"
+#include "syscalls/syscalls.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Splitting perf samples into records (trace/batch.h), as bpf.c's batches
  * lay them out, and the merge taking one sample whole or not at all. */
 #include "trace/batch.h"
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "trace/merge.h"
 #include "t.h"
 

@@ -5,7 +5,7 @@
  * per-record algorithm the merge used before it delivered runs and indexed
  * whole samples; random streams with ties, zeros, inversions, malformed
  * records and random watermarks must come out in the same order. */
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "trace/merge.h"
 #include "t.h"
 

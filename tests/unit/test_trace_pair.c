@@ -1,8 +1,8 @@
 /* Merge + pairing on synthetic per-CPU streams. */
-#include "trace/event.h"
+#include "bpf/event.h"
 #include "trace/merge.h"
-#include "trace/pair.h"
-#include "trace/syscalls.h"
+#include "pair/pair.h"
+#include "syscalls/syscalls.h"
 #include "t.h"
 
 #include <fcntl.h>

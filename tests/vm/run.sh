@@ -27,14 +27,14 @@ if [ "$ARCH" = arm64 ]; then
 	IOR=${IOR_ARM64:-$PWD/$B/arm64/ior}
 	WORKLOAD=${WORKLOAD_ARM64:-$PWD/$B/arm64/workload}
 	BUSYBOX=${BUSYBOX_ARM64:-$PWD/$B/vm/busybox-arm64/bin/busybox}
-	TABLE=trace/syscall_table_arm64.c UNAME_M=aarch64
+	TABLE=syscalls/table_arm64.c UNAME_M=aarch64
 	# renames and unlinks by path exist only as their *at forms there
 	RENAME=renameat UNLINK=unlinkat
 else
 	IOR=${IOR:-$PWD/ior}
 	WORKLOAD=${WORKLOAD:-$PWD/$B/workload}
 	BUSYBOX=${BUSYBOX:-/bin/busybox}
-	TABLE=trace/syscall_table.c UNAME_M=x86_64
+	TABLE=syscalls/table_x86_64.c UNAME_M=x86_64
 	RENAME=rename UNLINK=unlink
 fi
 export RENAME UNLINK

@@ -1,0 +1,262 @@
+/* Records the kernel side (bpf.c) writes to the per-CPU perf rings.
+ * Shared verbatim by bpf.c (clang -target bpf) and user space, so only
+ * fixed-width types from <linux/types.h>. Layout is little-endian x86_64.
+ *
+ * Every record starts with struct ior_rec_head. Enters carry the thread's
+ * identity and the syscall's interesting arguments; exits carry the return
+ * value and, for syscalls that take paths, the path strings read at exit
+ * time (the user page is resident by then; at enter it may not be).
+ *
+ * One perf sample carries one record (per-syscall tracepoint programs) or a
+ * batch of them (the raw tracepoint programs the trace command uses): each
+ * record starts 8-byte aligned right after the previous one's h.len bytes.
+ * A CPU's batch is sent when it might not hold the next record, and when
+ * user space runs the flush program on that CPU (BPF_PROG_TEST_RUN). */
+#ifndef IOR_BPF_EVENT_H
+#define IOR_BPF_EVENT_H
+
+#include <linux/types.h>
+
+#define IOR_PATH_MAX 4096      /* bytes read per path, NUL included: the kernel's PATH_MAX */
+#define IOR_COMM_LEN 16
+#define IOR_NR_MAX 512         /* syscall numbers below this are tracked */
+#define IOR_NAME_CHANGERS_MAX 8 /* bpf.c name_changers[]: rename, link, symlink, ... */
+#define IOR_ARG_NONE 0xff      /* struct ior_sys_conf: argument not used */
+#define IOR_BATCH_BYTES 20480  /* records sent in one perf sample, at most */
+/* A batch is sent once it holds this much. The rest (beyond one record of
+ * the largest size) is the reserve a CPU whose ring is full keeps
+ * appending to while its batch waits (held): exits of enters already
+ * batched, and syscalls never summarized. */
+#define IOR_BATCH_FILL 8192
+#define IOR_FOLLOW_MAX 16384   /* processes -follow and ior -- CMD trace at once */
+
+enum ior_rec_kind {
+	IOR_REC_ENTER = 1,
+	IOR_REC_EXIT = 2,
+	IOR_REC_PROC_EXIT = 3, /* a thread group leader exited: pid is gone */
+	IOR_REC_THREAD_EXIT = 4, /* a thread exited: tid may be reused */
+	IOR_REC_FORK = 5, /* struct ior_rec_fork: the head's thread made a task */
+	IOR_REC_EXEC = 6, /* the head's process runs a new image (cloexec fds closed) */
+	IOR_REC_STREAK = 7, /* struct ior_rec_streak: the thread's pairs were summarized */
+};
+
+struct ior_rec_head {
+	__u64 ts;   /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 pid;  /* thread group id */
+	__u32 tid;
+	__u16 kind; /* enum ior_rec_kind */
+	__u16 nr;   /* syscall number (enter/exit) */
+	__u32 len;  /* bytes in this record, head included */
+};
+
+/* flags and aux are sent only by syscalls that have them (h.len says):
+ * fewer bytes per pair, more pairs per MiB of ring. */
+struct ior_rec_enter {
+	struct ior_rec_head h;
+	__s64 fd;    /* value of the fd argument, -1 when the syscall has none */
+	char comm[IOR_COMM_LEN];
+	__u64 flags; /* flags argument (openat2: open_how.flags), 0 when none */
+	__u64 aux;   /* second interesting argument (dirfd, fcntl cmd, ...) */
+};
+
+#define IOR_REC_ENTER_BASE __builtin_offsetof(struct ior_rec_enter, flags)
+
+/* Ends a streak: pairs of the head's thread the kernel folded into the
+ * summary map (struct ior_sum_key) because its CPU's ring was full. Sent
+ * before the thread's next record, it tells user space what only it can
+ * complete: the first pair's gap (first_enter minus the thread's last
+ * delivered exit) and where the next gap starts. h.nr is the first pair's
+ * syscall. */
+struct ior_rec_streak {
+	struct ior_rec_head h;
+	__u64 first_enter;
+	__u64 last_exit; /* exit of the streak's last pair */
+	__s32 first_fd;  /* the first pair's summary key: (pid, tid, h.nr, first_fd) */
+	__u32 pairs;     /* pairs summarized in the streak */
+};
+
+/* A new process (child_pid == child_tid) or thread (child_pid == h.pid). */
+struct ior_rec_fork {
+	struct ior_rec_head h;
+	__u32 child_pid;
+	__u32 child_tid;
+	__u32 shares_files; /* 1: one fd table with the parent (CLONE_FILES) */
+	__u32 pad;
+};
+
+/* path_len[i] counts bytes without the NUL; path 0 starts at paths[0],
+ * path 1 8-aligned after path 0's NUL (IOR_PATH1_OFF). The record is cut
+ * after the last path, so a short path costs its own bytes only. A path
+ * longer than IOR_PATH_MAX - 1 bytes (the kernel refuses those with
+ * ENAMETOOLONG) arrives cut there, and says so in cut. */
+struct ior_rec_exit {
+	struct ior_rec_head h;
+	__s64 ret;
+	__u16 path_len[2];
+	__u8 npaths; /* 0, 1 or 2 */
+	__u8 cut;    /* bit i: path i was longer than it arrived */
+	__u16 ident; /* 1: a struct ior_file_ident follows path 0 (IOR_IDENT_OFF); IOR_EXIT_NET */
+	char paths[2 * IOR_PATH_MAX];
+};
+
+/* The file an open returned (ret, a new fd), as the kernel has it:
+ * user space names the fd by the path it resolves only when that path
+ * still leads to this very file. dev is the kernel's dev_t (major << 20 |
+ * minor), not stat's encoding. The leaf name lets a symlink removed right
+ * after the open still be resolved (its target's name, found by inode). */
+struct ior_file_ident {
+	__u64 ino;
+	__u32 dev;
+	__u16 leaf_len; /* the file's own name (its dentry's) follows, this long */
+	__u16 pad;
+};
+
+/* A dentry's name: NAME_MAX bytes and the NUL. */
+#define IOR_LEAF_MAX 256
+/* The largest inline dentry name the kernel side takes in place. */
+#define IOR_INAME_MAX 40
+
+/* Offset of the identity in an exit record whose path 0 is len0 bytes:
+ * 8-aligned after the path's NUL. */
+#define IOR_IDENT_OFF(len0) (__builtin_offsetof(struct ior_rec_exit, paths) + (((len0) + 8) & ~7u))
+
+/* Offset of path 1 in paths[] when path 0 is len0 bytes (at most
+ * IOR_PATH_MAX - 1): the identity's place, as only opens carry one and
+ * they have one path. */
+#define IOR_PATH1_OFF(len0) ((((len0) + 8) & ~7u))
+
+/* ior_rec_exit.ident: npaths is 0 and paths[] holds a struct ior_exit_net. */
+#define IOR_EXIT_NET 2
+#define IOR_SOCKADDR_MAX 128 /* sizeof(struct sockaddr_storage) */
+#define IOR_MMSG_MAX 64      /* mmsghdr entries summed per sendmmsg/recvmmsg */
+
+enum ior_net_kind {
+	IOR_NET_NONE,
+	IOR_NET_ADDR_IN,  /* connect, bind, sendto: a sockaddr and its length */
+	IOR_NET_ADDR_OUT, /* accept, getsockname, recvfrom: a sockaddr and a pointer to its length */
+	IOR_NET_FDPAIR,   /* pipe, pipe2, socketpair: int[2] */
+	IOR_NET_MMSG,     /* sendmmsg, recvmmsg: struct mmsghdr[ret] */
+};
+
+/* What the exit of a network syscall read from its arguments and its
+ * socket, sent only when the call succeeded (or connect is in progress)
+ * and carried an address, an fd pair or messages. The record is cut after
+ * addr_len bytes of addr. sk_*: the socket's own addresses, from the
+ * kernel's struct sock_common, when sk_family is AF_INET or AF_INET6
+ * (exact: the ephemeral port connect picked is there). */
+struct ior_exit_net {
+	__u8 kind;      /* enum ior_net_kind */
+	__u8 sk_family;
+	__u16 addr_len; /* bytes of the caller's sockaddr in addr */
+	__u16 sk_lport, sk_rport; /* host order */
+	__s32 fds[2];   /* IOR_NET_FDPAIR */
+	__u8 sk_laddr[16], sk_raddr[16]; /* IPv4 in the first 4 bytes */
+	__u64 ino[2];   /* inodes of fds[], 0 when unknown */
+	__u64 bytes;    /* IOR_NET_MMSG: msg_len summed over the first IOR_MMSG_MAX entries */
+	__u32 unread;   /* IOR_NET_MMSG: entries past IOR_MMSG_MAX, not summed */
+	__u32 pad;
+	__u8 addr[IOR_SOCKADDR_MAX];
+};
+
+#define IOR_EXIT_NET_BASE __builtin_offsetof(struct ior_exit_net, addr)
+
+#define IOR_REC_EXIT_BASE __builtin_offsetof(struct ior_rec_exit, paths)
+/* An exit of a syscall without paths ends after ret. */
+#define IOR_REC_EXIT_SHORT __builtin_offsetof(struct ior_rec_exit, path_len)
+#define IOR_REC_MAX sizeof(struct ior_rec_exit) /* the largest record */
+
+/* A CPU's batch, the value of bpf.c's per-CPU array "batches": records are
+ * appended in data (the layout above) and sent as one perf sample. User
+ * space reads the map once at stop, after detaching: records a kernel
+ * without raw-tracepoint BPF_F_TEST_RUN_ON_CPU (< 5.10) could not flush. */
+struct ior_batch {
+	__u32 busy; /* a program (or ior_flush) is appending */
+	__u32 len;  /* bytes used in data */
+	__u32 nrec; /* records in data */
+	__u32 held; /* the ring refused it: kept, resent at retry_ns or by ior_flush */
+	__u64 retry_ns;
+	/* The -comm filter, made cheap (every helper call costs here): the
+	 * last enter this CPU recorded (its exit is recorded without looking
+	 * at the comm), and the last comm judged with its verdict (all zero
+	 * is a valid start: the empty comm never matches). */
+	__u32 enter_tid;
+	__u32 enter_nr;
+	__u32 memo_wanted;
+	__u64 memo_comm[IOR_COMM_LEN / 8];
+	char data[IOR_BATCH_BYTES];
+};
+
+/* Per-syscall argument table, an array map indexed by syscall number and
+ * filled by user space before the programs run. Argument indexes 0..5,
+ * IOR_ARG_NONE when unused. */
+struct ior_sys_conf {
+	__u8 traced;     /* 1 when this syscall is wanted */
+	__u8 fd_arg;
+	__u8 flags_arg;
+	__u8 aux_arg;
+	__u8 path_arg[2];
+	__u8 flags_is_open_how; /* flags_arg points to struct open_how */
+	__u8 ret_is_fd;  /* a successful call returns a new fd: its identity is recorded */
+	__u8 fold;       /* may be summarized while the CPU's ring is full (no fd table change) */
+	__u8 ret_is_bytes; /* a positive return value counts bytes */
+	/* A network extra (struct ior_exit_net) its exit carries: enum
+	 * ior_net_kind, the argument of the address (or array, or vector) and
+	 * of its length (a value for IOR_NET_ADDR_IN, a pointer for _OUT),
+	 * and whether the socket to read is the returned fd (accept). */
+	__u8 net;
+	__u8 net_arg, net_len_arg, net_sk_ret;
+	/* enum ior_wait_kind: aux is the timeout argument of a wait */
+	__u8 wait;
+	__u8 pad[1];
+};
+
+/* The timeout argument of poll, select, epoll_wait and the like (aux of
+ * the enter). IOR_WAIT_MS: aux is the int argument (ms, < 0 infinite).
+ * _TIMESPEC, _TIMEVAL: the enter read the struct aux points to (at enter:
+ * select and ppoll write the time left back) and replaced aux by its ns,
+ * IOR_WAIT_INFINITE for a NULL pointer, IOR_WAIT_UNREAD when unreadable. */
+enum ior_wait_kind {
+	IOR_WAIT_NONE,
+	IOR_WAIT_MS,
+	IOR_WAIT_TIMESPEC,
+	IOR_WAIT_TIMEVAL,
+};
+
+#define IOR_WAIT_INFINITE (-1LL)
+#define IOR_WAIT_UNREAD (-2LL)
+
+/* The summary map (bpf.c "summary"): pairs whose events could not be
+ * delivered, folded per thread, syscall and fd. Only the thread itself
+ * updates its keys (its syscalls are sequential): no atomics. */
+struct ior_sum_key {
+	__u32 pid, tid;
+	__u32 nr;
+	__s32 fd; /* -1: the syscall takes no fd */
+};
+
+struct ior_sum_val {
+	__u64 pairs;
+	__u64 bytes;
+	__u64 duration_ns; /* sum of exit - enter */
+	__u64 gap_ns;      /* sum of durationToPrevNs, except each streak's first (struct ior_rec_streak) */
+	__u64 errors;      /* pairs that returned < 0 */
+	__u64 first_enter; /* of the key's first pair */
+	__u64 last_exit;   /* of its latest */
+	char comm[IOR_COMM_LEN];
+};
+
+/* A thread's streak in progress (bpf.c "pending", by tid). */
+struct ior_pending {
+	__u64 enter_ns;    /* of the open summarized enter */
+	__u64 gap_ns;      /* its gap, added when it exits */
+	__u64 first_enter;
+	__u64 last_exit;   /* 0 until a summarized pair exited */
+	__s32 fd, first_fd;
+	__u32 pairs;
+	__u16 nr, first_nr;
+	__u32 open;        /* a summarized enter waits for its exit */
+	__u32 pid;
+	char comm[IOR_COMM_LEN];
+};
+
+#endif

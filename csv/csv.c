@@ -1,0 +1,151 @@
+/* -plain CSV rows. A row is built in one buffer and written with a single
+ * fwrite, so a row is never interleaved and stdio does the batching; or
+ * formatted into the caller's buffer (ior_csv_format_pair), which batches
+ * rows itself. Called from the single consumer thread only (the row buffer
+ * and the flags cache are static). The pieces of a row are a few bytes:
+ * they are copied with 8-byte moves, not memcpy (musl's starts with rep
+ * movs, a few dozen cycles), and strings are measured while escaped. */
+#include "csv/csv.h"
+#include "syscalls/open_flags.h"
+#include "syscalls/syscalls.h"
+#include "text/buf.h"
+#include "text/escape.h"
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+
+#define PATH_FIELD_MAX 4096 /* longest path a pair carries (PATH_MAX) */
+#define IOR_CSV_COMM_MAX 16
+#define ROW_MAX IOR_CSV_ROW_MAX
+_Static_assert(IOR_CSV_ROW_MAX >= 2 * 4 * (IOR_CSV_COMM_MAX + 2 * PATH_FIELD_MAX) + 256,
+	       "a row's worst case fits");
+
+void ior_csv_write_header(FILE *out)
+{
+	fputs("durationToPrevNs,durationNs,comm,pid.tid,name,ret,file\n", out);
+}
+
+/* RFC 4180: a field holding a comma, quote, CR or LF is quoted, quotes
+ * doubled. The field was written at b->p[start..b->len) unquoted; quoting
+ * it (rare: a name with such a byte) shifts it in place. */
+static void quote_from(struct ior_text_buf *b, size_t start)
+{
+	/* one table lookup per byte: this runs on every row's file column */
+	static const unsigned char special[256] = { ['"'] = 1, [','] = 1, ['\n'] = 1, ['\r'] = 1 };
+	size_t n = b->len - start, quotes = 0, i = 0;
+	char *f = b->p + start;
+
+	while (i < n && !special[(unsigned char)f[i]])
+		i++;
+	if (i == n)
+		return;
+	for (; i < n; i++)
+		quotes += f[i] == '"';
+	if (n + quotes + 2 > b->cap - start) { /* cannot grow: drop the field's tail */
+		n = (b->cap - start - 2) / 2;
+		quotes = 0;
+		for (i = 0; i < n; i++)
+			quotes += f[i] == '"';
+	}
+	size_t out = start + n + quotes + 2;
+	b->p[--out] = '"';
+	for (i = n; i-- > 0;) {
+		b->p[--out] = f[i];
+		if (f[i] == '"')
+			b->p[--out] = '"';
+	}
+	b->p[--out] = '"';
+	b->len = start + n + quotes + 2;
+}
+
+/* The file column before quoting: path%(fd,FLAGS), old=>new, or path. */
+static void put_file(struct ior_text_buf *f, const struct ior_event_pair *p, enum ior_escape esc)
+{
+	ior_escape_put(f, p->path, PATH_FIELD_MAX, 1, esc);
+	if (p->path2 && p->path2[0]) {
+		ior_text_put(f, "=>", 2);
+		ior_escape_put(f, p->path2, PATH_FIELD_MAX, 1, esc);
+	}
+	if (p->fd < 0)
+		return;
+	ior_text_put(f, "%(", 2);
+	ior_text_put_i64(f, p->fd);
+	if (p->flags != IOR_FLAGS_UNKNOWN) {
+		/* one-entry cache: consecutive rows are mostly on the same file */
+		static long long last = IOR_FLAGS_UNKNOWN;
+		static char str[256];
+		static size_t len;
+		if (p->flags != last) {
+			ior_open_flags_str(str, sizeof str, p->flags);
+			len = strlen(str);
+			last = p->flags;
+		}
+		ior_text_put(f, ",", 1);
+		ior_text_put(f, str, len);
+	}
+	ior_text_put(f, ")", 1);
+}
+
+/* The syscall's name and its length, measured once. */
+static const char *sys_name(uint16_t sys, size_t *len)
+{
+	static uint8_t lens[1024]; /* length + 1; 0: not measured yet */
+
+	if (sys >= ior_nsyscalls || sys >= sizeof lens) {
+		*len = sys < ior_nsyscalls ? strlen(ior_syscalls[sys].name) : 1;
+		return sys < ior_nsyscalls ? ior_syscalls[sys].name : "?";
+	}
+	if (!lens[sys])
+		lens[sys] = (uint8_t)(strnlen(ior_syscalls[sys].name, 254) + 1);
+	*len = lens[sys] - 1u;
+	return ior_syscalls[sys].name;
+}
+
+size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_escape esc)
+{
+	struct ior_text_buf b = { row, 0, IOR_CSV_ROW_MAX, 0, 0 };
+	size_t name_len;
+	const char *name = sys_name(p->sys, &name_len);
+
+	ior_text_put_u64(&b, p->gap_ns);
+	ior_text_put(&b, ",", 1);
+	ior_text_put_u64(&b, p->duration_ns);
+	ior_text_put(&b, ",", 1);
+	size_t start = b.len;
+	ior_escape_put(&b, p->comm, IOR_CSV_COMM_MAX, 1, esc);
+	if (b.special)
+		quote_from(&b, start);
+	ior_text_put(&b, ",", 1);
+	ior_text_put_u64(&b, p->pid);
+	ior_text_put(&b, ".", 1);
+	ior_text_put_u64(&b, p->tid);
+	ior_text_put(&b, ",", 1);
+	ior_text_put(&b, name, name_len);
+	ior_text_put(&b, ",", 1);
+	ior_text_put_i64(&b, p->ret);
+	ior_text_put(&b, ",", 1);
+	/* With flags the file column holds a comma: quoted as it is written.
+	 * Else quoted afterwards, when a name made it need quotes. */
+	int comma = p->fd >= 0 && p->flags != IOR_FLAGS_UNKNOWN;
+	start = b.len;
+	b.special = 0;
+	b.quoting = comma;
+	if (comma)
+		ior_text_put(&b, "\"", 1);
+	put_file(&b, p, esc);
+	if (comma)
+		ior_text_put(&b, "\"", 1);
+	else if (b.special)
+		quote_from(&b, start);
+	ior_text_put(&b, "\n", 1);
+	return b.len;
+}
+
+void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc)
+{
+	static char row[ROW_MAX];
+
+	fwrite(row, 1, ior_csv_format_pair(row, p, esc), out);
+}
+

@@ -1,0 +1,29 @@
+/* The -plain CSV stream, shared by live tracing and recording replay.
+ * header: durationToPrevNs,durationNs,comm,pid.tid,name,ret,file
+ * Numbers are plain decimal (ret signed). file is, before quoting:
+ *   path%(fd,FLAGS)  a syscall on an fd (the new fd for opens/dups that
+ *                    succeeded), FLAGS the fd's open flags "O_RDONLY|O_CLOEXEC",
+ *                    ",FLAGS" left out when unknown, path empty when unknown
+ *   old=>new         rename/link/symlink (symlink: target=>linkpath)
+ *   path             a path-only syscall (stat, unlink, failed open, ...)
+ *   (empty)          the syscall has no file
+ * comm and paths are escaped per enum ior_escape (text/escape.h). Then RFC 4180 quoting (fields with , " CR LF are quoted). */
+#ifndef IOR_CSV_CSV_H
+#define IOR_CSV_CSV_H
+
+#include <stdio.h>
+
+#include "pair/event_pair.h"
+#include "text/escape.h"
+
+
+/* Bytes a formatted row can take at most: escaping makes a byte at most
+ * 4 bytes (\xHH), quoting doubles a '"'; comm, two 4 KiB paths, numbers. */
+#define IOR_CSV_ROW_MAX (2 * 4 * (16 + 2 * 4096) + 256)
+
+void ior_csv_write_header(FILE *out);
+void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc);
+/* The same row into row[0..IOR_CSV_ROW_MAX), not NUL-terminated; returns
+ * its length. For callers that batch rows themselves. */
+size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_escape esc);
+#endif

@@ -1,0 +1,76 @@
+/* The pairer's state, shared by pair.c (pairing, summaries, counts) and
+ * pair_file.c (naming a pair's files and keeping the fd table). */
+#ifndef IOR_PAIR_INTERNAL_H
+#define IOR_PAIR_INTERNAL_H
+
+#include "bpf/event.h"
+#include "pair/pair.h"
+#include "syscalls/syscalls.h"
+
+#define AT_FDCWD_ (-100)
+#define CLOSE_RANGE_CLOEXEC_ (1u << 2)
+#define MFD_CLOEXEC_ 1u
+#define AT_EMPTY_PATH_ 0x1000
+#define RENAME_EXCHANGE_ 2u
+#define EBADF_ 9
+
+struct tid_st {
+	uint32_t tid, pid;
+	uint8_t used, open, has_prev;
+	uint16_t nr;
+	uint64_t enter_ts, last_exit;
+	int64_t fd;
+	uint64_t flags, aux;
+	char comm[IOR_COMM_LEN];
+};
+
+struct ior_pairer {
+	struct ior_pair_cfg cfg;
+	struct tid_st *tids;
+	uint32_t mask, count;
+	uint64_t enters_stopped; /* 0: still recording */
+	struct ior_pair_stats st;
+	/* per-pair scratch: the single consumer owns them */
+	struct ior_file_ident ident; /* of the exit being paired, when has_ident */
+	int has_ident;
+	char leaf[IOR_LEAF_MAX + 1];
+	struct ior_exit_net net; /* of the exit being paired, when has_net */
+	int has_net;
+	const struct ior_syscall *mmsg[2]; /* sendmmsg, recvmmsg (ior_pair_net_init) */
+	const struct ior_syscall *wait_sys[8]; /* the waits (pair/net.h) */
+	unsigned char wait_kind[8];
+	unsigned nwaits;
+	char raw[2][IOR_PATH_MAX];
+	char path[2][IOR_FD_PATH_MAX];
+};
+
+/* struct ior_rec_exit without the path bytes (copied separately). */
+struct exit_base {
+	struct ior_rec_head h;
+	int64_t ret;
+	uint16_t path_len[2];
+	uint8_t npaths, cut;
+	uint16_t ident;
+};
+
+const char *ior_pair_exit_path(struct ior_pairer *p, const struct exit_base *x, const char *rec,
+			       size_t len, int i);
+void ior_pair_read_ident(struct ior_pairer *p, const struct exit_base *x, const char *rec, size_t len);
+/* Fills e's fd, flags, path and path2 from the fd table and the exit's paths. */
+void ior_pair_name_files(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
+			 struct ior_event_pair *e, const char *raw0, const char *raw1);
+/* What the pair did to the fd table (close, close_range, rename), once delivered. */
+void ior_pair_update_fds(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
+			 const struct ior_event_pair *e);
+/* Finds the syscalls ior_pair_name_net() handles without an extra
+ * (mmsg, waits), once per pairer. */
+void ior_pair_net_init(struct ior_pairer *p);
+/* Names what connect, bind, accept, pipe, socketpair ... made, from the
+ * exit's network extra (has_net); sendmmsg and recvmmsg get their bytes,
+ * waits their timeout. After ior_pair_name_files(). */
+void ior_pair_name_net(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
+		       struct ior_event_pair *e);
+void ior_pair_learn_unpaired_open(struct ior_pairer *p, const struct exit_base *x, const char *rec,
+				  size_t len);
+
+#endif

@@ -1,0 +1,24 @@
+/* Where pairs go: a run registers sinks (CSV, recording, live aggregate,
+ * and whatever comes next); the session hands every pair to each of them
+ * in timestamp order and never names them. Their owner opens them before
+ * the trace and closes them after it. */
+#ifndef IOR_PAIR_SINK_H
+#define IOR_PAIR_SINK_H
+
+#include <stdint.h>
+
+#include "pair/event_pair.h"
+
+struct ior_sink {
+	/* One pair, or one summary row (p->summary); p lives for the call. */
+	void (*pair)(void *ctx, const struct ior_event_pair *p);
+	/* After each drain and at stop, with the monotonic time: time to
+	 * flush, render or say something. -errno stops the trace (the
+	 * sink's owner says why when it closes it). NULL: nothing to do. */
+	int (*tick)(void *ctx, uint64_t now_ns);
+	void *ctx;
+};
+
+#define IOR_MAX_SINKS 8
+
+#endif

@@ -1,0 +1,529 @@
+/* Recording writer: encodes pairs into frames of a zstd stream, flushed at
+ * least once a second (rec.h). */
+#include "pair/clock.h"
+#include "rec/rec.h"
+#include "rec/codec.h"
+#include "syscalls/syscalls.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_c_literalCompressionMode (libzstd.a is linked in) */
+#include <zstd.h>
+
+#define FRAME_FLUSH (1u << 20)      /* encoded bytes per frame */
+#define FRAME_SLACK (64u << 10)     /* more than one record can add */
+#define FLUSH_NS 1000000000ull
+#define ZSTD_LEVEL 3
+/* A frame that fills FRAME_FLUSH within its second (over ~200,000 pairs/s),
+ * and the rest of that second, are compressed with zstd's fastest match
+ * search, its literals still
+ * Huffman-coded: a read loop's records are varints with few matches, and
+ * level 3 spent ~20 ns a pair looking for them (a third of the consumer's
+ * CPU at full rate) for 1.6 instead of 2.6 bytes a pair. */
+#define ZSTD_FAST_LEVEL (-1000)
+
+/* ---- file names --------------------------------------------------------- */
+
+static size_t put_name_part(char *dst, size_t room, const char *s)
+{
+	size_t n = 0;
+	for (; *s && n < room; s++, n++) {
+		unsigned char c = (unsigned char)*s;
+		dst[n] = (c == '/' || c < 0x20 || c == 0x7f) ? '_' : (char)c;
+	}
+	return *s ? room + 1 : n;
+}
+
+int ior_rec_default_name(char *buf, size_t len, const char *host, const char *name, time_t t)
+{
+	struct tm tm;
+	char when[32];
+	if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%Y-%m-%d_%H:%M:%S", &tm))
+		return -EINVAL;
+	size_t need = strlen(host) + strlen(name) + strlen(when) + sizeof IOR_RECORDING_SUFFIX + 2;
+	if (need > len)
+		return -ENAMETOOLONG;
+	size_t n = put_name_part(buf, len, host);
+	buf[n++] = '-';
+	n += put_name_part(buf + n, len - n, name);
+	snprintf(buf + n, len - n, "-%s%s", when, IOR_RECORDING_SUFFIX);
+	return 0;
+}
+
+/* ---- writer ------------------------------------------------------------- */
+
+struct ior_rec_writer {
+	int fd, error;
+	char *path;
+	ZSTD_CCtx *cctx;
+	int fast;             /* cctx is set for ZSTD_FAST_LEVEL */
+	int hot;              /* a frame filled by size since the last tick */
+	uint8_t *raw, *out;
+	size_t raw_len, out_cap;
+	uint64_t pairs, bytes_written, last_flush_ns;
+	uint64_t summarized; /* pairs in summary rows */
+	struct ior_strtab str; /* id 0 is "" */
+	struct codec codec;
+};
+
+static void put_bytes(struct ior_rec_writer *w, const void *s, size_t n)
+{
+	uint8_t *p = put_varint(w->raw + w->raw_len, n);
+	memcpy(p, s, n);
+	w->raw_len = (size_t)(p - w->raw) + n;
+}
+
+/* strnlen(s, max) a word at a time, inlined: every pair measures its comm
+ * and paths, and musl's strnlen is a call to memchr (a fifth of the
+ * encoder). Like libc's own, it reads aligned 8-byte words, which never
+ * cross a page, so it may read bytes after the NUL within the NUL's word:
+ * hence no_sanitize_address (ASan would count those bytes as an
+ * overflow). */
+__attribute__((no_sanitize_address)) static size_t str_len(const char *s, size_t max)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t n = 0;
+
+	for (; ((uintptr_t)(s + n) & 7) && n < max; n++)
+		if (!s[n])
+			return n;
+	for (; n < max; n += 8) {
+		uint64_t v;
+		memcpy(&v, s + n, 8);
+		uint64_t z = (v - ones) & ~v & highs; /* its lowest set bit marks the first NUL */
+		if (z) {
+			n += (size_t)__builtin_ctzll(z) >> 3;
+			break;
+		}
+	}
+	return n < max ? n : max;
+}
+
+/* The id of s (n bytes, n <= MAX_STR_LEN), emitting its definition first
+ * when it is new. */
+static int intern(struct ior_rec_writer *w, const char *s, size_t n, uint32_t *id)
+{
+	if (!n) {
+		*id = 0;
+		return 0;
+	}
+	uint32_t known = w->str.n;
+	*id = ior_strtab_intern(&w->str, s, n);
+	if (*id == UINT32_MAX)
+		return -ENOMEM;
+	if (*id == known) { /* new: it took the next id */
+		w->raw[w->raw_len++] = OP_STR;
+		put_bytes(w, s, n);
+	}
+	return 0;
+}
+
+/* Cheap path first: most pairs repeat their thread's previous strings.
+ * Strings longer than MAX_STR_LEN are stored cut to it. */
+static int intern_cached(struct ior_rec_writer *w, const char *s, uint32_t prev, uint32_t *id)
+{
+	if (!s)
+		s = "";
+	size_t n = str_len(s, MAX_STR_LEN + 1);
+	if (n <= MAX_STR_LEN && ior_strtab_is(&w->str, prev, s, n)) {
+		*id = prev;
+		return 0;
+	}
+	return intern(w, s, n <= MAX_STR_LEN ? n : MAX_STR_LEN, id);
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -EIO;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Level 3, or with fast the fastest search with Huffman-coded literals;
+ * set between frames only when it changes. */
+static int set_level(struct ior_rec_writer *w, int fast)
+{
+	if (w->fast == fast)
+		return 0;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
+						fast ? ZSTD_FAST_LEVEL : ZSTD_LEVEL)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_literalCompressionMode,
+						fast ? ZSTD_ps_enable : ZSTD_ps_auto)))
+		return -EINVAL;
+	w->fast = fast;
+	return 0;
+}
+
+static int flush_frame(struct ior_rec_writer *w, int fast)
+{
+	if (w->error)
+		return w->error;
+	if (!w->raw_len)
+		return 0;
+	if (set_level(w, fast))
+		return w->error = -EIO;
+	ZSTD_inBuffer in = { w->raw, w->raw_len, 0 };
+	ZSTD_outBuffer out = { w->out, w->out_cap, 0 };
+	size_t rc = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
+	if (ZSTD_isError(rc) || rc != 0)
+		return w->error = -EIO;
+	w->raw_len = 0;
+	int err = write_all(w->fd, w->out, out.pos);
+	if (err)
+		return w->error = err;
+	w->bytes_written += out.pos;
+	return 0;
+}
+
+/* The command line this process runs with, arguments joined by spaces:
+ * the default for the header's "flags used". */
+static void own_cmdline(char *buf, size_t len)
+{
+	buf[0] = 0;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	while (n > 0 && !buf[n - 1])
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = 0;
+}
+
+static void put_header(struct ior_rec_writer *w, const struct ior_rec_info *info)
+{
+	char cmdline_buf[MAX_CMDLINE];
+	struct utsname u;
+	if (uname(&u))
+		memset(&u, 0, sizeof u);
+	uint64_t mono_now = ior_mono_ns(), rt_now = mono_now + (uint64_t)ior_realtime_offset_ns();
+	const char *host = info && info->host ? info->host : u.nodename;
+	const char *kernel = info && info->kernel ? info->kernel : u.release;
+	const char *cmdline = info ? info->cmdline : NULL;
+	if (!cmdline) {
+		own_cmdline(cmdline_buf, sizeof cmdline_buf);
+		cmdline = cmdline_buf;
+	}
+	uint64_t rt_ns = info && info->start_realtime_ns ? info->start_realtime_ns : rt_now;
+	uint64_t mono_ns = info && info->start_monotonic_ns ? info->start_monotonic_ns : mono_now;
+
+	memcpy(w->raw, magic, sizeof magic);
+	w->raw_len = sizeof magic;
+	uint8_t *p = put_varint(w->raw + w->raw_len, IOR_RECORDING_VERSION);
+	w->raw_len = (size_t)(p - w->raw);
+	put_bytes(w, host, strnlen(host, MAX_HOST));
+	put_bytes(w, kernel, strnlen(kernel, MAX_HOST));
+	put_bytes(w, cmdline, strnlen(cmdline, MAX_CMDLINE));
+	p = put_varint(w->raw + w->raw_len, rt_ns);
+	p = put_varint(p, mono_ns);
+	p = put_varint(p, ior_nsyscalls);
+	w->raw_len = (size_t)(p - w->raw);
+	for (unsigned i = 0; i < ior_nsyscalls; i++)
+		put_bytes(w, ior_syscalls[i].name, strnlen(ior_syscalls[i].name, MAX_SYSNAME));
+}
+
+static void writer_free(struct ior_rec_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	ZSTD_freeCCtx(w->cctx);
+	free(w->raw);
+	free(w->out);
+	free(w->path);
+	ior_strtab_free(&w->str);
+	free(w);
+}
+
+static int writer_alloc(struct ior_rec_writer **wp)
+{
+	struct ior_rec_writer *w = calloc(1, sizeof *w);
+	if (!w)
+		return -ENOMEM;
+	w->fd = -1;
+	*wp = w;
+	size_t raw_cap = FRAME_FLUSH + FRAME_SLACK + MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2);
+	w->raw = malloc(raw_cap);
+	w->out_cap = ZSTD_compressBound(raw_cap);
+	w->out = malloc(w->out_cap);
+	w->cctx = ZSTD_createCCtx();
+	if (!w->raw || !w->out || !w->cctx || ior_strtab_init(&w->str) ||
+	    strings_start(&w->str))
+		return -ENOMEM;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, ZSTD_LEVEL)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)))
+		return -EINVAL;
+	return 0;
+}
+
+int ior_rec_writer_open(struct ior_rec_writer **wp, const char *path,
+			const struct ior_rec_info *info, char *err, size_t errlen)
+{
+	struct ior_rec_writer *w = NULL;
+	*wp = NULL;
+	int rc = writer_alloc(&w);
+	if (rc) {
+		set_err(err, errlen, "%s: cannot set up the recorder: %s", path, strerror(-rc));
+		writer_free(w);
+		return rc;
+	}
+	w->path = strdup(path);
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0 || !w->path) {
+		rc = w->path ? -errno : -ENOMEM;
+		set_err(err, errlen, "%s: cannot create the recording: %s", path, strerror(-rc));
+		writer_free(w);
+		return rc;
+	}
+	put_header(w, info);
+	rc = flush_frame(w, 0);
+	if (rc) {
+		set_err(err, errlen, "%s: cannot write the recording header: %s", path, strerror(-rc));
+		writer_free(w);
+		return rc;
+	}
+	w->last_flush_ns = ior_mono_ns();
+	*wp = w;
+	return 0;
+}
+
+/* A reset keeps the writer's memory bounded in recordings with millions of
+ * distinct paths; both sides forget strings and thread state together. */
+static void maybe_reset_strings(struct ior_rec_writer *w)
+{
+	struct ior_strtab *t = &w->str;
+	if (t->n + 3 <= MAX_STRINGS && t->len + 3 * (MAX_STR_LEN + 1) <= MAX_STR_BYTES)
+		return;
+	w->raw[w->raw_len++] = OP_RESET;
+	strings_start(t);
+	memset(&w->codec, 0, sizeof w->codec);
+}
+
+static uint8_t bytes_mode(struct tid_state *s, const struct ior_event_pair *p)
+{
+	if (p->bytes == bytes_by_rule(s, p->ret))
+		return BYTES_KEEP;
+	if (p->bytes == 0) {
+		s->bytes_rule = RULE_ZERO;
+		return BYTES_ZERO;
+	}
+	if (p->ret > 0 && p->bytes == (uint64_t)p->ret) {
+		s->bytes_rule = RULE_RET;
+		return BYTES_RET;
+	}
+	s->bytes_rule = RULE_VALUE;
+	s->bytes = p->bytes;
+	return BYTES_EXPLICIT;
+}
+
+static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
+{
+	struct codec *c = &w->codec;
+	maybe_reset_strings(w);
+	struct tid_state *s = slot_for(c, p->tid);
+	uint32_t comm, path, path2;
+	int rc = intern_cached(w, p->comm, s->comm, &comm);
+	if (!rc)
+		rc = intern_cached(w, p->path, s->path, &path);
+	if (!rc)
+		rc = intern_cached(w, p->path2, s->path2, &path2);
+	if (rc)
+		return rc;
+
+	uint8_t op = OP_PAIR, ext = 0;
+	if (p->tid != c->last_tid)
+		op |= PAIR_TID;
+	if (p->sys != s->sys)
+		op |= PAIR_SYS;
+	if (p->ret != s->ret)
+		op |= PAIR_RET;
+	if (p->enter_ns != s->prev_exit + p->gap_ns)
+		op |= PAIR_TIME;
+	ext |= p->pid != s->pid ? EXT_PID : 0;
+	ext |= comm != s->comm ? EXT_COMM : 0;
+	ext |= p->fd != s->fd ? EXT_FD : 0;
+	ext |= path != s->path ? EXT_PATH : 0;
+	ext |= path2 != s->path2 ? EXT_PATH2 : 0;
+	ext |= p->flags != s->flags ? EXT_FLAGS : 0;
+	ext |= (uint8_t)(bytes_mode(s, p) << EXT_BYTES_SHIFT);
+	if (ext)
+		op |= PAIR_EXT;
+	if (p->has_timeout)
+		op |= PAIR_WAIT;
+
+	uint8_t *o = w->raw + w->raw_len;
+	*o++ = op;
+	if (op & PAIR_EXT)
+		*o++ = ext;
+	if (op & PAIR_TID)
+		o = put_varint(o, p->tid);
+	if (op & PAIR_SYS)
+		o = put_varint(o, p->sys);
+	if (op & PAIR_RET)
+		o = put_varint(o, zigzag(p->ret));
+	if (op & PAIR_TIME)
+		o = put_varint(o, zigzag((int64_t)(p->enter_ns - c->last_enter)));
+	if (ext & EXT_PID)
+		o = put_varint(o, p->pid);
+	if (ext & EXT_COMM)
+		o = put_varint(o, comm);
+	if (ext & EXT_FD)
+		o = put_varint(o, zigzag(p->fd));
+	if (ext & EXT_PATH)
+		o = put_varint(o, path);
+	if (ext & EXT_PATH2)
+		o = put_varint(o, path2);
+	if (ext & EXT_FLAGS)
+		o = put_varint(o, zigzag(p->flags));
+	if ((ext >> EXT_BYTES_SHIFT) == BYTES_EXPLICIT)
+		o = put_varint(o, p->bytes);
+	if (op & PAIR_WAIT)
+		o = put_varint(o, zigzag(p->timeout_ns));
+	o = put_varint(o, p->gap_ns);
+	o = put_varint(o, p->duration_ns);
+	w->raw_len = (size_t)(o - w->raw);
+
+	c->last_tid = p->tid;
+	c->last_enter = p->enter_ns;
+	s->pid = p->pid;
+	s->sys = p->sys;
+	s->ret = p->ret;
+	s->fd = p->fd;
+	s->flags = p->flags;
+	s->comm = comm;
+	s->path = path;
+	s->path2 = path2;
+	s->prev_exit = p->enter_ns + p->duration_ns;
+	return 0;
+}
+
+/* Summary rows stand apart from the pair stream: they neither use nor
+ * change the per-thread state, so a reader can skip them. Fields: tid,
+ * pid, sys, fd (zigzag), comm id, path id, first enter, last exit minus
+ * first enter, pairs, bytes, duration sum, gap sum. */
+static int encode_summary(struct ior_rec_writer *w, const struct ior_event_pair *p)
+{
+	uint32_t comm, path;
+	maybe_reset_strings(w);
+	int rc = intern_cached(w, p->comm, 0, &comm);
+	if (!rc)
+		rc = intern_cached(w, p->path, 0, &path);
+	if (rc)
+		return rc;
+	uint8_t *o = w->raw + w->raw_len;
+	*o++ = OP_SUMMARY;
+	o = put_varint(o, p->tid);
+	o = put_varint(o, p->pid);
+	o = put_varint(o, p->sys);
+	o = put_varint(o, zigzag(p->fd));
+	o = put_varint(o, comm);
+	o = put_varint(o, path);
+	o = put_varint(o, p->enter_ns);
+	o = put_varint(o, p->end_ns > p->enter_ns ? p->end_ns - p->enter_ns : 0);
+	o = put_varint(o, p->pairs);
+	o = put_varint(o, p->bytes);
+	o = put_varint(o, p->duration_ns);
+	o = put_varint(o, p->gap_ns);
+	w->raw_len = (size_t)(o - w->raw);
+	return 0;
+}
+
+int ior_rec_write(struct ior_rec_writer *w, const struct ior_event_pair *p)
+{
+	if (w->error)
+		return w->error;
+	if (p->sys >= ior_nsyscalls)
+		return -EINVAL;
+	int rc = p->summary ? encode_summary(w, p) : encode_pair(w, p);
+	if (rc)
+		return w->error = rc;
+	if (p->summary)
+		w->summarized += p->pairs;
+	else
+		w->pairs++;
+	if (w->raw_len >= FRAME_FLUSH) { /* filled before its second was up */
+		w->hot = 1;
+		return flush_frame(w, 1);
+	}
+	return 0;
+}
+
+int ior_rec_tick(struct ior_rec_writer *w, uint64_t now_ns)
+{
+	if (w->error)
+		return w->error;
+	if (now_ns - w->last_flush_ns < FLUSH_NS)
+		return 0;
+	w->last_flush_ns = now_ns;
+	int fast = w->hot; /* the second's rest, at the rate that filled frames */
+	w->hot = 0;
+	return flush_frame(w, fast);
+}
+
+uint64_t ior_rec_writer_pairs(const struct ior_rec_writer *w)
+{
+	return w->pairs;
+}
+
+uint64_t ior_rec_writer_bytes(const struct ior_rec_writer *w)
+{
+	return w->bytes_written;
+}
+
+int ior_rec_writer_close(struct ior_rec_writer *w, const struct ior_trace_totals *totals,
+			 char *err, size_t errlen)
+{
+	struct ior_trace_totals t = { .pairs = w->pairs + w->summarized,
+				      .pairs_seen = w->pairs + w->summarized,
+				      .summarized = w->summarized };
+	if (totals)
+		t = *totals;
+	int rc = w->error;
+	if (!rc && w->raw_len + 80 > FRAME_FLUSH + FRAME_SLACK)
+		rc = flush_frame(w, 0);
+	if (!rc) {
+		uint8_t *o = w->raw + w->raw_len;
+		*o++ = OP_END;
+		o = put_varint(o, t.pairs);
+		o = put_varint(o, t.pairs_seen);
+		o = put_varint(o, t.lost);
+		o = put_varint(o, t.unpaired_exits);
+		o = put_varint(o, t.overwritten_enters);
+		o = put_varint(o, t.in_flight);
+		o = put_varint(o, t.summarized);
+		w->raw_len = (size_t)(o - w->raw);
+		rc = flush_frame(w, 0);
+	}
+	if (!rc && fdatasync(w->fd) && errno != EINVAL && errno != EROFS)
+		rc = -errno;
+	if (!rc && close(w->fd))
+		rc = -errno;
+	else if (rc)
+		close(w->fd);
+	w->fd = -1;
+	if (rc)
+		set_err(err, errlen, "%s: cannot write the recording: %s", w->path, strerror(-rc));
+	writer_free(w);
+	return rc;
+}
+

@@ -1,0 +1,116 @@
+#include "syscalls/select.h"
+#include "syscalls/syscalls.h"
+#include "t.h"
+
+static unsigned char sel[1024];
+static char err[8192];
+
+static int selected(const char *name)
+{
+	return sel[ior_syscall_index(ior_syscall_by_name(name))];
+}
+
+static int tps(const char *in, const char *out)
+{
+	struct ior_select o = { .tps = in, .tps_exclude = out };
+	return ior_trace_select(&o, sel, err, sizeof err);
+}
+
+static int fams(const char *f, const char *s, const char *nof, const char *nos)
+{
+	struct ior_select o = { f, s, nof, nos, NULL, NULL };
+	return ior_trace_select(&o, sel, err, sizeof err);
+}
+
+static unsigned in_family(const char *f)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < ior_nsyscalls; i++)
+		n += sel[i] && ior_syscalls[i].family == (unsigned)ior_family_by_name(f);
+	return n;
+}
+
+TEST(default_is_fs_network_polling_aio)
+{
+	unsigned want = ior_family_count(IOR_FAM_FS) + ior_family_count(IOR_FAM_Network) +
+			ior_family_count(IOR_FAM_Polling) + ior_family_count(IOR_FAM_AIO);
+	CHECK_EQ_INT(tps("", ""), want);
+	CHECK_EQ_INT(want, 126 + 22 + 10 + 9);
+	CHECK(selected("openat") && selected("sendto") && selected("epoll_wait") && selected("io_submit"));
+	CHECK(selected("mmap")); /* ior traced it before families: it stays in FS */
+	CHECK(!selected("getpid") && !selected("futex") && !selected("nanosleep") && !selected("pipe2"));
+	CHECK_EQ_INT(fams(NULL, NULL, NULL, NULL), want);
+	CHECK_EQ_INT(fams(" , ", "", ",", ""), want); /* blank lists are no lists */
+}
+
+TEST(include_exclude)
+{
+	/* -tps filters the selected families: the FS opens, not mq_open or pidfd_open */
+	CHECK_EQ_INT(tps("^open", ""), 6); /* open openat openat2 open_by_handle_at open_tree open_tree_attr */
+	CHECK(selected("openat") && selected("openat2") && !selected("read") && !selected("mq_open"));
+	CHECK_EQ_INT(tps("sys_enter_read$,^write$", ""), 2);
+	CHECK(selected("read") && selected("write") && !selected("pread64"));
+	CHECK_EQ_INT(tps("read", "^pread|v2$") > 0, 1);
+	CHECK(selected("read") && selected("readv") && !selected("pread64") && !selected("preadv2"));
+	CHECK_EQ_INT(tps("", "sys_enter_"), 0); /* exclude wins */
+	CHECK_EQ_INT(tps(",,close,", ""), 2);   /* close close_range */
+	CHECK_EQ_INT(tps(" close ", ""), 2);    /* blanks around entries ignored */
+}
+
+TEST(families_and_names)
+{
+	CHECK_EQ_INT(fams("FS", NULL, NULL, NULL), 126);
+	CHECK(!selected("sendto") && !selected("poll") && selected("read"));
+	CHECK_EQ_INT(fams("network,Polling", NULL, NULL, NULL), 32); /* any case */
+	CHECK_EQ_INT(in_family("Network"), 22);
+	CHECK_EQ_INT(fams("all", NULL, NULL, NULL), ior_nsyscalls);
+	CHECK_EQ_INT(fams("", "read,sendto", "", ""), 2);
+	CHECK(selected("read") == IOR_SEL_NAMED && selected("sendto") == IOR_SEL_NAMED);
+	CHECK_EQ_INT(fams("FS", "read", "", ""), 126);
+	CHECK(selected("read") == IOR_SEL_NAMED && selected("write") == 1); /* named: warned about when missing */
+	CHECK_EQ_INT(fams("Time", "read", "", ""), 19 + 1); /* a union */
+	CHECK_EQ_INT(fams("", "stat,sendfile,umount2,uname", "", ""), 4); /* libc's names */
+	CHECK(selected("newstat") && selected("sendfile64") && selected("umount") && selected("newuname"));
+	CHECK_EQ_INT(fams("", "", "Network", ""), 126 + 10 + 9); /* the default minus a family */
+	CHECK_EQ_INT(fams("", "", "", "read,write"), 126 + 22 + 10 + 9 - 2);
+	CHECK(!selected("read") && selected("pread64"));
+	/* exclusions win over names */
+	CHECK_EQ_INT(fams("FS", "sendto", "Network", "read"), 125);
+	CHECK(!selected("sendto") && !selected("read"));
+	struct ior_select o = { .families = "Network", .tps = "send" };
+	CHECK_EQ_INT(ior_trace_select(&o, sel, err, sizeof err), 4); /* sendfile64 sendto sendmsg sendmmsg */
+	CHECK(selected("sendto") && !selected("recvfrom"));
+}
+
+TEST(unknown_names_list_the_valid_ones)
+{
+	CHECK_EQ_INT(fams("FS,Disk", NULL, NULL, NULL), -22);
+	CHECK_EQ_STR(err, "-trace-families: unknown family \"Disk\"; valid: "
+			  "FS,Network,Polling,Memory,Process,Signals,Sched,IPC,Time,Security,AIO,Misc,all");
+	CHECK_EQ_INT(fams(NULL, NULL, "Nope", NULL), -22);
+	CHECK(!strncmp(err, "-no-trace-families: unknown family \"Nope\"", 41));
+	CHECK_EQ_INT(fams(NULL, "read,bogus", NULL, NULL), -22);
+	CHECK(!strncmp(err, "-trace-syscalls: unknown syscall \"bogus\"; valid: read,write,open,close,", 70));
+	CHECK(strstr(err, ",listns") && !strchr(err, '\n') && err[strlen(err) - 1] != ',');
+	CHECK_EQ_INT(fams(NULL, NULL, NULL, "sys_enter_read"), -22);
+	CHECK(!strncmp(err, "-no-trace-syscalls: unknown syscall \"sys_enter_read\"", 51));
+}
+
+TEST(bad_regex)
+{
+	err[0] = 0;
+	CHECK_EQ_INT(tps("(open", ""), -22);
+	CHECK(strstr(err, "-tps: bad regex \"(open\"") != NULL);
+	CHECK_EQ_INT(tps("", "[x"), -22);
+	CHECK(strstr(err, "-tpsExclude") != NULL);
+}
+
+int main(void)
+{
+	RUN(default_is_fs_network_polling_aio);
+	RUN(include_exclude);
+	RUN(families_and_names);
+	RUN(unknown_names_list_the_valid_ones);
+	RUN(bad_regex);
+	return t_done();
+}

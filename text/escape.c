@@ -1,0 +1,135 @@
+/* The escape notation of everything ior shows a person: strict UTF-8
+ * (RFC 3629: no overlongs, surrogates or code points past U+10FFFF),
+ * \\xHH for control bytes and invalid UTF-8, \\uHHHH for C1 controls and
+ * bidi overrides, \\\\ for the backslash. */
+#include "text/escape.h"
+
+#include <string.h>
+
+int ior_escape_parse(const char *s, enum ior_escape *e)
+{
+	if (!strcmp(s, "auto"))
+		*e = IOR_ESCAPE_AUTO;
+	else if (!strcmp(s, "always"))
+		*e = IOR_ESCAPE_ALWAYS;
+	else if (!strcmp(s, "never"))
+		*e = IOR_ESCAPE_NEVER;
+	else
+		return -1;
+	return 0;
+}
+
+int ior_utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	int len;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, *cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, *cp = c & 0x0f, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, *cp = c & 0x07, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if ((size_t)len > n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 1; i < len; i++) {
+		if (i > 1 && (s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	return len;
+}
+
+int ior_cp_is_unsafe(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x200e || cp == 0x200f || cp == 0x2028 || cp == 0x2029 ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Appends s[0..max) to b, or with nul_ends only up to its NUL, in the
+ * visible notation of esc: control bytes and invalid UTF-8 as \\xHH, unsafe code
+ * points as \\uHHHH, the backslash as \\\\ so the notation stays
+ * unambiguous. The NUL stops a run like a byte to escape, so the string is
+ * measured in the same pass. A UTF-8 sequence never spans a NUL (a
+ * continuation byte is not 0), so max bounds ior_utf8_seq as strnlen did. */
+void ior_escape_put(struct ior_text_buf *b, const char *s, size_t max, int nul_ends, enum ior_escape esc)
+{
+	/* 1: not printable ASCII (NUL included), or a byte escaping or quoting acts on */
+	static const unsigned char stop[256] = {
+		[0 ... 0x1f] = 1, ['"'] = 1, [','] = 1, ['\\'] = 1, [0x7f ... 0xff] = 1,
+	};
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; i < max;) {
+		unsigned c, cp;
+		int len;
+		size_t run = i;
+		/* four bytes a step, each read only after the one before it was
+		 * no stop (so never past the NUL) */
+		while (max - run >= 4 && !stop[u[run]] && !stop[u[run + 1]] && !stop[u[run + 2]] &&
+		       !stop[u[run + 3]])
+			run += 4;
+		while (run < max && !stop[u[run]])
+			run++;
+		if (run > i) { /* printable ASCII: as is */
+			ior_text_put(b, s + i, run - i);
+			i = run;
+			continue;
+		}
+		c = u[i];
+		if (!c && nul_ends)
+			return;
+		if (c == '"' || c == ',') {
+			ior_text_put(b, b->quoting && c == '"' ? "\"\"" : s + i, b->quoting && c == '"' ? 2 : 1);
+			b->special = 1;
+			i++;
+		} else if (esc == IOR_ESCAPE_NEVER) {
+			b->special |= c == '\n' || c == '\r';
+			ior_text_put(b, s + i, 1);
+			i++;
+		} else if (c < 0x80) {
+			if (c < 0x20 || c == 0x7f)
+				ior_text_put_hex(b, 'x', c, 2);
+			else /* the backslash */
+				ior_text_put(b, "\\\\", 2);
+			i++;
+		} else if (esc == IOR_ESCAPE_ALWAYS || !(len = ior_utf8_seq(u + i, max - i, &cp))) {
+			ior_text_put_hex(b, 'x', c, 2);
+			i++;
+		} else {
+			if (ior_cp_is_unsafe(cp))
+				ior_text_put_hex(b, 'u', cp, 4);
+			else
+				ior_text_put(b, s + i, (size_t)len);
+			i += (size_t)len;
+		}
+	}
+}
+
+size_t ior_escape_str(char *dst, size_t len, const char *s, size_t n, enum ior_escape esc)
+{
+	char tmp[4 * 256 + 8];
+	struct ior_text_buf b = { tmp, 0, sizeof tmp, 0, 0 };
+	size_t out;
+
+	if (!len)
+		return 0;
+	if (n > 256)
+		n = 256;
+	ior_escape_put(&b, s, n, 0, esc);
+	out = b.len < len - 1 ? b.len : len - 1;
+	memcpy(dst, tmp, out);
+	dst[out] = 0;
+	return out;
+}
+
+size_t ior_escape_all(char *dst, size_t cap, const char *s, size_t n, enum ior_escape esc)
+{
+	struct ior_text_buf b = { dst, 0, cap, 0, 0 };
+
+	ior_escape_put(&b, s, n, 0, esc);
+	return b.len;
+}
+

@@ -1,0 +1,44 @@
+/* The escape notation of every text ior shows a person (CSV, reports,
+ * SVG and JSON labels, the dashboard, Parquet strings): names come from the
+ * traced system and are attacker-controlled.
+ *   \xHH    control bytes and invalid UTF-8 (every non-ASCII byte with
+ *           IOR_ESCAPE_ALWAYS)
+ *   \uHHHH  C1 controls and bidi formatting (what a terminal acts on or
+ *           what reorders text)
+ *   \\      the backslash, so the notation stays unambiguous
+ * Pure; no allocation. */
+#ifndef IOR_TEXT_ESCAPE_H
+#define IOR_TEXT_ESCAPE_H
+
+#include <stddef.h>
+
+#include "text/buf.h"
+
+enum ior_escape {
+	IOR_ESCAPE_AUTO,   /* escape control bytes and invalid UTF-8 */
+	IOR_ESCAPE_ALWAYS, /* also escape every non-ASCII byte */
+	IOR_ESCAPE_NEVER,  /* bytes as they are (still CSV-quoted) */
+};
+
+/* Parses "auto" | "always" | "never"; -1 when unknown. */
+int ior_escape_parse(const char *s, enum ior_escape *e);
+
+/* Appends s[0..max) to b, or with nul_ends only up to its NUL, escaped.
+ * '"' and ',' set b->special (and '"' is doubled while b->quoting), as do
+ * CR and LF under IOR_ESCAPE_NEVER: the CSV writer quotes such fields. */
+void ior_escape_put(struct ior_text_buf *b, const char *s, size_t max, int nul_ends, enum ior_escape esc);
+/* The first 256 bytes of s[0..n), escaped, into dst (NUL-terminated, cut
+ * at len - 1 bytes); returns the length written. */
+size_t ior_escape_str(char *dst, size_t len, const char *s, size_t n, enum ior_escape esc);
+/* All of s[0..n), escaped, into dst (not NUL-terminated; cap >= 4 * n
+ * holds any string); returns the length written. */
+size_t ior_escape_all(char *dst, size_t cap, const char *s, size_t n, enum ior_escape esc);
+
+/* The length of the well-formed UTF-8 sequence at s (1..4) and its code
+ * point, or 0 (overlongs, surrogates, > U+10FFFF, truncated). */
+int ior_utf8_seq(const unsigned char *s, size_t n, unsigned *cp);
+/* 1 for a code point a terminal acts on or that reorders text (C1
+ * controls, bidi formatting): written \uHHHH. */
+int ior_cp_is_unsafe(unsigned cp);
+
+#endif
