@@ -179,9 +179,9 @@ int main(int argc, char **argv)
 		return ior_cmd_check(&opts);
 	if (opts.list)
 		return ior_cmd_list(&opts);
-	if (opts.ior_file && (opts.live || opts.flamegraph || opts.parquet)) {
+	if (opts.ior_file && ior_cmd_trace_only_output(&opts)) {
 		fprintf(stderr, "ior: -%s traces the live system; -ior reads a recording: use one of them "
-				"(ior parquet FILE converts one)\n", opts.live ? "live" : opts.flamegraph ? "flamegraph" : "parquet");
+				"(ior parquet FILE converts one)\n", ior_cmd_trace_only_output(&opts));
 		return 2;
 	}
 	if (opts.ior_file && opts.summary && opts.plain) {

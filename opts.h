@@ -70,11 +70,16 @@ int ior_cmd_parquet(const struct ior_opts *o, const char *file);  /* cmd/parquet
 const char *ior_cmd_write_hint(int e, bool in_cwd);
 
 /* -parquet OUT while tracing (cmd/parquet.c), for cmd/trace.c: open
- * registers the sink (0 and nothing when o->parquet is NULL), close
- * writes the footer after ior_session_stop and renames OUT.tmp to OUT;
- * at exit a file not closed is removed. Both print their errors, 0 or 1. */
+ * creates OUT.tmp and adds sink to the session; close writes the footer
+ * after ior_session_stop and renames OUT.tmp to OUT (a failed write
+ * removes it). Both print their errors: 0 or 1. A sink not closed is
+ * dropped with ior_pq_pairs_abort (OUT.tmp removed). */
 struct ior_session;
-int ior_cmd_parquet_open(struct ior_session *s, const struct ior_opts *o);
-int ior_cmd_parquet_close(struct ior_session *s);
+struct ior_pq_sink;
+int ior_cmd_parquet_open(struct ior_pq_sink *sink, struct ior_session *s, const struct ior_opts *o);
+int ior_cmd_parquet_close(struct ior_pq_sink *sink, struct ior_session *s, const char *path);
+/* The flag of an output only tracing writes (-flamegraph, -live,
+ * -parquet) when o asks for one, else NULL. cmd/trace.c */
+const char *ior_cmd_trace_only_output(const struct ior_opts *o);
 
 #endif

@@ -16,7 +16,7 @@
 #include "opts.h"
 #include "stats/report.h"
 #include "pair/clock.h"
-#include "rec/rec.h"
+#include "rec/sink.h"
 #include "tui/keys.h"
 #include "tui/screen.h"
 #include "tui/term.h"
@@ -48,9 +48,8 @@ struct dash_ui {
 	const struct ior_opts *o;    /* a recording's: its file and filters */
 	int draw;                    /* a recording on a terminal (else the report only) */
 	const char *rec_name;        /* live: -name, in the recording's file name */
-	struct ior_rec_writer *rec;  /* live: the recording `r` started, or NULL */
+	struct ior_rec_sink rec;     /* live: the recording `r` started (rec.w), if any */
 	char rec_path[PATH_MAX];
-	int rec_error;               /* errno of the first failed write */
 	struct ior_trace_totals rec_base; /* the session's totals when it started */
 	char last_words[PATH_MAX + 640]; /* said on stderr after the terminal is back */
 };
@@ -87,26 +86,6 @@ static int ui_new(struct dash_ui **out, struct ior_stats *stats, struct ior_sess
 
 /* ---- live: r records ---------------------------------------------------- */
 
-static void rec_pair(void *ctx, const struct ior_event_pair *p)
-{
-	struct dash_ui *ui = ctx;
-	int r = ui->rec && !ui->rec_error ? ior_rec_write(ui->rec, p) : 0;
-
-	if (r < 0)
-		ui->rec_error = -r;
-}
-
-/* Never fails the trace: a failed recording is closed in frame(). */
-static int rec_tick(void *ctx, uint64_t now)
-{
-	struct dash_ui *ui = ctx;
-	int r = ui->rec && !ui->rec_error ? ior_rec_tick(ui->rec, now) : 0;
-
-	if (r < 0)
-		ui->rec_error = -r;
-	return 0;
-}
-
 static void start_recording(struct dash_ui *ui)
 {
 	char err[512], msg[768];
@@ -120,13 +99,13 @@ static void start_recording(struct dash_ui *ui)
 		snprintf(err, sizeof err, "%.400s exists (the last one, or -flamegraph's): try again in a second",
 			 ui->rec_path), r = -EEXIST;
 	else
-		r = ior_rec_writer_open(&ui->rec, ui->rec_path, NULL, err, sizeof err);
+		r = ior_rec_writer_open(&ui->rec.w, ui->rec_path, NULL, err, sizeof err);
 	if (r < 0) {
 		snprintf(msg, sizeof msg, "r: %s", err);
 		ior_dash_set_message(ui->dash, msg);
 		return;
 	}
-	ui->rec_error = 0;
+	ui->rec.error = 0;
 	ior_session_totals(ui->session, &ui->rec_base);
 	ior_dash_set_recording(ui->dash, ui->rec_path, 0);
 }
@@ -137,7 +116,7 @@ static void rec_totals(struct dash_ui *ui, struct ior_trace_totals *t)
 	const struct ior_trace_totals *b = &ui->rec_base;
 
 	ior_session_totals(ui->session, t);
-	*t = (struct ior_trace_totals){ ior_rec_writer_pairs(ui->rec), t->pairs_seen - b->pairs_seen,
+	*t = (struct ior_trace_totals){ ior_rec_writer_pairs(ui->rec.w), t->pairs_seen - b->pairs_seen,
 					 t->lost - b->lost, t->unpaired_exits - b->unpaired_exits,
 					 t->overwritten_enters - b->overwritten_enters, t->in_flight,
 					 t->summarized - b->summarized };
@@ -147,17 +126,17 @@ static void rec_totals(struct dash_ui *ui, struct ior_trace_totals *t)
 static void stop_recording(struct dash_ui *ui)
 {
 	struct ior_trace_totals t;
-	uint64_t pairs = ior_rec_writer_pairs(ui->rec);
+	uint64_t pairs = ior_rec_writer_pairs(ui->rec.w);
 	char err[512];
 	struct stat st;
 	int r;
 
 	rec_totals(ui, &t);
-	r = ior_rec_writer_close(ui->rec, &t, err, sizeof err);
-	ui->rec = NULL;
-	if (r < 0 || ui->rec_error)
+	r = ior_rec_writer_close(ui->rec.w, &t, err, sizeof err);
+	ui->rec.w = NULL;
+	if (r < 0 || ui->rec.error)
 		snprintf(ui->last_words, sizeof ui->last_words, "recording %.*s: %s", PATH_MAX - 1, ui->rec_path,
-			 r < 0 ? err : strerror(ui->rec_error)); /* err names the file too */
+			 r < 0 ? err : strerror(ui->rec.error)); /* err names the file too */
 	else
 		snprintf(ui->last_words, sizeof ui->last_words, "Wrote %s (%llu pairs, %lld bytes)", ui->rec_path,
 			 (unsigned long long)pairs, stat(ui->rec_path, &st) ? -1LL : (long long)st.st_size);
@@ -201,8 +180,9 @@ int ior_dash_ui_open(struct dash_ui **ui, struct ior_stats *stats, struct ior_se
 	if (r < 0)
 		return r;
 	(*ui)->rec_name = rec_name;
+	(*ui)->rec.keep_going = true; /* a failed recording is closed in frame() */
 	read_mounts(*ui);
-	if ((r = ior_session_add_sink(session, (struct ior_sink){ rec_pair, rec_tick, *ui })) < 0)
+	if ((r = ior_session_add_sink(session, ior_rec_sink(&(*ui)->rec))) < 0)
 		return r;
 	return ior_session_add_sink(session, ior_dash_sink((*ui)->dash));
 }
@@ -238,10 +218,10 @@ static int frame(struct dash_ui *ui, uint64_t now)
 		ior_session_totals(ui->session, &t);
 		ior_dash_set_losses(ui->dash, &(struct ior_dash_losses){ t.lost, t.summarized, t.unpaired_exits });
 	}
-	if (ui->rec && ui->rec_error)
+	if (ui->rec.w && ui->rec.error)
 		stop_recording(ui);
-	if (ui->rec)
-		ior_dash_set_recording(ui->dash, ui->rec_path, ior_rec_writer_pairs(ui->rec));
+	if (ui->rec.w)
+		ior_dash_set_recording(ui->dash, ui->rec_path, ior_rec_writer_pairs(ui->rec.w));
 	ior_dash_set_now(ui->dash, now);
 	ior_dash_draw(ui->dash, &ui->next); /* out of memory: the frame says so */
 	ior_tui_buf_reset(&ui->out);
@@ -290,7 +270,7 @@ static void on_key(struct dash_ui *ui, const struct ior_tui_key *k)
 		ui->quit = 1;
 	if (r == IOR_DASH_EXPORT)
 		export_table(ui);
-	if (r == IOR_DASH_RECORD && ui->rec)
+	if (r == IOR_DASH_RECORD && ui->rec.w)
 		stop_recording(ui);
 	else if (r == IOR_DASH_RECORD)
 		start_recording(ui);
@@ -382,7 +362,7 @@ int ior_dash_ui_run(struct dash_ui *ui, uint64_t deadline, volatile sig_atomic_t
 	r = resize(ui);
 	while (!r && !ui->quit && !(stop && *stop))
 		r = step(ui, pfd, deadline);
-	if (ui->rec)
+	if (ui->rec.w)
 		stop_recording(ui);
 	ior_tui_term_leave();
 	free(pfd);

@@ -5,6 +5,7 @@
 #include "flame/flame.h"
 #include "opts.h"
 #include "parquet/pairs.h"
+#include "parquet/sink.h"
 #include "pair/clock.h"
 #include "rec/rec.h"
 #include "trace/session.h"
@@ -133,26 +134,6 @@ int ior_cmd_parquet(const struct ior_opts *o, const char *file)
 
 /* ---- -parquet OUT while tracing ------------------------------------------ */
 
-static struct {
-	struct ior_pq_pairs *pp;
-	const char *path;
-	int err;
-} live;
-
-static void live_pair(void *ctx, const struct ior_event_pair *p)
-{
-	(void)ctx;
-	if (!live.err)
-		live.err = ior_pq_pairs_add(live.pp, p);
-}
-
-static int live_tick(void *ctx, uint64_t now)
-{
-	(void)ctx;
-	(void)now;
-	return live.err;
-}
-
 /* Up to len - 1 bytes of a small /proc file into buf: how many (0 when
  * unreadable). */
 static ssize_t read_small(const char *path, char *buf, size_t len)
@@ -185,13 +166,7 @@ static void own_cmdline(char *buf, size_t len)
 	buf[n] = 0;
 }
 
-static void parquet_abort(void)
-{
-	ior_pq_pairs_abort(live.pp);
-	live.pp = NULL;
-}
-
-int ior_cmd_parquet_open(struct ior_session *s, const struct ior_opts *o)
+int ior_cmd_parquet_open(struct ior_pq_sink *sink, struct ior_session *s, const struct ior_opts *o)
 {
 	char boot[64], cmdline[4096], err[PATH_MAX + 128];
 	struct utsname u;
@@ -202,46 +177,41 @@ int ior_cmd_parquet_open(struct ior_session *s, const struct ior_opts *o)
 		.start_monotonic_ns = ior_mono_ns(),
 	};
 
-	if (!o->parquet)
-		return 0;
 	info.start_realtime_ns = info.start_monotonic_ns + (uint64_t)ior_realtime_offset_ns();
 	read_boot_id(boot, sizeof boot);
 	own_cmdline(cmdline, sizeof cmdline);
-	int r = ior_pq_pairs_open(&live.pp, o->parquet, &info, err, sizeof err);
+	int r = ior_pq_pairs_open(&sink->pp, o->parquet, &info, err, sizeof err);
 	if (r) {
 		fprintf(stderr, "ior: -parquet: %s%s\n", err, ior_cmd_write_hint(-r, false));
 		return 1;
 	}
-	live.path = o->parquet;
-	atexit(parquet_abort); /* every way out of a run that did not close it */
-	if ((r = ior_session_add_sink(s, (struct ior_sink){ live_pair, live_tick, NULL }))) {
+	if ((r = ior_session_add_sink(s, ior_pq_sink(sink)))) {
 		fprintf(stderr, "ior: -parquet: cannot add the sink: %s\n", strerror(-r));
 		return 1;
 	}
 	return 0;
 }
 
-int ior_cmd_parquet_close(struct ior_session *s)
+int ior_cmd_parquet_close(struct ior_pq_sink *sink, struct ior_session *s, const char *path)
 {
 	struct ior_trace_totals tot;
 	char err[PATH_MAX + 128];
+	uint64_t rows = ior_pq_pairs_rows(sink->pp);
 
-	if (!live.pp)
-		return 0;
-	uint64_t rows = ior_pq_pairs_rows(live.pp);
-	if (live.err) {
-		fprintf(stderr, "ior: -parquet: %s.tmp: cannot write: %s%s (removed)\n", live.path,
-			strerror(-live.err), ior_cmd_write_hint(-live.err, false));
-		parquet_abort();
+	if (sink->error) {
+		fprintf(stderr, "ior: -parquet: %s.tmp: cannot write: %s%s (removed)\n", path,
+			strerror(-sink->error), ior_cmd_write_hint(-sink->error, false));
+		ior_pq_pairs_abort(sink->pp);
+		sink->pp = NULL;
 		return 1;
 	}
 	ior_session_totals(s, &tot);
-	int r = ior_pq_pairs_close(live.pp, &tot, err, sizeof err);
-	live.pp = NULL;
+	int r = ior_pq_pairs_close(sink->pp, &tot, err, sizeof err);
+	sink->pp = NULL;
 	if (r) {
 		fprintf(stderr, "ior: -parquet: %s%s\n", err, ior_cmd_write_hint(-r, false));
 		return 1;
 	}
-	wrote(live.path, rows);
+	wrote(path, rows);
 	return 0;
 }

@@ -38,7 +38,8 @@
 #include "stats/report.h"
 #include "pair/clock.h"
 #include "csv/out.h"
-#include "rec/rec.h"
+#include "parquet/sink.h"
+#include "rec/sink.h"
 #include "syscalls/select.h"
 #include "trace/session.h"
 #include "syscalls/syscalls.h"
@@ -69,15 +70,14 @@ struct trace {
 	unsigned char sel[IOR_NR_MAX];
 	struct ior_session *session;
 	struct ior_csv_out *csv;
-	struct ior_rec_writer *rec;
+	struct ior_rec_sink rec;     /* -flamegraph */
 	char rec_path[PATH_MAX];
-	int rec_error;
+	struct ior_pq_sink pq;       /* -parquet */
 	struct ior_flame_spec spec;  /* -live: -fields and -count */
 	struct ior_flame_live *live;
 	struct ior_http *http;       /* NULL once stopped (or failed) */
 	uint64_t http_polled_ns;
 	int live_error;              /* errno of the first failed update, warned once */
-	uint64_t live_failed;        /* pairs the live aggregate could not count */
 	struct ior_stats *stats;     /* -summary, the dashboard, the text reports */
 	bool dash;                   /* no output asked for: the dashboard or text reports */
 	bool summary;                /* statistics printed at the end: -summary, or -- CMD's default */
@@ -90,6 +90,8 @@ struct trace {
 	uint64_t next_report;        /* text reports: when the next is due */
 	char err[64 << 10];          /* room for a verifier log */
 };
+
+static bool any_output_asked(const struct ior_opts *o);
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -115,7 +117,7 @@ static int check_opts(struct trace *t)
 		return usage_error("-mapSize %s: at least 64K (a ring holds whole batches of up to 8 KiB)", n);
 	if (o->map_size && (o->map_size & (o->map_size - 1)))
 		return usage_error("-mapSize %s: must be a power of two (e.g. 256K, 1M, 4M)", n);
-	t->dash = o->tui || (!o->plain && !o->flamegraph && !o->live && !o->summary && !o->bench_empty && !o->parquet);
+	t->dash = o->tui || !any_output_asked(o);
 	t->summary = o->summary || (t->dash && o->command);
 	t->dash &= !o->command;
 	if (o->tui && (o->plain || o->live))
@@ -163,25 +165,6 @@ static int fail(struct trace *t, int r, const char *what)
 
 /* ---- -flamegraph: the recording ----------------------------------------- */
 
-static void rec_pair(void *ctx, const struct ior_event_pair *p)
-{
-	struct trace *t = ctx;
-	int r = t->rec_error ? 0 : ior_rec_write(t->rec, p);
-
-	if (r < 0)
-		t->rec_error = -r;
-}
-
-static int rec_tick(void *ctx, uint64_t now)
-{
-	struct trace *t = ctx;
-	int r = t->rec_error ? 0 : ior_rec_tick(t->rec, now);
-
-	if (r < 0)
-		t->rec_error = -r;
-	return -t->rec_error;
-}
-
 const char *ior_cmd_write_hint(int e, bool in_cwd)
 {
 	if (e == ENOSPC || e == EDQUOT || e == EFBIG)
@@ -202,26 +185,26 @@ static int open_recording(struct trace *t)
 	if (r < 0)
 		snprintf(t->err, sizeof t->err, "recording name for -name \"%s\": %s", t->o->name, strerror(-r));
 	else
-		r = ior_rec_writer_open(&t->rec, t->rec_path, NULL, t->err, sizeof t->err);
+		r = ior_rec_writer_open(&t->rec.w, t->rec_path, NULL, t->err, sizeof t->err);
 	if (r < 0) {
 		fprintf(stderr, "ior: -flamegraph: %s%s\n", t->err, ior_cmd_write_hint(-r, true));
 		return 1;
 	}
-	return ior_session_add_sink(t->session, (struct ior_sink){ rec_pair, rec_tick, t });
+	return ior_session_add_sink(t->session, ior_rec_sink(&t->rec));
 }
 
 static int close_recording(struct trace *t)
 {
 	struct ior_trace_totals tot;
 	struct stat st;
-	uint64_t pairs = ior_rec_writer_pairs(t->rec);
+	uint64_t pairs = ior_rec_writer_pairs(t->rec.w);
 	int r;
 
 	ior_session_totals(t->session, &tot);
-	r = ior_rec_writer_close(t->rec, &tot, t->err, sizeof t->err);
-	t->rec = NULL;
-	if (r < 0 || t->rec_error) {
-		int e = t->rec_error ? t->rec_error : -r;
+	r = ior_rec_writer_close(t->rec.w, &tot, t->err, sizeof t->err);
+	t->rec.w = NULL;
+	if (r < 0 || t->rec.error) {
+		int e = t->rec.error ? t->rec.error : -r;
 		/* the writer's message already names the file */
 		fprintf(stderr, "ior: %s%s\n", r < 0 ? t->err : strerror(e), ior_cmd_write_hint(e, true));
 		return 1;
@@ -232,14 +215,6 @@ static int close_recording(struct trace *t)
 }
 
 /* ---- -live: the aggregate and its server --------------------------------- */
-
-static void live_pair(void *ctx, const struct ior_event_pair *p)
-{
-	struct trace *t = ctx;
-
-	if (ior_flame_live_add(t->live, p) < 0)
-		t->live_failed++;
-}
 
 /* Renders the SVG when due and serves it; a failure is warned about once
  * and the page keeps showing the last graph. */
@@ -286,7 +261,7 @@ static int open_live(struct trace *t)
 	if (r < 0)
 		return t->err[0] = 0, fail(t, r, "setting up the live page");
 	publish_live(t, ior_mono_ns());
-	return ior_session_add_sink(t->session, (struct ior_sink){ live_pair, NULL, t });
+	return ior_session_add_sink(t->session, ior_flame_live_sink(t->live));
 }
 
 static bool any_ready(const struct pollfd *pfd, nfds_t n)
@@ -314,7 +289,8 @@ static void serve_live(struct trace *t, const struct pollfd *pfd, nfds_t n, uint
 	}
 }
 
-static void print_live(const struct trace *t)
+/* What the aggregate held, and what it could not count: 1 when any. */
+static int close_live(struct trace *t)
 {
 	const struct ior_flame_agg *a = ior_flame_live_agg(t->live);
 	uint64_t other = ior_flame_agg_other_pairs(a);
@@ -325,9 +301,11 @@ static void print_live(const struct trace *t)
 		fprintf(stderr, " (%llu of them in \"" IOR_FLAME_OTHER "\": past %u stacks, %u frames or %u MiB of names)",
 			(unsigned long long)other, IOR_FLAME_LIVE_MAX_KEYS, IOR_FLAME_MAX_FRAMES,
 			IOR_FLAME_LIVE_MAX_STRING_BYTES >> 20);
-	if (t->live_failed)
-		fprintf(stderr, ", %llu pairs not counted: out of memory", (unsigned long long)t->live_failed);
+	if (ior_flame_live_failed(t->live))
+		fprintf(stderr, ", %llu pairs not counted: out of memory",
+			(unsigned long long)ior_flame_live_failed(t->live));
 	fputc('\n', stderr);
+	return ior_flame_live_failed(t->live) != 0;
 }
 
 /* ---- -summary: the statistics, printed at the end ------------------------- */
@@ -453,20 +431,126 @@ static int open_session(struct trace *t)
 	return run_seed(&t->run, t->session);
 }
 
-/* The sinks, the attachment, the snapshot; "tracing" is said after them. */
+/* ---- the outputs ------------------------------------------------------- */
+
+static int open_csv(struct trace *t)
+{
+	int r = -ENOMEM;
+
+	if (!(t->csv = ior_csv_out_new(stdout, t->esc, stderr)) ||
+	    (r = ior_session_add_sink(t->session, ior_csv_out_sink(t->csv))))
+		return t->err[0] = 0, fail(t, r, "setting up the CSV output");
+	return 0;
+}
+
+static int close_csv(struct trace *t)
+{
+	int r = ior_csv_out_close(t->csv);
+
+	t->csv = NULL;
+	if (r < 0 && r != -EPIPE) {
+		fprintf(stderr, "ior: writing the CSV to stdout: %s\n", strerror(-r));
+		return 1;
+	}
+	return 0;
+}
+
+static int open_parquet(struct trace *t)
+{
+	return ior_cmd_parquet_open(&t->pq, t->session, t->o);
+}
+
+static int close_parquet(struct trace *t)
+{
+	return ior_cmd_parquet_close(&t->pq, t->session, t->o->parquet);
+}
+
+static int close_stats(struct trace *t)
+{
+	return (t->summary || !t->draw) && print_stats(t);
+}
+
+static bool asked_plain(const struct ior_opts *o) { return o->plain; }
+static bool asked_flamegraph(const struct ior_opts *o) { return o->flamegraph; }
+static bool asked_parquet(const struct ior_opts *o) { return o->parquet; }
+static bool asked_live(const struct ior_opts *o) { return o->live; }
+static bool asked_summary(const struct ior_opts *o) { return o->summary; }
+static bool asked_bench_empty(const struct ior_opts *o) { return o->bench_empty; }
+static bool wants_stats(const struct trace *t) { return t->summary || t->dash; }
+
+/* What a trace writes, one row each, closed in this order. asked: the
+ * user asked for it (none asked: the dashboard, or text reports);
+ * wanted: this run opens it (NULL: when asked); live_only: a recording
+ * cannot make it (main.c refuses -ior with it); after_attach: opened
+ * once the programs are attached (the CSV header: a setup error leaves
+ * stdout empty). open and close print why they failed: 0 or 1. */
+static const struct output {
+	const char *flag;
+	bool live_only, after_attach;
+	bool (*asked)(const struct ior_opts *o);
+	bool (*wanted)(const struct trace *t);
+	int (*open)(struct trace *t);
+	int (*close)(struct trace *t);
+} outputs[] = {
+	{ "plain", false, true, asked_plain, NULL, open_csv, close_csv },
+	{ "flamegraph", true, false, asked_flamegraph, NULL, open_recording, close_recording },
+	{ "parquet", true, false, asked_parquet, NULL, open_parquet, close_parquet },
+	{ "live", true, false, asked_live, NULL, open_live, close_live },
+	{ "summary", false, false, asked_summary, wants_stats, open_stats, close_stats },
+	{ "benchEmpty", false, false, asked_bench_empty, NULL, NULL, NULL },
+};
+#define NOUTPUTS (sizeof outputs / sizeof *outputs)
+
+static bool any_output_asked(const struct ior_opts *o)
+{
+	for (size_t i = 0; i < NOUTPUTS; i++)
+		if (outputs[i].asked(o))
+			return true;
+	return false;
+}
+
+const char *ior_cmd_trace_only_output(const struct ior_opts *o)
+{
+	for (size_t i = 0; i < NOUTPUTS; i++)
+		if (outputs[i].live_only && outputs[i].asked(o))
+			return outputs[i].flag;
+	return NULL;
+}
+
+static bool wanted(const struct output *out, const struct trace *t)
+{
+	return out->open && (out->wanted ? out->wanted(t) : out->asked(t->o));
+}
+
+static int open_outputs(struct trace *t, bool attached)
+{
+	for (size_t i = 0; i < NOUTPUTS; i++) {
+		int r = outputs[i].after_attach == attached && wanted(&outputs[i], t) ? outputs[i].open(t) : 0;
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* The outputs' last words; 1 when one failed. */
+static int close_outputs(struct trace *t)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < NOUTPUTS; i++)
+		if (wanted(&outputs[i], t))
+			rc |= outputs[i].close(t);
+	return rc;
+}
+
+/* The outputs, the attachment, the snapshot; "tracing" is said after them. */
 static int setup(struct trace *t)
 {
 	const struct ior_opts *o = t->o;
 	int64_t snap_pid;
 	int r = open_session(t);
 
-	if (!r && o->flamegraph)
-		r = open_recording(t);
-	if (!r && o->live)
-		r = open_live(t);
-	r = r ? r : ior_cmd_parquet_open(t->session, o);
-	if (!r && (t->summary || t->dash))
-		r = open_stats(t);
+	r = r ? r : open_outputs(t, false);
 	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, run_title(t->o), t->o->name)) < 0)
 		r = (t->err[0] = 0, fail(t, r, "setting up the dashboard"));
 	if (r)
@@ -474,11 +558,8 @@ static int setup(struct trace *t)
 	if ((r = ior_session_attach(t->session, t->err, sizeof t->err)) < 0)
 		return fail(t, r, "attaching to the tracepoints");
 	snap_pid = run_attached(&t->run, t->session);
-	/* only now the header: a usage or setup error leaves stdout empty */
-	if (o->plain && !(t->csv = ior_csv_out_new(stdout, t->esc, stderr)))
-		return t->err[0] = 0, fail(t, -ENOMEM, "setting up the CSV output");
-	if (t->csv && (r = ior_session_add_sink(t->session, ior_csv_out_sink(t->csv))))
-		return t->err[0] = 0, fail(t, r, "setting up the CSV output");
+	if ((r = open_outputs(t, true)))
+		return r;
 	if (!o->bench_empty && (r = ior_session_snapshot(t->session, snap_pid, o->tid, o->comm)) < 0) {
 		fprintf(stderr, "ior: reading the descriptors of running processes from /proc: %s\n", strerror(-r));
 		return 1;
@@ -486,31 +567,12 @@ static int setup(struct trace *t)
 	return 0;
 }
 
-/* The sinks' last words; 1 when one failed. */
-static int close_sinks(struct trace *t)
-{
-	int rc = 0, r = ior_csv_out_close(t->csv);
-
-	t->csv = NULL;
-	if (r < 0 && r != -EPIPE) {
-		fprintf(stderr, "ior: writing the CSV to stdout: %s\n", strerror(-r));
-		rc = 1;
-	}
-	if (t->rec && close_recording(t))
-		rc = 1;
-	rc |= ior_cmd_parquet_close(t->session);
-	if (t->live)
-		print_live(t);
-	if (t->stats && (t->summary || !t->draw) && print_stats(t))
-		rc = 1;
-	return rc || t->live_failed;
-}
-
 static void teardown(struct trace *t)
 {
 	ior_csv_out_close(t->csv);
-	if (t->rec)
-		ior_rec_writer_close(t->rec, NULL, t->err, sizeof t->err);
+	if (t->rec.w)
+		ior_rec_writer_close(t->rec.w, NULL, t->err, sizeof t->err);
+	ior_pq_pairs_abort(t->pq.pp);
 	ior_http_close(t->http);
 	ior_flame_live_free(t->live);
 	ior_dash_ui_close(t->ui);
@@ -567,7 +629,7 @@ int ior_cmd_trace(const struct ior_opts *o)
 	t.http = NULL;
 	ior_session_stop(t.session);
 	ior_session_report(t.session, stderr, o->verbose);
-	rc |= close_sinks(&t);
+	rc |= close_outputs(&t);
 	teardown(&t);
 	rc = run_finish(&t.run, rc, &stop_signal, &stop_from_tty);
 	run_abort(&t.run);

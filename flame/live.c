@@ -18,6 +18,7 @@ struct ior_flame_live {
 	uint64_t rendered_pairs;   /* pairs aggregated at the last try */
 	char *svg;
 	size_t len;
+	uint64_t failed;           /* pairs the sink could not count (no memory) */
 };
 
 int ior_flame_live_new(struct ior_flame_live **lp, const struct ior_flame_live_cfg *cfg)
@@ -45,6 +46,24 @@ int ior_flame_live_new(struct ior_flame_live **lp, const struct ior_flame_live_c
 int ior_flame_live_add(struct ior_flame_live *l, const struct ior_event_pair *p)
 {
 	return ior_flame_agg_add(l->agg, p);
+}
+
+static void sink_pair(void *ctx, const struct ior_event_pair *p)
+{
+	struct ior_flame_live *l = ctx;
+
+	if (ior_flame_agg_add(l->agg, p) < 0)
+		l->failed++;
+}
+
+struct ior_sink ior_flame_live_sink(struct ior_flame_live *l)
+{
+	return (struct ior_sink){ sink_pair, NULL, l };
+}
+
+uint64_t ior_flame_live_failed(const struct ior_flame_live *l)
+{
+	return l->failed;
 }
 
 static uint64_t to_realtime(const struct ior_flame_live *l, uint64_t mono)

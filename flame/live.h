@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "flame/flame.h"
+#include "pair/sink.h"
 
 #define IOR_FLAME_LIVE_MAX_KEYS IOR_FLAME_MAX_KEYS
 #define IOR_FLAME_LIVE_MAX_STRING_BYTES IOR_FLAME_MAX_STRING_BYTES
@@ -32,6 +33,10 @@ struct ior_flame_live;
 int ior_flame_live_new(struct ior_flame_live **l, const struct ior_flame_live_cfg *cfg);
 /* One pair; -ENOMEM when it could not be counted. */
 int ior_flame_live_add(struct ior_flame_live *l, const struct ior_event_pair *p);
+/* A sink adding every pair; what it could not count is
+ * ior_flame_live_failed's. */
+struct ior_sink ior_flame_live_sink(struct ior_flame_live *l);
+uint64_t ior_flame_live_failed(const struct ior_flame_live *l);
 /* Renders the SVG when due: on the first call, then when interval_ns has
  * passed since the last render and pairs were added since. Returns 1 when
  * a new SVG is ready (ior_flame_live_svg), 0 when not due, or a negative

@@ -1,7 +1,9 @@
-/* Where pairs go: a run registers sinks (CSV, recording, live aggregate,
- * and whatever comes next); the session hands every pair to each of them
- * in timestamp order and never names them. Their owner opens them before
- * the trace and closes them after it. */
+/* Where pairs go: a run registers sinks; the session (trace/session.h)
+ * hands every pair to each of them in timestamp order and never names
+ * them. Each sink is exported by the room whose data it is: csv/out.h
+ * (-plain), rec/sink.h (recordings), parquet/sink.h, stats/stats.h,
+ * flame/live.h (-live), dash/dash.h. cmd/trace.c opens them from its
+ * outputs table before the trace and closes them after it. */
 #ifndef IOR_PAIR_SINK_H
 #define IOR_PAIR_SINK_H
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes an arch's syscall table (trace/syscall_table_ARCH.c) from the
+"""Writes an arch's syscall table (syscalls/table_ARCH.c) from the
 x86_64 rows (syscalls/table_x86_64.c: families and argument roles, which are
 the same on every 64-bit arch) and the arch's numbers, "name nr" lines as
 tests/unit/nr_list.sh prints them from that arch's kernel headers. A
 syscall x86_64 lacks has no row to copy: it is named on stderr and the
 script fails, so a new row is written by hand first.
-usage: scripts/syscall_table_for.py ARCH NR_LIST > trace/syscall_table_ARCH.c"""
+usage: scripts/syscall_table_for.py ARCH NR_LIST > syscalls/table_ARCH.c"""
 import re
 import sys
 
@@ -59,7 +59,7 @@ def main():
  * lacks many (open, stat, rename, dup2, pipe, poll, select, ...: only their
  * *at, ppoll, pselect6 forms). From {UNIFIED} on, numbers are the same on
  * every arch. tests/unit/test_syscalls_arch.c checks them against the headers. */
-#include "syscall_rows.h"
+#include "syscalls/rows.h"
 
 const struct ior_syscall ior_syscalls_{arch}[] = {{""")
     for _, text in sorted(out):

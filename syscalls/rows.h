@@ -1,4 +1,4 @@
-/* The row macros of the per-arch syscall tables (syscall_table*.c): one
+/* The row macros of the per-arch syscall tables (table_*.c): one
  * row per syscall, its family, number and argument roles. HACKING.md's
  * "Recipe: add a syscall" says how to read a row. */
 #ifndef IOR_SYSCALLS_ROWS_H

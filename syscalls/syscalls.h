@@ -1,6 +1,6 @@
 /* Every syscall ior knows: tracepoint name, number, family, and which
- * arguments matter. One table per arch (syscall_table.c for x86_64,
- * syscall_table_ARCH.c for the others), the build arch's feeds bpf.c's
+ * arguments matter. One table per arch (table_x86_64.c,
+ * table_ARCH.c for the others), the build arch's feeds bpf.c's
  * argument map, the selection of what to trace, the pairing stage's fd
  * bookkeeping and the recording's syscall name table. */
 #ifndef IOR_SYSCALLS_SYSCALLS_H

@@ -93,8 +93,24 @@ TEST(bounded_by_other_frame)
 	ior_flame_live_free(l);
 }
 
+/* The sink counts what it is given, as ior_flame_live_add does. */
+TEST(sink_adds_every_pair)
+{
+	struct ior_flame_live *l = live_of("tracepoint", 0);
+	struct ior_sink k = ior_flame_live_sink(l);
+	struct ior_event_pair p = pair_of("read", "/a");
+
+	CHECK(k.pair && !k.tick && k.ctx == l);
+	for (int i = 0; i < 5; i++)
+		k.pair(k.ctx, &p);
+	CHECK_EQ_INT(ior_flame_agg_pairs(ior_flame_live_agg(l)), 5);
+	CHECK_EQ_INT(ior_flame_live_failed(l), 0);
+	ior_flame_live_free(l);
+}
+
 int main(void)
 {
+	RUN(sink_adds_every_pair);
 	RUN(first_tick_renders_empty);
 	RUN(renders_at_most_once_per_interval_when_changed);
 	RUN(bounded_by_other_frame);

@@ -3,6 +3,7 @@
  * strings), row groups of bounded size, and the file's name only once
  * it is complete. DuckDB reads the files in tests/integration/parquet.sh. */
 #include "parquet/pairs.h"
+#include "parquet/sink.h"
 #include "parquet/writer.h"
 #include "syscalls/syscalls.h"
 #include "t.h"
@@ -127,8 +128,34 @@ TEST(file_appears_only_when_complete)
 	rmdir(dir);
 }
 
+/* The sink adds a row per pair; after the first failure it adds none and
+ * its tick says why. */
+TEST(sink_rows_and_sticky_error)
+{
+	char *buf = NULL, err[256];
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	struct ior_pq_sink s = { 0 };
+	struct ior_sink k = ior_pq_sink(&s);
+	struct ior_event_pair p = pair("/x");
+
+	CHECK(!ior_pq_pairs_new(&s.pp, f, &info));
+	for (int i = 0; i < 4; i++)
+		k.pair(k.ctx, &p);
+	CHECK_EQ_INT(k.tick(k.ctx, 1), 0);
+	CHECK_EQ_INT(ior_pq_pairs_rows(s.pp), 4);
+	s.error = -ENOSPC; /* as a failed add leaves it */
+	k.pair(k.ctx, &p);
+	CHECK_EQ_INT(ior_pq_pairs_rows(s.pp), 4);
+	CHECK_EQ_INT(k.tick(k.ctx, 2), -ENOSPC);
+	CHECK(!ior_pq_pairs_close(s.pp, NULL, err, sizeof err));
+	fclose(f);
+	free(buf);
+}
+
 int main(void)
 {
+	RUN(sink_rows_and_sticky_error);
 	RUN(frame_and_footer);
 	RUN(row_groups_are_bounded);
 	RUN(file_appears_only_when_complete);
