@@ -35,7 +35,7 @@ struct ior_opts {
 
 	/* recordings */
 	const char *ior_file;  /* -ior=FILE */
-	const char *fields;    /* comma-separated: comm,path,tracepoint,pid,tid,flags,family,host */
+	const char *fields;    /* comma-separated: flame/field.c's ior_flame_fields[] names */
 	const char *count;     /* count | duration | durationToPrev | bytes */
 	bool flamegraph_json;
 	uint64_t watch_interval_ns; /* 0: do not watch */
@@ -68,6 +68,16 @@ int ior_cmd_parquet(const struct ior_opts *o, const char *file);  /* cmd/parquet
 /* What to do about a failed write of an output (errno e): " (...)" or "";
  * in_cwd: the file goes where ior runs (recordings). cmd/trace.c */
 const char *ior_cmd_write_hint(int e, bool in_cwd);
+
+/* Opens a recording to read; on failure says why (unless quiet): -1.
+ * cmd/view.c */
+struct ior_rec_reader;
+int ior_cmd_open_recording(const char *file, struct ior_rec_reader **r, bool quiet);
+
+/* Opens a recording to read; on failure says why (unless quiet): -1.
+ * cmd/view.c */
+struct ior_rec_reader;
+int ior_cmd_open_recording(const char *file, struct ior_rec_reader **r, bool quiet);
 
 /* -parquet OUT while tracing (cmd/parquet.c), for cmd/trace.c: open
  * creates OUT.tmp and adds sink to the session; close writes the footer

@@ -1,6 +1,7 @@
 /* Records the kernel side (bpf.c) writes to the per-CPU perf rings.
  * Shared verbatim by bpf.c (clang -target bpf) and user space, so only
- * fixed-width types from <linux/types.h>. Layout is little-endian x86_64.
+ * fixed-width types from <linux/types.h>, in the byte order of the host
+ * that made them (x86_64 and arm64 are both little-endian).
  *
  * Every record starts with struct ior_rec_head. Enters carry the thread's
  * identity and the syscall's interesting arguments; exits carry the return

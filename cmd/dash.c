@@ -392,14 +392,10 @@ static int each_pair(const struct ior_opts *o, void (*add)(void *, const struct 
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
 	struct ior_rec_reader *r;
 	struct ior_event_pair p;
-	char err[512];
 	int rc;
 
-	if (ior_rec_reader_open(&r, o->ior_file, err, sizeof err)) {
-		if (kept)
-			fprintf(stderr, "ior: %s (ior reads recordings written by ior -flamegraph)\n", err);
+	if (ior_cmd_open_recording(o->ior_file, &r, !kept))
 		return 1;
-	}
 	while ((rc = ior_rec_read(r, &p)) == 1)
 		if (ior_flame_spec_match(&filter, &p))
 			add(ctx, &p);

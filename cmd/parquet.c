@@ -105,7 +105,7 @@ static int finish(struct ior_pq_pairs *pp, struct ior_rec_reader *r, const char 
 
 int ior_cmd_parquet(const struct ior_opts *o, const char *file)
 {
-	char out_buf[PATH_MAX], err[512];
+	char out_buf[PATH_MAX];
 	const char *out = o->parquet;
 	struct ior_rec_reader *r;
 	struct ior_pq_pairs *pp;
@@ -115,10 +115,8 @@ int ior_cmd_parquet(const struct ior_opts *o, const char *file)
 		return 2;
 	}
 	out = out ? out : out_buf;
-	if (ior_rec_reader_open(&r, file, err, sizeof err)) {
-		fprintf(stderr, "ior: %s (ior reads recordings written by ior -flamegraph)\n", err);
+	if (ior_cmd_open_recording(file, &r, false))
 		return 1;
-	}
 	if (open_out(&pp, out, file, r, o)) {
 		ior_rec_reader_close(r);
 		return 1;
@@ -155,17 +153,6 @@ static void read_boot_id(char *buf, size_t len)
 	buf[n] = 0;
 }
 
-static void own_cmdline(char *buf, size_t len)
-{
-	ssize_t n = read_small("/proc/self/cmdline", buf, len);
-
-	while (n > 0 && !buf[n - 1])
-		n--;
-	for (ssize_t i = 0; i < n; i++)
-		buf[i] = buf[i] ? buf[i] : ' ';
-	buf[n] = 0;
-}
-
 int ior_cmd_parquet_open(struct ior_pq_sink *sink, struct ior_session *s, const struct ior_opts *o)
 {
 	char boot[64], cmdline[4096], err[PATH_MAX + 128];
@@ -179,7 +166,7 @@ int ior_cmd_parquet_open(struct ior_pq_sink *sink, struct ior_session *s, const 
 
 	info.start_realtime_ns = info.start_monotonic_ns + (uint64_t)ior_realtime_offset_ns();
 	read_boot_id(boot, sizeof boot);
-	own_cmdline(cmdline, sizeof cmdline);
+	ior_rec_own_cmdline(cmdline, sizeof cmdline);
 	int r = ior_pq_pairs_open(&sink->pp, o->parquet, &info, err, sizeof err);
 	if (r) {
 		fprintf(stderr, "ior: -parquet: %s%s\n", err, ior_cmd_write_hint(-r, false));

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd/run.h"
+#include "text/escape.h"
 
 #define COUNT_NS 200000000ull /* the followed set is counted this often */
 #define MAX_DESCENDANTS 4096
@@ -113,15 +114,27 @@ int run_release(struct run_target *r)
 	return 1;
 }
 
+/* CMD as the user typed it, whole (a long path is what tells it apart),
+ * escaped: it is shown on a terminal. */
+static const char *cmd_name(const struct run_target *r)
+{
+	static char buf[4 * PATH_MAX + 1];
+	const char *c = r->o->command[0];
+	size_t n = strnlen(c, PATH_MAX);
+
+	buf[ior_escape_all(buf, sizeof buf - 1, c, n, IOR_ESCAPE_AUTO)] = 0;
+	return buf;
+}
+
 static void say_exit(const struct run_target *r, const char *then)
 {
 	int st = r->launch.status;
 
 	if (WIFSIGNALED(st))
-		fprintf(stderr, "ior: %.64s (pid %u) was killed by signal %d (%s)%s\n", r->o->command[0], r->root,
+		fprintf(stderr, "ior: %s (pid %u) was killed by signal %d (%s)%s\n", cmd_name(r), r->root,
 			WTERMSIG(st), strsignal(WTERMSIG(st)), then);
 	else
-		fprintf(stderr, "ior: %.64s (pid %u) exited with status %d%s\n", r->o->command[0], r->root,
+		fprintf(stderr, "ior: %s (pid %u) exited with status %d%s\n", cmd_name(r), r->root,
 			ior_launch_exit_code(st), then);
 }
 
@@ -174,8 +187,7 @@ int run_finish(struct run_target *r, int rc, volatile sig_atomic_t *sig, volatil
 	if (!r->launched)
 		return rc;
 	if (r->launch.pid > 0)
-		fprintf(stderr, "ior: tracing stopped; waiting for %.64s (pid %u) to exit\n", r->o->command[0],
-			r->root);
+		fprintf(stderr, "ior: tracing stopped; waiting for %s (pid %u) to exit\n", cmd_name(r), r->root);
 	while (!ior_launch_wait(&r->launch, 1)) {
 		if (*sig && !*from_tty)
 			kill(r->launch.pid, *sig);

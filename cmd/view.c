@@ -10,6 +10,7 @@
 #include "pair/clock.h"
 #include "csv/csv.h"
 #include "rec/rec.h"
+#include "text/list.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -39,11 +40,12 @@ static void catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static int open_recording(const char *file, struct ior_rec_reader **r)
+int ior_cmd_open_recording(const char *file, struct ior_rec_reader **r, bool quiet)
 {
 	char err[512];
 	if (ior_rec_reader_open(r, file, err, sizeof err)) {
-		fprintf(stderr, "ior: %s (ior reads recordings written by ior -flamegraph)\n", err);
+		if (!quiet)
+			fprintf(stderr, "ior: %s (ior reads recordings written by ior -flamegraph)\n", err);
 		return -1;
 	}
 	return 0;
@@ -107,7 +109,7 @@ static int add_more(struct ior_flame_agg *a, char *const *more, int n, bool quie
 {
 	for (int i = 0; i < n; i++) {
 		struct ior_rec_reader *r;
-		if (open_recording(more[i], &r))
+		if (ior_cmd_open_recording(more[i], &r, false))
 			return -1;
 		int rc = finish_reading(more[i], r, ior_flame_agg_add_recording(a, r), quiet);
 		ior_rec_reader_close(r);
@@ -125,7 +127,7 @@ static struct ior_flame_tree *tree_of(const char *file, char *const *more, int n
 	struct ior_rec_reader *r;
 	struct ior_flame_agg *a = NULL;
 	struct ior_flame_tree *t = NULL;
-	if (open_recording(file, &r))
+	if (ior_cmd_open_recording(file, &r, false))
 		return NULL;
 	int rc = ior_flame_agg_new(&a, spec);
 	if (!rc) {
@@ -196,7 +198,7 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 
 	if (escape_from_opts(o, &cfg.esc))
 		return 2;
-	if (open_recording(file, &r))
+	if (ior_cmd_open_recording(file, &r, false))
 		return 1;
 	if ((rc = ior_stats_new(&s, NULL)) < 0) {
 		ior_rec_reader_close(r);
@@ -223,7 +225,7 @@ int ior_cmd_replay(const struct ior_opts *o)
 		return 2;
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
 	struct ior_rec_reader *r;
-	if (open_recording(o->ior_file, &r))
+	if (ior_cmd_open_recording(o->ior_file, &r, false))
 		return 1;
 	ior_csv_write_header(stdout);
 	struct ior_event_pair p;
@@ -542,7 +544,8 @@ static int dir_files(struct flame_job *j, const char *dir)
 static int split_files(struct flame_job *j)
 {
 	struct stat st;
-	char *save = NULL;
+	const char *p, *item;
+	size_t n;
 
 	if (!(j->list = strdup(j->o->ior_file))) {
 		fprintf(stderr, "ior: -ior: %s\n", strerror(ENOMEM));
@@ -554,11 +557,13 @@ static int split_files(struct flame_job *j)
 		j->files[j->nfiles++] = j->list;
 		return 0;
 	}
-	for (char *f = strtok_r(j->list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+	for (p = j->list; ior_list_next(&p, &item, &n);) {
 		if (j->nfiles == MAX_FILES) {
 			fprintf(stderr, "ior: -ior: more than %d recordings\n", MAX_FILES);
 			return -1;
 		}
+		char *f = j->list + (item - j->list); /* ours: end it at the ',' or blank after it */
+		f[n] = 0;
 		j->files[j->nfiles++] = f;
 	}
 	if (!j->nfiles)

@@ -1,6 +1,7 @@
 /* The aggregation's spec: -fields and -count parsed, and the live filters. */
 #include "field.h"
 #include "flame.h"
+#include "text/list.h"
 
 #include <errno.h>
 #include <string.h>
@@ -38,11 +39,12 @@ int ior_flame_spec_parse(struct ior_flame_spec *spec, const char *fields, const 
 	memset(spec, 0, sizeof *spec);
 	spec->pid = spec->tid = -1;
 	uint32_t seen = 0;
-	for (const char *p = fields;;) {
-		size_t n = strcspn(p, ",");
+	const char *p = fields, *item;
+	size_t n;
+	while (ior_list_next(&p, &item, &n)) {
 		uint8_t f;
-		if (parse_field(p, n, &f)) {
-			unknown_field(err, errlen, p, n);
+		if (parse_field(item, n, &f)) {
+			unknown_field(err, errlen, item, n);
 			return -EINVAL;
 		}
 		if (seen & 1u << f) {
@@ -51,9 +53,10 @@ int ior_flame_spec_parse(struct ior_flame_spec *spec, const char *fields, const 
 		}
 		seen |= 1u << f;
 		spec->fields[spec->nfields++] = f;
-		if (!p[n])
-			break;
-		p += n + 1;
+	}
+	if (!spec->nfields) {
+		unknown_field(err, errlen, "", 0);
+		return -EINVAL;
 	}
 	for (unsigned i = 0; i < sizeof metric_names / sizeof *metric_names; i++)
 		if (!strcmp(metric, metric_names[i])) {

@@ -4,67 +4,12 @@
 
 #include <string.h>
 
-/* The CSV's visible notation (csv/csv.h, escape auto) plus ';' as \x3b:
- * lossless and reversible (\\ is a backslash, \xHH a byte, \uHHHH a
- * code point in UTF-8), and ';' never appears inside a frame name, so a
- * folded line splits at every ';'. */
-static size_t put_hex(char *out, char kind, unsigned v, int digits)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	out[0] = '\\';
-	out[1] = kind;
-	for (int i = 0; i < digits; i++)
-		out[2 + i] = hex[(v >> (4 * (digits - 1 - i))) & 0xf];
-	return 2 + (size_t)digits;
-}
-
-/* The notation of the character at s[0..n) into out (at most 6 bytes);
- * *used: the bytes it took. */
-static size_t escape_one(char *out, const unsigned char *s, size_t n, size_t *used)
-{
-	unsigned cp;
-	int len;
-
-	*used = 1;
-	if (s[0] == '\\')
-		return memcpy(out, "\\\\", 2), 2;
-	if (s[0] == ';' || s[0] < 0x20 || s[0] == 0x7f)
-		return put_hex(out, 'x', s[0], 2);
-	if (s[0] < 0x80)
-		return out[0] = (char)s[0], 1;
-	if (!(len = ior_utf8_seq(s, n, &cp)))
-		return put_hex(out, 'x', s[0], 2);
-	*used = (size_t)len;
-	if (ior_cp_is_unsafe(cp))
-		return put_hex(out, 'u', cp, 4);
-	memcpy(out, s, (size_t)len);
-	return (size_t)len;
-}
-
+/* The escape notation (text/escape.h) plus ';' as \x3b: lossless and
+ * reversible, and ';' never appears inside a frame name, so a folded line
+ * splits at every ';'. */
 size_t ior_flame_sanitize(char *dst, size_t cap, const char *src, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)src;
-	size_t o = 0;
-	if (!cap)
-		return 0;
-	for (size_t i = 0; i < n && s[i];) {
-		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != ';' && s[i] != '\\') { /* most names: a byte at a time */
-			if (o + 1 >= cap)
-				break;
-			dst[o++] = (char)s[i++];
-			continue;
-		}
-		char one[8];
-		size_t used, k = escape_one(one, s + i, n - i, &used);
-		if (o + k >= cap)
-			break; /* never half an escape or a character */
-		memcpy(dst + o, one, k);
-		o += k;
-		i += used;
-	}
-	dst[o] = 0;
-	return o;
+	return ior_escape_name(dst, cap, src, n, ';');
 }
 
 static void thousands(char *buf, size_t len, uint64_t v)

@@ -3,6 +3,7 @@
  * name; what folded, SVG and JSON render. */
 #include "agg.h"
 #include "field.h"
+#include "mem/grow.h"
 #include "text/strtab.h"
 
 #include <errno.h>
@@ -111,27 +112,12 @@ static bool same_as_last(const struct builder *b, uint32_t depth, uint32_t paren
 	return true;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* Frame depth of the key being drawn; the deeper ones followed another. */
 static int remember(struct builder *b, uint32_t depth, uint32_t parent, const char *s, size_t n, uint32_t node)
 {
 	size_t cap = b->last_cap, off = depth ? b->last[depth - 1].off + b->last[depth - 1].len : 0;
-	if (grow((void **)&b->last, &cap, (size_t)depth + 1, sizeof *b->last) ||
-	    grow((void **)&b->last_bytes, &b->last_bytes_cap, off + n, 1))
+	if (ior_grow((void **)&b->last, &cap, (size_t)depth + 1, sizeof *b->last, 64) ||
+	    ior_grow((void **)&b->last_bytes, &b->last_bytes_cap, off + n, 1, 64))
 		return -ENOMEM;
 	b->last_cap = (uint32_t)cap;
 	memcpy(b->last_bytes + off, s, n);

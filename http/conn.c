@@ -39,7 +39,7 @@ static void conn_idle(struct ior_http *srv, struct conn *c, int64_t now)
 }
 
 /* The slot of the connection quiet the longest, or -1: idle sockets must
- * not lock a user out (64 idle connections used to mean 503 for 10 s). */
+ * not lock a user out: 64 idle connections would answer 503 for 10 s. */
 static int quietest(const struct ior_http *srv)
 {
 	int best = -1;

@@ -9,6 +9,7 @@
 #include <linux/btf.h>
 
 #include "loader/internal.h"
+#include "mem/grow.h"
 
 #define MAX_INSNS (1u << 20) /* the verifier's own limit */
 
@@ -55,21 +56,14 @@ struct builder {
 #define BFAIL(bd, e, fmt, ...) \
 	ior_loader_fail((bd)->err, (bd)->errlen, e, "prog '%s': " fmt, (bd)->p->name, ##__VA_ARGS__)
 
+/* The counts are uint32_t: bounded well below their overflow. */
 static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
 {
-	if (need <= *cap)
-		return 0;
-	if (need > UINT32_MAX / 2)
-		return -ENOMEM;
-	uint32_t n = *cap ? *cap : 16;
-	while (n < need)
-		n *= 2;
-	void *a = realloc(*arr, (size_t)n * elem);
-	if (!a)
-		return -ENOMEM;
-	*arr = a;
-	*cap = n;
-	return 0;
+	size_t c = *cap;
+	int r = need > UINT32_MAX / 2 ? -ENOMEM : ior_grow(arr, &c, need, elem, 16);
+
+	*cap = (uint32_t)c;
+	return r;
 }
 
 static int add_reloc(struct builder *bd, uint32_t insn, uint32_t map, enum reloc_kind kind)

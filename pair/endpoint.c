@@ -1,4 +1,6 @@
+#include "mem/grow.h"
 #include "pair/endpoint.h"
+#include "text/inet.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -6,6 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/un.h>
+
+const struct ior_endpoint_proto ior_endpoint_protos[] = {
+	{ "tcp6", 1 }, { "udp6", 1 }, { "tcp", 1 }, { "udp", 1 }, { "unix", 1 }, { "inet6", 0 }, { "inet", 0 },
+};
+const size_t ior_endpoint_nprotos = sizeof ior_endpoint_protos / sizeof *ior_endpoint_protos;
 
 static void abstract(char *out, size_t len, const char *name, size_t n)
 {
@@ -35,19 +42,15 @@ static const char *unix_path(char *out, size_t len, const struct sockaddr_un *u,
 
 const char *ior_endpoint_addr(char *out, size_t len, const struct sockaddr *sa, socklen_t salen)
 {
-	char ip[INET6_ADDRSTRLEN];
-
 	out[0] = 0;
 	if (!sa || salen < sizeof sa->sa_family)
 		return out;
 	if (sa->sa_family == AF_INET && salen >= sizeof(struct sockaddr_in)) {
 		const struct sockaddr_in *in = (const void *)sa;
-		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof ip);
-		snprintf(out, len, "%s:%u", ip, ntohs(in->sin_port));
+		ior_text_inet(out, len, AF_INET, &in->sin_addr, ntohs(in->sin_port));
 	} else if (sa->sa_family == AF_INET6 && salen >= sizeof(struct sockaddr_in6)) {
 		const struct sockaddr_in6 *in6 = (const void *)sa;
-		inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof ip);
-		snprintf(out, len, "[%s]:%u", ip, ntohs(in6->sin6_port));
+		ior_text_inet(out, len, AF_INET6, &in6->sin6_addr, ntohs(in6->sin6_port));
 	} else if (sa->sa_family == AF_UNIX) {
 		unix_path(out, len, (const void *)sa, salen);
 	}
@@ -76,7 +79,7 @@ static int hex_addr(const char *tok, int v6, char *out, size_t len)
 {
 	unsigned char a[16];
 	unsigned n = v6 ? 4 : 1, port;
-	char word[9], ip[INET6_ADDRSTRLEN];
+	char word[9];
 	const char *colon = strchr(tok, ':');
 
 	if (!colon || (size_t)(colon - tok) != n * 8 || sscanf(colon + 1, "%x", &port) != 1)
@@ -87,8 +90,7 @@ static int hex_addr(const char *tok, int v6, char *out, size_t len)
 		uint32_t v = (uint32_t)strtoul(word, NULL, 16);
 		memcpy(a + 4 * w, &v, 4); /* native order: the bytes as in memory */
 	}
-	inet_ntop(v6 ? AF_INET6 : AF_INET, a, ip, sizeof ip);
-	snprintf(out, len, v6 ? "[%s]:%u" : "%s:%u", ip, port);
+	ior_text_inet(out, len, v6 ? AF_INET6 : AF_INET, a, port);
 	return 0;
 }
 
@@ -203,29 +205,13 @@ void ior_sock_names_free(struct ior_sock_names *s)
 	free(s);
 }
 
-static int grow(void **p, size_t *cap, size_t want, size_t size)
-{
-	size_t c = *cap ? *cap : 64;
-	void *q;
-
-	while (c < want)
-		c *= 2;
-	if (c == *cap)
-		return 0;
-	if (!(q = realloc(*p, c * size)))
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static void add(void *ctx, uint64_t ino, const char *name)
 {
 	struct ior_sock_names *s = ctx;
 	size_t n = strlen(name) + 1;
 
-	if (grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v) ||
-	    grow((void **)&s->text, &s->tcap, s->len + n, 1)) {
+	if (ior_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v, 64) ||
+	    ior_grow((void **)&s->text, &s->tcap, s->len + n, 1, 64)) {
 		s->failed = 1;
 		return;
 	}

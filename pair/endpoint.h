@@ -3,10 +3,11 @@
  * "unix:unnamed"; from socket addresses (what connect, bind, accept and
  * getsockname carry) or from /proc/net/{tcp,tcp6,udp,udp6,unix} by the
  * socket's inode (sockets that existed before the trace: the snapshot's
- * "socket:[INODE]"). Pure: the /proc/net text is given, never read here.
- * x86_64 (little-endian) only, like the table. The snapshot of running
- * processes names their sockets so; sockets made under the trace are named
- * by socket()'s arguments ("socket:tcp", syscalls/syscalls.h) for now. */
+ * "socket:[INODE]"). Pure: the /proc/net text is given, never read here;
+ * its hex addresses are the kernel's words in this host's byte order.
+ * Sockets made under the trace are named from the kernel's socket at
+ * connect, bind and accept (pair/net.h), before that by socket()'s
+ * arguments ("socket:tcp", syscalls/syscalls.h). */
 #ifndef IOR_PAIR_ENDPOINT_H
 #define IOR_PAIR_ENDPOINT_H
 
@@ -24,6 +25,16 @@ const char *ior_endpoint_addr(char *out, size_t len, const struct sockaddr *sa, 
  * socket). Returns out. */
 const char *ior_endpoint_join(char *out, size_t len, const char *proto, const char *local,
 			      const char *remote);
+
+/* The protocols a socket's name starts with ("tcp:", "socket:udp6"), a
+ * longer name before its prefix; procnet: 1 when /proc/net/NAME lists
+ * that protocol's sockets (the snapshot reads those). */
+struct ior_endpoint_proto {
+	const char *name;
+	int procnet;
+};
+extern const struct ior_endpoint_proto ior_endpoint_protos[];
+extern const size_t ior_endpoint_nprotos;
 
 /* The endpoint of the socket with this inode in the text of
  * /proc/net/PROTO (proto "tcp", "tcp6", "udp" or "udp6"), into out:

@@ -49,7 +49,7 @@ static const char *absolute(struct ior_pairer *p, uint32_t pid, int dirfd,
 
 	if (!rel[0] || rel[0] == '/')
 		return rel;
-	base = dirfd == AT_FDCWD_ ? ior_fdtab_cwd(p->cfg.fds, pid) :
+	base = dirfd == AT_FDCWD ? ior_fdtab_cwd(p->cfg.fds, pid) :
 				    ior_fdtab_get(p->cfg.fds, pid, dirfd, &fl);
 	if (base[0] != '/')
 		return rel;
@@ -62,7 +62,7 @@ static void resolve_paths(struct ior_pairer *p, const struct ior_syscall *s,
 			  const struct tid_st *t, struct ior_event_pair *e,
 			  const char *raw0, const char *raw1)
 {
-	int dirfd = s->aux_is_dirfd ? (int)(int32_t)t->aux : AT_FDCWD_;
+	int dirfd = s->aux_is_dirfd ? (int)(int32_t)t->aux : AT_FDCWD;
 
 	if (s->memfd) {
 		snprintf(p->path[0], sizeof p->path[0], "/memfd:%s", raw0);
@@ -72,10 +72,10 @@ static void resolve_paths(struct ior_pairer *p, const struct ior_syscall *s,
 	if (s->link_target) { /* the target is content, not a path */
 		e->path = raw0;
 		e->path2 = absolute(p, e->pid, s->aux_is_dirfd || s->aux_arg == IOR_ARG_NONE ?
-					     AT_FDCWD_ : (int)(int32_t)t->aux, raw1, p->path[1]);
+					     AT_FDCWD : (int)(int32_t)t->aux, raw1, p->path[1]);
 		return;
 	}
-	if (s->aux_is_dirfd && !raw0[0] && dirfd >= 0 && (t->flags & AT_EMPTY_PATH_) &&
+	if (s->aux_is_dirfd && !raw0[0] && dirfd >= 0 && (t->flags & AT_EMPTY_PATH) &&
 	    s->cls == IOR_SC_OTHER) { /* fstatat(fd, "", AT_EMPTY_PATH): acts on fd */
 		e->fd = dirfd;
 		e->path = ior_fdtab_get(p->cfg.fds, e->pid, dirfd, &e->flags);
@@ -83,7 +83,7 @@ static void resolve_paths(struct ior_pairer *p, const struct ior_syscall *s,
 	}
 	e->path = absolute(p, e->pid, dirfd, raw0, p->path[0]);
 	if (s->path_arg[1] != IOR_ARG_NONE)
-		e->path2 = absolute(p, e->pid, s->fd_is_dirfd2 ? (int)(int32_t)t->fd : AT_FDCWD_, raw1,
+		e->path2 = absolute(p, e->pid, s->fd_is_dirfd2 ? (int)(int32_t)t->fd : AT_FDCWD, raw1,
 				    p->path[1]);
 }
 
@@ -97,7 +97,7 @@ static int64_t open_flags(const struct ior_syscall *s, const struct tid_st *t)
 	if (s->open_flags)
 		return s->open_flags;
 	if (s->memfd)
-		return O_RDWR | ((t->flags & MFD_CLOEXEC_) ? O_CLOEXEC : 0);
+		return O_RDWR | ((t->flags & MFD_CLOEXEC) ? O_CLOEXEC : 0);
 	return s->flags_arg == IOR_ARG_NONE ? IOR_FLAGS_UNKNOWN : (int64_t)(t->flags & 0xffffffffu);
 }
 
@@ -228,7 +228,7 @@ static void do_rename(struct ior_pairer *p, const struct ior_syscall *s,
 void ior_pair_update_fds(struct ior_pairer *p, const struct ior_syscall *s,
 		       const struct tid_st *t, const struct ior_event_pair *e)
 {
-	if (s->cls == IOR_SC_CLOSE && e->ret != -EBADF_ /* was not open */)
+	if (s->cls == IOR_SC_CLOSE && e->ret != -EBADF /* was not open */)
 		ior_fdtab_close(p->cfg.fds, e->pid, (int)(int32_t)t->fd);
 	if (s->cls == IOR_SC_CLOSE_RANGE && e->ret == 0)
 		ior_fdtab_close_range(p->cfg.fds, e->pid, (uint32_t)t->fd, (uint32_t)t->aux,
@@ -251,7 +251,7 @@ void ior_pair_learn_unpaired_open(struct ior_pairer *p, const struct exit_base *
 		return;
 	path = ior_pair_exit_path(p, x, rec, len, 0);
 	if (path[0] != '/')
-		path = s->aux_is_dirfd ? "" : absolute(p, x->h.pid, AT_FDCWD_, path, p->path[0]);
+		path = s->aux_is_dirfd ? "" : absolute(p, x->h.pid, AT_FDCWD, path, p->path[0]);
 	ior_pair_read_ident(p, x, rec, len);
 	ior_fdtab_set(p->cfg.fds, x->h.pid, (int)x->ret, path[0] == '/' ? canonical(p, path) : "",
 		      IOR_FLAGS_UNKNOWN);

@@ -1,5 +1,5 @@
 /* The pairer's state, shared by pair.c (pairing, summaries, counts) and
- * pair_file.c (naming a pair's files and keeping the fd table). */
+ * file.c (naming a pair's files and keeping the fd table). */
 #ifndef IOR_PAIR_INTERNAL_H
 #define IOR_PAIR_INTERNAL_H
 
@@ -7,12 +7,14 @@
 #include "pair/pair.h"
 #include "syscalls/syscalls.h"
 
-#define AT_FDCWD_ (-100)
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+
+/* The kernel's values (its ABI) that only <linux/*.h> names, which the
+ * musl build does not see. */
 #define CLOSE_RANGE_CLOEXEC_ (1u << 2)
-#define MFD_CLOEXEC_ 1u
-#define AT_EMPTY_PATH_ 0x1000
 #define RENAME_EXCHANGE_ 2u
-#define EBADF_ 9
 
 struct tid_st {
 	uint32_t tid, pid;

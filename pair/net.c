@@ -1,6 +1,7 @@
 /* Network extras of exit records and the names they give descriptors. */
 #include "pair/net.h"
 #include "pair/endpoint.h"
+#include "text/inet.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -38,26 +39,18 @@ int ior_net_read(const char *rec, size_t len, struct ior_exit_net *n)
 
 const char *ior_net_proto(const char *fdname, char *out)
 {
-	static const char *const known[] = { "tcp6", "udp6", "tcp", "udp", "unix", "inet6", "inet" };
 	const char *p = !strncmp(fdname, "socket:", 7) ? fdname + 7 : fdname;
 
 	out[0] = 0;
-	for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
-		size_t k = strlen(known[i]);
-		if (!strncmp(p, known[i], k) && (p[k] == ':' || (p != fdname && !p[k]))) {
-			memcpy(out, known[i], k + 1);
+	for (size_t i = 0; i < ior_endpoint_nprotos; i++) {
+		const char *name = ior_endpoint_protos[i].name;
+		size_t k = strlen(name);
+		if (!strncmp(p, name, k) && (p[k] == ':' || (p != fdname && !p[k]))) {
+			memcpy(out, name, k + 1);
 			break;
 		}
 	}
 	return out;
-}
-
-static void inet_text(int fam, const __u8 *a, unsigned port, char *out, size_t len)
-{
-	char ip[INET6_ADDRSTRLEN];
-
-	inet_ntop(fam, a, ip, sizeof ip);
-	snprintf(out, len, fam == AF_INET6 ? "[%s]:%u" : "%s:%u", ip, port);
 }
 
 const char *ior_net_sk_name(const struct ior_exit_net *n, const char *proto, const char *peer,
@@ -71,8 +64,8 @@ const char *ior_net_sk_name(const struct ior_exit_net *n, const char *proto, con
 		return out;
 	if (!proto[0])
 		proto = fam == AF_INET6 ? "inet6" : "inet";
-	inet_text(fam, n->sk_laddr, n->sk_lport, l, sizeof l);
-	inet_text(fam, n->sk_raddr, n->sk_rport, r, sizeof r);
+	ior_text_inet(l, sizeof l, fam, n->sk_laddr, n->sk_lport);
+	ior_text_inet(r, sizeof r, fam, n->sk_raddr, n->sk_rport);
 	return ior_endpoint_join(out, len, proto, l, peer ? peer : n->sk_rport ? r : "");
 }
 

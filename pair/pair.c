@@ -166,7 +166,7 @@ static void count_unattributed(struct ior_pairer *p, const struct ior_event_pair
 
 	if (e->fd < 0 || e->path[0])
 		return;
-	why = e->ret == -EBADF_ ? IOR_FD_NOT_OPEN : ior_fdtab_unknown(p->cfg.fds, e->pid, ts);
+	why = e->ret == -EBADF ? IOR_FD_NOT_OPEN : ior_fdtab_unknown(p->cfg.fds, e->pid, ts);
 	p->st.unattributed++;
 	p->st.unattributed_why[why]++;
 }

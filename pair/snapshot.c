@@ -102,15 +102,17 @@ static char *read_text(const char *path)
  * when nothing could be read (sockets keep /proc's "socket:[INODE]"). */
 static struct ior_sock_names *sock_names(void)
 {
-	static const char *const protos[] = { "tcp", "tcp6", "udp", "udp6", "unix" };
 	struct ior_sock_names *n = ior_sock_names_new();
 	char path[64];
 
-	for (size_t i = 0; n && i < sizeof protos / sizeof *protos; i++) {
-		snprintf(path, sizeof path, "/proc/net/%s", protos[i]);
+	for (size_t i = 0; n && i < ior_endpoint_nprotos; i++) {
+		const char *proto = ior_endpoint_protos[i].name;
+		if (!ior_endpoint_protos[i].procnet)
+			continue;
+		snprintf(path, sizeof path, "/proc/net/%s", proto);
 		char *text = read_text(path);
 		if (text)
-			ior_sock_names_load(n, protos[i], text);
+			ior_sock_names_load(n, proto, text);
 		free(text);
 	}
 	return n;

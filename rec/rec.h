@@ -45,6 +45,10 @@ struct ior_rec_reader;
  * does not fit in len bytes. */
 int ior_rec_default_name(char *buf, size_t len, const char *host, const char *name, time_t t);
 
+/* The command line this process runs with, arguments joined by spaces
+ * (what a header's cmdline defaults to; a Parquet file says it too). */
+void ior_rec_own_cmdline(char *buf, size_t len);
+
 /* Creates (truncates) path and writes the header frame. info may be NULL
  * (all defaults). Strings in info are copied. */
 int ior_rec_writer_open(struct ior_rec_writer **w, const char *path,

@@ -189,9 +189,7 @@ static int flush_frame(struct ior_rec_writer *w, int fast)
 	return 0;
 }
 
-/* The command line this process runs with, arguments joined by spaces:
- * the default for the header's "flags used". */
-static void own_cmdline(char *buf, size_t len)
+void ior_rec_own_cmdline(char *buf, size_t len)
 {
 	buf[0] = 0;
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
@@ -220,7 +218,7 @@ static void put_header(struct ior_rec_writer *w, const struct ior_rec_info *info
 	const char *kernel = info && info->kernel ? info->kernel : u.release;
 	const char *cmdline = info ? info->cmdline : NULL;
 	if (!cmdline) {
-		own_cmdline(cmdline_buf, sizeof cmdline_buf);
+		ior_rec_own_cmdline(cmdline_buf, sizeof cmdline_buf);
 		cmdline = cmdline_buf;
 	}
 	uint64_t rt_ns = info && info->start_realtime_ns ? info->start_realtime_ns : rt_now;

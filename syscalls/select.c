@@ -1,5 +1,6 @@
 #include "syscalls/select.h"
 #include "syscalls/syscalls.h"
+#include "text/list.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,27 +12,20 @@
 
 #define ITEM_MAX 256
 
-/* The next entry of a comma-separated list into item, blanks trimmed;
+/* The next entry of a comma-separated list (text/list.h) into item;
  * *p moves past it. 0 at the end of the list, -1 when too long. */
 static int next_item(const char **p, char *item)
 {
-	while (**p) {
-		size_t n = strcspn(*p, ",");
-		const char *s = *p, *e = s + n;
-		*p += n + ((*p)[n] == ',');
-		while (s < e && isspace((unsigned char)*s))
-			s++;
-		while (e > s && isspace((unsigned char)e[-1]))
-			e--;
-		if (e == s)
-			continue;
-		if ((size_t)(e - s) >= ITEM_MAX)
-			return -1;
-		memcpy(item, s, (size_t)(e - s));
-		item[e - s] = 0;
-		return 1;
-	}
-	return 0;
+	const char *s;
+	size_t n;
+
+	if (!ior_list_next(p, &s, &n))
+		return 0;
+	if (n >= ITEM_MAX)
+		return -1;
+	memcpy(item, s, n);
+	item[n] = 0;
+	return 1;
 }
 
 /* Does any regex of the comma-separated list match name or sys_enter_name?

@@ -24,6 +24,10 @@ int ior_utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
 	unsigned c = s[0], lo = 0x80, hi = 0xbf;
 	int len;
 
+	if (!n)
+		return 0;
+	if (c < 0x80)
+		return *cp = c, 1;
 	if (c >= 0xc2 && c <= 0xdf)
 		len = 2, *cp = c & 0x1f;
 	else if (c >= 0xe0 && c <= 0xef)
@@ -133,3 +137,49 @@ size_t ior_escape_all(char *dst, size_t cap, const char *s, size_t n, enum ior_e
 	return b.len;
 }
 
+
+/* The notation of the character at s[0..n) into out (at most 6 bytes);
+ * *used: the bytes it took. */
+static size_t escape_one(char *out, const unsigned char *s, size_t n, unsigned char also, size_t *used)
+{
+	struct ior_text_buf b = { out, 0, 8, 0, 0 };
+	unsigned cp;
+	int len = ior_utf8_seq(s, n, &cp);
+
+	*used = len ? (size_t)len : 1;
+	if (s[0] == '\\')
+		ior_text_put(&b, "\\\\", 2);
+	else if (!len || s[0] == also || s[0] < 0x20 || s[0] == 0x7f)
+		ior_text_put_hex(&b, 'x', s[0], 2);
+	else if (ior_cp_is_unsafe(cp))
+		ior_text_put_hex(&b, 'u', cp, 4);
+	else
+		ior_text_put(&b, (const char *)s, (size_t)len);
+	return b.len;
+}
+
+size_t ior_escape_name(char *dst, size_t cap, const char *src, size_t n, unsigned char also)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t o = 0;
+
+	if (!cap)
+		return 0;
+	for (size_t i = 0; i < n && s[i];) {
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != also && s[i] != '\\') { /* most names: a byte at a time */
+			if (o + 1 >= cap)
+				break;
+			dst[o++] = (char)s[i++];
+			continue;
+		}
+		char one[8];
+		size_t used, k = escape_one(one, s + i, n - i, also, &used);
+		if (o + k >= cap)
+			break; /* never half an escape or a character */
+		memcpy(dst + o, one, k);
+		o += k;
+		i += used;
+	}
+	dst[o] = 0;
+	return o;
+}

@@ -34,8 +34,16 @@ size_t ior_escape_str(char *dst, size_t len, const char *s, size_t n, enum ior_e
  * holds any string); returns the length written. */
 size_t ior_escape_all(char *dst, size_t cap, const char *s, size_t n, enum ior_escape esc);
 
-/* The length of the well-formed UTF-8 sequence at s (1..4) and its code
- * point, or 0 (overlongs, surrogates, > U+10FFFF, truncated). */
+/* s[0..n), up to a NUL, escaped as IOR_ESCAPE_AUTO and byte also as
+ * \xHH (a separator the name must not hold: ';' in folded stacks), into
+ * dst: at most cap - 1 bytes and a NUL, never cutting an escape or a
+ * character; returns the length written. */
+size_t ior_escape_name(char *dst, size_t cap, const char *s, size_t n, unsigned char also);
+
+/* The length of the well-formed UTF-8 sequence at s[0..n) (1..4: ASCII
+ * is 1) and its code point, or 0 when it is none (overlongs, surrogates,
+ * > U+10FFFF, stray continuation bytes, cut by n, n = 0). The one strict
+ * decoder: the escape notation and the terminal toolkit use it. */
 int ior_utf8_seq(const unsigned char *s, size_t n, unsigned *cp);
 /* 1 for a code point a terminal acts on or that reorders text (C1
  * controls, bidi formatting): written \uHHHH. */

@@ -49,7 +49,7 @@ void ior_tui_edit_set(struct ior_tui_edit *e, const char *text)
 	memset(e, 0, sizeof *e);
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		int len = ior_tui_utf8_decode((const unsigned char *)text + i, n - i, &cp);
+		int len = ior_utf8_seq((const unsigned char *)text + i, n - i, &cp);
 		if (len && ior_tui_cp_width(cp) > 0)
 			insert(e, text + i, (size_t)len);
 		i += len ? (size_t)len : 1;

@@ -98,7 +98,7 @@ static int utf8(struct ior_tui_keys *k, unsigned char b, struct ior_tui_key *key
 	k->seq[k->len++] = b;
 	if ((int)k->len < need)
 		return 1;
-	if (ior_tui_utf8_decode(k->seq, k->len, &cp))
+	if (ior_utf8_seq(k->seq, k->len, &cp))
 		char_key(k->seq, need, cp, k->alt ? IOR_TUI_MOD_ALT : 0, key);
 	reset(k);
 	return 1;

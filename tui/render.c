@@ -127,7 +127,7 @@ static void draw_cell(struct term_state *t, int cols, int row, int col, const st
 	hide_cursor(t);
 	move_to(t, row, col);
 	set_sgr(t, c);
-	if (!len || !ior_tui_utf8_decode((const unsigned char *)c->ch, len, &cp))
+	if (!len || !ior_utf8_seq((const unsigned char *)c->ch, len, &cp))
 		ior_tui_buf_append(t->out, "?", 1), cp = '?'; /* not a cell screen.c wrote */
 	else
 		ior_tui_buf_append(t->out, c->ch, len);

@@ -143,7 +143,7 @@ static void next_glyph(int utf8, const char *text, size_t len, size_t *pos, stru
 {
 	const unsigned char *u = (const unsigned char *)text + *pos;
 	uint32_t cp = 0;
-	int n = ior_tui_utf8_decode(u, len - *pos, &cp);
+	int n = ior_utf8_seq(u, len - *pos, &cp);
 	int w = n ? ior_tui_cp_width(cp) : -1;
 
 	*pos += n ? (size_t)n : 1;

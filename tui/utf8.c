@@ -18,26 +18,6 @@ int ior_tui_utf8_lead_len(unsigned char c)
 	return 0;
 }
 
-int ior_tui_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	int len = ior_tui_utf8_lead_len(s[0]);
-	uint32_t v;
-
-	if (!len || (size_t)len > n)
-		return 0;
-	v = len == 1 ? s[0] : s[0] & (0x7fu >> len);
-	for (int i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = v << 6 | (s[i] & 0x3fu);
-	}
-	if (v < min[len] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
-
 int ior_tui_utf8_encode(uint32_t cp, char *out)
 {
 	if (cp < 0x80) {

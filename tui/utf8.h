@@ -1,15 +1,13 @@
-/* UTF-8 as the terminal toolkit needs it: strict decoding and the number
- * of columns a character takes, decided conservatively. Pure: any thread. */
+/* UTF-8 as the terminal toolkit needs it: the number of columns a
+ * character takes, decided conservatively (strict decoding is
+ * text/escape.h's ior_utf8_seq). Pure: any thread. */
 #ifndef IOR_TUI_UTF8_H
 #define IOR_TUI_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Length (1..4) of the well-formed UTF-8 sequence at s[0..n) and its code
- * point in *cp; 0 when it is not one (overlongs, surrogates, > U+10FFFF,
- * stray continuation bytes, a sequence cut by n). n must be > 0. */
-int ior_tui_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+#include "text/escape.h"
 
 /* The expected length of a sequence led by byte c: 1..4, or 0 when c
  * cannot start one. */

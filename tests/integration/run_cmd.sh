@@ -48,12 +48,23 @@ rows, e = csvcheck.load(sys.argv[2]); print(",".join(sorted({str(r["pid"]) for r
 		else
 			fail cmd-rows-equal-pid-rows "$(rows "$IOR_OUT" | diff - "$T/pid.rows" | head -n 6 | tr '\n' ' ')"
 		fi
-		if grep -q "^ior: .*workload (pid $P) exited with status 0; stopping$" "$IOR_ERR"; then
+		if grep -qxF "ior: $WORKLOAD (pid $P) exited with status 0; stopping" "$IOR_ERR"; then
 			pass cmd-says-why-it-stops
 		else
 			fail cmd-says-why-it-stops "$(head -c 400 "$IOR_ERR")"
 		fi
 	fi
+fi
+
+# ---- CMD from a long path is named whole (a clean clone's path is long) ----
+LONG="$T/$(printf 'a%.0s' $(seq 1 120))/$(printf 'b%.0s' $(seq 1 120))"
+mkdir -p "$LONG" "$D/long"
+ln -s "$WORKLOAD" "$LONG/workload"
+run_ior -plain -- "$LONG/workload" basic "$D/long" 1
+if grep -qE "^ior: $LONG/workload \(pid [0-9]+\) exited with status 0; stopping$" "$IOR_ERR"; then
+	pass cmd-long-path-named-whole
+else
+	fail cmd-long-path-named-whole "exit $IOR_RC: $(head -c 600 "$IOR_ERR")"
 fi
 
 # ---- a tree 3 levels below CMD, every level with its 3 rows ----------------

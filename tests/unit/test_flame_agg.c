@@ -295,6 +295,10 @@ TEST(spec_errors)
 	CHECK(ior_flame_spec_parse(&spec, "comm,comm", "count", err, sizeof err) < 0);
 	CHECK(strstr(err, "twice"));
 	CHECK(ior_flame_spec_parse(&spec, "", "count", err, sizeof err) < 0);
+	CHECK(ior_flame_spec_parse(&spec, " , ", "count", err, sizeof err) < 0);
+	/* blanks around entries, as every list flag takes them */
+	CHECK_EQ_INT(ior_flame_spec_parse(&spec, "comm, path", "count", err, sizeof err), 0);
+	CHECK_EQ_INT(spec.nfields, 2);
 	CHECK(ior_flame_spec_parse(&spec, "comm", "latency", err, sizeof err) < 0);
 	CHECK(strstr(err, "latency"));
 	CHECK_EQ_INT(ior_flame_spec_parse(&spec, "pid,tid,flags,comm,path,tracepoint", "durationToPrev", err, sizeof err), 0);

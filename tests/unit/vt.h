@@ -201,7 +201,7 @@ static inline void vt_feed(struct vt *v, const void *data, size_t n)
 			i += vt_escape(v, s, n, i);
 			continue;
 		}
-		len = ior_tui_utf8_decode(s + i, n - i, &cp);
+		len = ior_utf8_seq(s + i, n - i, &cp);
 		w = len ? ior_tui_cp_width(cp) : -1;
 		if (!len || w < 0) {
 			vt_error(v, len ? "undrawable character" : "invalid UTF-8 or control byte", i);
