@@ -11,7 +11,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 
-/* The kernel's values (its ABI) that only <linux/*.h> names, which the
+/* The kernel's values (its ABI) that only the linux/ headers name, which the
  * musl build does not see. */
 #define CLOSE_RANGE_CLOEXEC_ (1u << 2)
 #define RENAME_EXCHANGE_ 2u
