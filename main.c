@@ -1,5 +1,6 @@
 /* ior: flags and wiring only; the rooms do the work. */
 #include "flags.h"
+#include "log/log.h"
 #include "opts.h"
 
 #include <stdio.h>
@@ -139,8 +140,19 @@ static int run_parquet(int argc, char **argv)
 	return run_file_command(argc, argv, "[-pid N] [-comm S] [-path S] ", ior_cmd_parquet);
 }
 
+/* What the rooms say (log/log.h): a line each on the FILE given as ctx
+ * (stderr, or the buffer cmd/trace.c holds while the dashboard has the
+ * terminal); details only with -verbose. */
+static void print_log(void *ctx, enum ior_log_level level, const char *msg)
+{
+	if (level == IOR_LOG_DEBUG && !opts.verbose)
+		return;
+	fprintf(ctx, level == IOR_LOG_WARN ? "ior: warning: %s\n" : "ior: %s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
+	ior_log_set(print_log, stderr, NULL);
 	if (argc > 1 && !strcmp(argv[1], "collapsed"))
 		return run_file_command(argc - 1, argv + 1, "[-fields F] [-count M] ", ior_cmd_collapsed);
 	if (argc > 1 && !strcmp(argv[1], "parquet"))

@@ -12,8 +12,10 @@
 #include <linux/bpf.h>
 
 #include "loader/loader.h"
+#include "log/log.h"
 #include "opts.h"
 #include "bpf/event.h"
+#include "trace/features.h"
 #include "trace/probe.h"
 #include "syscalls/syscalls.h"
 
@@ -65,13 +67,18 @@ static void check_bpf(struct check *c)
 	failed(c, "bpf(2):", why);
 }
 
-static void check_btf(void)
+/* The kernel features table (trace/features.h) as the probe left it:
+ * each present or not, and what ior does without it. */
+static void check_features(void)
 {
-	if (!access("/sys/kernel/btf/vmlinux", R_OK))
-		line("BTF:", "/sys/kernel/btf/vmlinux present");
-	else
-		line("BTF:", "/sys/kernel/btf/vmlinux absent (%s): ior uses raw tracepoints "
-		     "(slower)", strerror(errno));
+	static const char *const state[] = { "unknown", "no", "yes" };
+
+	for (unsigned i = 0; i < IOR_NFEATURES; i++) {
+		const struct ior_feature *f = ior_feature(i);
+		line(i ? "" : "features:", "%s: %s%s%s%s%s%s", f->name, state[f->state], f->detail[0] ? " (" : "",
+		     f->detail, f->detail[0] ? ")" : "", f->state == IOR_FEAT_PRESENT ? "" : "; without it: ",
+		     f->state == IOR_FEAT_PRESENT ? "" : f->without);
+	}
 }
 
 /* Lockdown's confidentiality mode withholds bpf_probe_read_kernel and
@@ -169,10 +176,12 @@ static void check_perf_buffer(struct check *c)
 	close(fd);
 }
 
-static void probe_warning(void *ctx, const char *msg)
+/* The probe's warnings (log/log.h) as -check lines. */
+static void probe_warning(void *ctx, enum ior_log_level level, const char *msg)
 {
 	(void)ctx;
-	line("", "warning: %s", msg);
+	if (level != IOR_LOG_DEBUG)
+		line("", "%s%s", level == IOR_LOG_WARN ? "warning: " : "", msg);
 }
 
 /* Brings bpf.c up exactly as the tracer does (trace/probe.h: the same
@@ -184,13 +193,16 @@ static void check_object(struct check *c, bool verbose)
 	static char err[64 << 10];
 	size_t size = (size_t)(ior_bpf_object_end - ior_bpf_object);
 	struct ior_probe_cfg cfg = { .object = ior_bpf_object, .object_size = size, .pid = -1, .tid = -1,
-				     .comm = "", .sel = c->sel, .verbose = verbose, .warn = probe_warning };
+				     .comm = "", .sel = c->sel, .verbose = verbose };
 	struct ior_probe p;
 	const char *names[IOR_PROBE_MAX_ATTACH + 2];
 
+	void *out;
+	ior_log_fn print = ior_log_set(probe_warning, NULL, &out);
 	int r = ior_probe_load(&p, &cfg, err, sizeof err);
 	if (!r)
 		r = ior_probe_attach(&p, err, sizeof err);
+	ior_log_set(print, out, NULL);
 	if (r) {
 		failed(c, "bpf object:", err); /* a rejection brings its log (all of it with -verbose) */
 		ior_probe_close(&p);
@@ -201,7 +213,7 @@ static void check_object(struct check *c, bool verbose)
 	     ior_loader_prog_count(p.obj), ior_loader_map_count(p.obj), size);
 	line("programs:", "%s", p.use_btf ? "BTF (tp_btf: direct reads, cheapest)"
 					  : "raw (the BTF programs are not usable here: see the warning)");
-	if (verbose && ior_loader_warning(p.obj) && ior_loader_verifier_log(p.obj))
+	if (verbose && ior_loader_verifier_log(p.obj))
 		printf("%s\n", ior_loader_verifier_log(p.obj));
 	ior_probe_close(&p);
 }
@@ -214,11 +226,11 @@ int ior_cmd_check(const struct ior_opts *o)
 	check_kernel();
 	check_lockdown(&c);
 	check_bpf(&c);
-	check_btf();
 	if (check_tracefs(&c))
 		check_tracepoints(&c);
 	check_perf_buffer(&c);
 	check_object(&c, o->verbose);
+	check_features();
 	fflush(stdout);
 	if (c.reason[0]) {
 		fprintf(stderr, "ior -check: tracing cannot work: %s\n", c.reason);

@@ -34,6 +34,7 @@
 #include "flame/live.h"
 #include "http/http.h"
 #include "loader/loader.h"
+#include "log/log.h"
 #include "opts.h"
 #include "stats/report.h"
 #include "pair/clock.h"
@@ -148,13 +149,6 @@ static uint64_t ring_bytes(const struct ior_opts *o)
 	return n;
 }
 
-/* While the dashboard has the terminal, warnings wait in t->later. */
-static void warn(void *ctx, const char *msg)
-{
-	struct trace *t = ctx;
-
-	fprintf(t && t->later ? t->later : stderr, "ior: warning: %s\n", msg);
-}
 
 static int fail(struct trace *t, int r, const char *what)
 {
@@ -353,10 +347,15 @@ static uint64_t deadline_of(const struct trace *t, bool dashboard)
 /* The dashboard until q; the warnings that came meanwhile after it. */
 static int run_dash(struct trace *t)
 {
+	void *out;
+	ior_log_fn print = ior_log_set(NULL, NULL, &out);
 	int rc;
 
+	/* main's printer writes to the FILE it is given: here the buffer */
 	t->later = open_memstream(&t->later_buf, &t->later_len);
+	ior_log_set(print, t->later ? t->later : out, NULL);
 	rc = ior_dash_ui_run(t->ui, deadline_of(t, true), &stop_signal);
+	ior_log_set(print, out, NULL);
 	if (t->later) {
 		fclose(t->later);
 		t->later = NULL;
@@ -419,7 +418,7 @@ static int open_session(struct trace *t)
 		.probe = { .object = ior_bpf_object, .object_size = (size_t)(ior_bpf_object_end - ior_bpf_object),
 			   .pid = t->run.follow ? -1 : o->pid, .tid = o->tid, .comm = o->comm, .sel = t->sel,
 			   .follow = t->run.follow,
-			   .verbose = o->verbose, .empty = o->bench_empty, .detached = o->bench_detached, .warn = warn, .warn_ctx = t },
+			   .verbose = o->verbose, .empty = o->bench_empty, .detached = o->bench_detached },
 		.path_filter = o->path, .ring_bytes = ring_bytes(o),
 	};
 	int r = ior_cmd_select(o, t->sel);

@@ -10,7 +10,8 @@
 
 #include "loader/internal.h"
 
-#define FAIL(e, ...) ior_loader_fail(err, errlen, e, "bpf object: " __VA_ARGS__)
+/* The caller says whose BTF it is ("bpf object: ", "kernel BTF PATH: "). */
+#define FAIL(e, ...) ior_loader_fail(err, errlen, e, __VA_ARGS__)
 #define BTF_MAGIC_NR 0xeB9F
 #define MAX_TYPES (1u << 20)
 #define MAX_CHAIN 32

@@ -178,7 +178,6 @@ struct ior_bpf_obj {
 	char kbtf_path[256]; /* the file it was read from */
 	bool kbtf_warned;    /* "tp_btf programs not loaded" said once */
 	bool loaded;
-	char warning[256];
 	char *log; /* verifier log of the last program that failed */
 };
 

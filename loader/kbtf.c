@@ -69,8 +69,7 @@ int ior_kbtf_open(struct ior_btf *b, const char *path, char *err, size_t errlen)
 	r = ior_btf_adopt(b, data, size, why, sizeof why);
 	if (r) {
 		ior_btf_free(b);
-		const char *msg = strncmp(why, "bpf object: ", 12) ? why : why + 12;
-		return ior_loader_fail(err, errlen, -r, "kernel BTF %s: unusable: %s", path, msg);
+		return ior_loader_fail(err, errlen, -r, "kernel BTF %s: unusable: %s", path, why);
 	}
 	return 0;
 }

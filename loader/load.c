@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "loader/internal.h"
+#include "log/log.h"
 
 #define LOG_MIN (64u << 10)
 #define LOG_MAX (16u << 20)
@@ -22,9 +23,8 @@ static void load_btf(struct ior_bpf_obj *o)
 		o->btf_fd = fd;
 		return;
 	}
-	snprintf(o->warning, sizeof o->warning,
-		 "kernel rejected the BPF object's BTF (%s): loading without it, so verifier "
-		 "messages carry no source lines", strerror(-fd));
+	ior_log(IOR_LOG_WARN, "kernel rejected the BPF object's BTF (%s): loading without it, so verifier "
+			      "messages carry no source lines", strerror(-fd));
 }
 
 /* PERF_EVENT_ARRAY with max_entries 0: one slot per possible CPU (the
@@ -75,21 +75,6 @@ static int fill_data_map(struct ior_loader_map *m, char *err, size_t errlen)
 		return ior_loader_fail(err, errlen, -r, "map '%s': failed to freeze: %s", m->name,
 				       strerror(-r));
 	return 0;
-}
-
-static void add_warning(struct ior_bpf_obj *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void add_warning(struct ior_bpf_obj *o, const char *fmt, ...)
-{
-	size_t used = strlen(o->warning);
-	if (used && used + 2 < sizeof o->warning) {
-		memcpy(o->warning + used, "; ", 3);
-		used += 2;
-	}
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(o->warning + used, sizeof o->warning - used, fmt, ap);
-	va_end(ap);
 }
 
 static bool uses_map(const struct ior_loader_prog *p, unsigned map)
@@ -145,7 +130,7 @@ static int create_maps(struct ior_bpf_obj *o, const struct ior_load_opts *opts, 
 		if (!r && m->kind == MAP_DATA)
 			r = fill_data_map(m, err, errlen);
 		if (r && optional && r != -EPERM) {
-			add_warning(o, "%s: the tp_btf programs using it are left unloaded", why);
+			ior_log(IOR_LOG_WARN, "%s: the tp_btf programs using it are left unloaded", why);
 			continue;
 		}
 		if (r)
@@ -228,6 +213,14 @@ static const struct ior_btf *kernel_btf(struct ior_bpf_obj *o)
 	return o->kbtf_err > 0 ? &o->kbtf : NULL;
 }
 
+int ior_loader_kernel_btf(struct ior_bpf_obj *o, char *why, size_t whylen)
+{
+	if (!kernel_btf(o))
+		return ior_loader_fail(why, whylen, -o->kbtf_err, "%s", o->kbtf_why);
+	snprintf(why, whylen, "%s", o->kbtf_path);
+	return 0;
+}
+
 int ior_loader_kernel_member(struct ior_bpf_obj *o, const char *type, const char *member,
 			     uint32_t *off, uint32_t *size, char *err, size_t errlen)
 {
@@ -288,13 +281,13 @@ static int load_optional(struct ior_bpf_obj *o, struct ior_loader_prog *p,
 	const struct ior_btf *k = kernel_btf(o);
 	if (!k) {
 		if (!o->kbtf_warned)
-			add_warning(o, "tp_btf programs not loaded: %s", o->kbtf_why);
+			ior_log(IOR_LOG_WARN, "tp_btf programs not loaded: %s", o->kbtf_why);
 		o->kbtf_warned = true;
 		return 0;
 	}
 	d->attach_btf_id = ior_kbtf_raw_tp(k, p->attach_target);
 	if (!d->attach_btf_id) {
-		add_warning(o, "prog '%s' not loaded: kernel BTF %s has no tracepoint '%s'",
+		ior_log(IOR_LOG_WARN, "prog '%s' not loaded: kernel BTF %s has no tracepoint '%s'",
 			    p->name, o->kbtf_path, p->attach_target);
 		return 0;
 	}
@@ -304,7 +297,7 @@ static int load_optional(struct ior_bpf_obj *o, struct ior_loader_prog *p,
 	if (r == -EPERM || r == -ENOMEM) /* not about BTF: the others would fail alike */
 		return ior_loader_fail(err, errlen, -r, "%s", why);
 	if (r)
-		add_warning(o, "%s (ior -check -v shows the verifier log)", why);
+		ior_log(IOR_LOG_WARN, "%s (ior -check -v shows the verifier log)", why);
 	return 0;
 }
 

@@ -65,11 +65,11 @@ struct ior_load_opts {
 };
 
 /* Raises RLIMIT_MEMLOCK, loads .BTF (if the kernel rejects it, continues
- * without: see ior_loader_warning), creates maps and writes global data,
+ * without, saying so through log/log.h), creates maps and writes global data,
  * loads every program. tp_btf programs need the kernel's BTF
  * (/sys/kernel/btf/vmlinux, or the file $IOR_KERNEL_BTF names); without it, or when the verifier refuses one,
- * that program is left unloaded (its prog fd is -EBADF) and the warning
- * says why. On failure the object keeps what it created until
+ * that program is left unloaded (its prog fd is -EBADF) and a warning
+ * (log/log.h) says why. On failure the object keeps what it created until
  * ior_loader_close. opts may be NULL. */
 int ior_loader_load(struct ior_bpf_obj *obj, const struct ior_load_opts *opts, char *err,
 		    size_t errlen);
@@ -79,9 +79,6 @@ int ior_loader_load(struct ior_bpf_obj *obj, const struct ior_load_opts *opts, c
 int ior_loader_load_prog(struct ior_bpf_obj *obj, const char *name, bool verbose, char *err,
 			 size_t errlen);
 
-/* A one-line warning from load worth printing once (kernel rejected the
- * BTF), or NULL. Valid until close. */
-const char *ior_loader_warning(const struct ior_bpf_obj *obj);
 /* The full verifier log of the program that failed to load, or NULL. */
 const char *ior_loader_verifier_log(const struct ior_bpf_obj *obj);
 
@@ -91,6 +88,9 @@ const char *ior_loader_verifier_log(const struct ior_bpf_obj *obj);
 int ior_loader_map_fd(const struct ior_bpf_obj *obj, const char *name);
 int ior_loader_prog_fd(const struct ior_bpf_obj *obj, const char *name);
 
+/* Whether the running kernel's BTF can be read (read once): 0 with its
+ * file in why, or a negative errno with why it cannot. */
+int ior_loader_kernel_btf(struct ior_bpf_obj *obj, char *why, size_t whylen);
 /* Byte offset and size of member of the running kernel's struct type, from
  * its BTF (read once per object): for `const volatile` offsets set before
  * load. -ENOENT (no BTF, no such member), -EINVAL (bad BTF, bit-field). */

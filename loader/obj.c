@@ -39,24 +39,40 @@ static int collect_license(struct ior_bpf_obj *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* A BTF message (loader/btf.c) said as the object's: "bpf object: ...". */
+static int in_object(int r, char *err, size_t errlen)
+{
+	static const char who[] = "bpf object: ";
+	size_t n = strnlen(err, errlen), w = sizeof who - 1;
+
+	if (!r || errlen <= w)
+		return r;
+	if (n + w >= errlen)
+		n = errlen - w - 1;
+	memmove(err + w, err, n);
+	memcpy(err, who, w);
+	err[n + w] = 0;
+	return r;
+}
+
 static int collect_btf(struct ior_bpf_obj *o, char *err, size_t errlen)
 {
 	unsigned sec = ior_elf_sec_by_name(&o->elf, ".BTF");
 	if (!sec)
 		return 0;
 	const struct ior_elf_sec *s = &o->elf.secs[sec];
-	int r = ior_btf_parse(&o->btf, s->data, s->data ? s->size : 0, err, errlen);
+	int r = in_object(ior_btf_parse(&o->btf, s->data, s->data ? s->size : 0, err, errlen), err, errlen);
 	if (r)
 		return r;
 	o->has_btf = true;
-	r = ior_btf_fixup(&o->btf, &o->elf, err, errlen);
+	r = in_object(ior_btf_fixup(&o->btf, &o->elf, err, errlen), err, errlen);
 	if (r)
 		return r;
 	sec = ior_elf_sec_by_name(&o->elf, ".BTF.ext");
 	if (!sec)
 		return 0;
 	s = &o->elf.secs[sec];
-	r = ior_btf_ext_parse(&o->ext, &o->btf, s->data, s->data ? s->size : 0, err, errlen);
+	r = in_object(ior_btf_ext_parse(&o->ext, &o->btf, s->data, s->data ? s->size : 0, err, errlen), err, errlen);
 	if (!r)
 		o->has_btf_ext = true;
 	return r;
@@ -499,11 +515,6 @@ int ior_loader_read_global(const struct ior_bpf_obj *o, const char *name, void *
 	return r ? ior_loader_fail(err, errlen, -r, "global '%s': reading map '%s': %s", name,
 				   mp->name, strerror(-r))
 		 : 0;
-}
-
-const char *ior_loader_warning(const struct ior_bpf_obj *o)
-{
-	return o->warning[0] ? o->warning : NULL;
 }
 
 const char *ior_loader_verifier_log(const struct ior_bpf_obj *o)

@@ -12,6 +12,7 @@
 #include "loader/loader.h"
 #include "bpf/event.h"
 #include "run/follow.h"
+#include "trace/features.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -147,7 +148,7 @@ bool ior_follow_gone(uint32_t id)
 void ior_watch_open(struct ior_watch *w, uint32_t id, bool thread)
 {
 	w->id = id;
-	w->pidfd = thread ? -1 : (int)syscall(SYS_pidfd_open, (pid_t)id, 0);
+	w->pidfd = thread || !ior_feature_has(IOR_FEAT_PIDFD) ? -1 : (int)syscall(SYS_pidfd_open, (pid_t)id, 0);
 	if (w->pidfd < 0)
 		w->pidfd = -1;
 }

@@ -4,6 +4,7 @@
 # none includes the command line (opts.h, flags.h: cmd/ and main.c only).
 #   text/      strings, escaping, number formatting: stands alone
 #   mem/       growing arrays: any room may include it
+#   log/       the one print hook for warnings: any room may include it
 #   loader/    the BPF ELF/BTF loader: stands alone
 #   syscalls/  the tables, families, roles and selection
 #   pair/      pairs and what names them (fd tables, endpoints, snapshot)
@@ -11,11 +12,12 @@
 #   run/       launching and following a command, on the probe
 #   sinks      rec/ csv/ stats/ flame/ parquet/ dash/: never trace/ or run/
 #   http/ tui/ stand alone but for text/
-# bpf/event.h is the kernel ABI, shared with bpf.c, and mem/ the one
-# array growth: any room may include them. The kernel side (bpf.c, bpf/) includes only bpf/ headers.
+# bpf/event.h is the kernel ABI, shared with bpf.c, mem/ the one array
+# growth and log/ the one way to say a warning: any room may include them. The kernel side (bpf.c, bpf/) includes only bpf/ headers.
 cd "$(dirname "$0")/.." || exit 1
 declare -A ALLOWED=(
 	[mem]=""
+	[log]=""
 	[text]=""
 	[loader]=""
 	[syscalls]="text"
@@ -31,7 +33,7 @@ declare -A ALLOWED=(
 	[tui]="text"
 	[dash]="tui stats flame rec csv pair syscalls text"
 )
-ROOMS="mem text loader syscalls pair rec csv trace run stats flame parquet http tui dash"
+ROOMS="mem log text loader syscalls pair rec csv trace run stats flame parquet http tui dash"
 fails=0
 includes() { sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"; }
 for room in $ROOMS; do
@@ -44,7 +46,7 @@ for room in $ROOMS; do
 				[ -f "$room/$inc" ] || bad="$bad $f:$inc"
 				continue
 			fi
-			[ "$dir" = "$room" ] || [ "$dir" = mem ] || [ "$inc" = bpf/event.h ] && continue
+			[ "$dir" = "$room" ] || [ "$dir" = mem ] || [ "$dir" = log ] || [ "$inc" = bpf/event.h ] && continue
 			[[ " ${ALLOWED[$room]} " == *" $dir "* ]] || bad="$bad $f:$inc"
 		done < <(includes "$f")
 	done

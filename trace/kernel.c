@@ -16,7 +16,7 @@ uint64_t ior_session_counter(struct ior_session *s, const char *name)
 	uint64_t v;
 
 	if (ior_probe_counter(&s->probe, name, &v, s->err, sizeof s->err) < 0)
-		ior_session_warn(s, "%s; statistics may be short", s->err);
+		ior_log(IOR_LOG_WARN, "%s; statistics may be short", s->err);
 	return v;
 }
 
@@ -43,7 +43,7 @@ void ior_session_flush_batches(struct ior_session *s)
 			continue;
 		if (r < 0 && !s->flush_error) {
 			s->flush_error = -r;
-			ior_session_warn(s, "flushing the BPF batch of CPU %d: %s; records wait until "
+			ior_log(IOR_LOG_WARN, "flushing the BPF batch of CPU %d: %s; records wait until "
 					    "the batch fills", s->ring_cpu[i], strerror(-r));
 		}
 		if (!r && busy == 1)
@@ -85,14 +85,14 @@ void ior_session_push_leftovers(struct ior_session *s)
 	if (fd < 0)
 		return;
 	if (ncpu <= 0) {
-		ior_session_warn(s, "/sys/devices/system/cpu/possible unreadable: records the CPUs' "
+		ior_log(IOR_LOG_WARN, "/sys/devices/system/cpu/possible unreadable: records the CPUs' "
 				    "batches held at stop are not read (mount sysfs)");
 		return;
 	}
 	all = calloc((size_t)ncpu, stride);
 	r = all ? ior_sys_map_lookup_elem(fd, &zero, all) : -ENOMEM;
 	if (r) {
-		ior_session_warn(s, "reading the BPF batches at stop: %s; records a CPU had not sent "
+		ior_log(IOR_LOG_WARN, "reading the BPF batches at stop: %s; records a CPU had not sent "
 				    "yet are missing", strerror(-r));
 		free(all);
 		return;

@@ -6,6 +6,7 @@
 
 #include "loader/loader.h"
 #include "bpf/event.h"
+#include "trace/features.h"
 
 struct kfield {
 	const char *type, *member, *global;
@@ -75,10 +76,12 @@ static void set_inline_name(struct ior_bpf_obj *obj)
 		if (ior_loader_kernel_member(obj, "dentry", members[i], &off, &size, why, sizeof why) ||
 		    size > IOR_INAME_MAX)
 			continue;
-		if (!ior_loader_set_global(obj, "dentry_iname_off", &off, sizeof off, why, sizeof why))
-			ior_loader_set_global(obj, "dentry_iname_len", &size, sizeof size, why, sizeof why);
+		if (!ior_loader_set_global(obj, "dentry_iname_off", &off, sizeof off, why, sizeof why) &&
+		    !ior_loader_set_global(obj, "dentry_iname_len", &size, sizeof size, why, sizeof why))
+			ior_feature_set(IOR_FEAT_DENTRY_NAME, true, members[i]);
 		return;
 	}
+	ior_feature_set(IOR_FEAT_DENTRY_NAME, false, "struct dentry has neither d_shortname nor d_iname");
 }
 
 int ior_kfields_set_ident(struct ior_bpf_obj *obj, char *why, size_t whylen)

@@ -1,5 +1,6 @@
 /* Bringing bpf.c up: one attach table for the tracer and ior -check. */
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,9 +9,11 @@
 #include "loader/loader.h"
 #include "pair/clock.h"
 #include "bpf/event.h"
+#include "trace/features.h"
 #include "trace/kfields.h"
 #include "syscalls/roles.h"
 #include "trace/probe.h"
+#include "log/log.h"
 #include "syscalls/select.h"
 #include "syscalls/syscalls.h"
 
@@ -36,19 +39,8 @@ static const struct attach_point empty[] = {
 
 _Static_assert(sizeof tracing / sizeof *tracing <= IOR_PROBE_MAX_ATTACH, "tp_fds holds them");
 
-static void warn(const struct ior_probe_cfg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(const struct ior_probe_cfg *c, const char *fmt, ...)
-{
-	char msg[2048];
-	va_list ap;
-
-	if (!c->warn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	c->warn(c->warn_ctx, msg);
-}
+/* What tracing does without a feature, said once (log/log.h). */
+#define warn(c, ...) ((void)(c), ior_log(IOR_LOG_WARN, __VA_ARGS__))
 
 static const struct attach_point *table(const struct ior_probe *p, unsigned *n)
 {
@@ -126,14 +118,41 @@ static int set_filters(struct ior_probe *p, const struct ior_probe_cfg *c, char 
 static void set_offsets(struct ior_probe *p, const struct ior_probe_cfg *c)
 {
 	char why[256];
+	bool sk;
 
+	ior_feature_set(IOR_FEAT_KERNEL_BTF, !ior_loader_kernel_btf(p->obj, why, sizeof why), why);
 	p->use_btf = p->task_offsets = ior_kfields_set(p->obj, why, sizeof why);
-	if (!p->use_btf)
+	ior_feature_set(IOR_FEAT_TASK_LAYOUT, p->task_offsets, p->task_offsets ? NULL : why);
+	if (!p->use_btf) {
 		warn(c, "%s; tracing with raw tracepoints (slower)", why);
-	else if (!(p->file_idents = ior_kfields_set_ident(p->obj, why, sizeof why)))
+		ior_feature_set(IOR_FEAT_FILE_IDENT, false, "read by the tp_btf programs");
+		ior_feature_set(IOR_FEAT_DENTRY_NAME, false, "read by the tp_btf programs");
+		ior_feature_set(IOR_FEAT_SOCK_ADDR, false, "read by the tp_btf programs");
+		return;
+	}
+	p->file_idents = ior_kfields_set_ident(p->obj, why, sizeof why);
+	ior_feature_set(IOR_FEAT_FILE_IDENT, p->file_idents, p->file_idents ? NULL : why);
+	if (!p->file_idents) {
 		warn(c, "%s; fds are named by the path their open used (symlinks not resolved)", why);
-	else if (!ior_kfields_set_sk(p->obj, why, sizeof why))
+		ior_feature_set(IOR_FEAT_DENTRY_NAME, false, "read with a file's identity");
+		ior_feature_set(IOR_FEAT_SOCK_ADDR, false, "read through a file's identity");
+		return;
+	}
+	sk = ior_kfields_set_sk(p->obj, why, sizeof why);
+	ior_feature_set(IOR_FEAT_SOCK_ADDR, sk, sk ? NULL : why);
+	if (!sk)
 		warn(c, "%s; sockets are named without their local address", why);
+}
+
+/* BPF_PROG_TEST_RUN on a CPU sends a batch before a drain (5.14); once,
+ * on the CPU ior runs on (its batch is empty: nothing is sent). */
+static void probe_test_run(const struct ior_probe *p)
+{
+	uint32_t busy;
+	int cpu = sched_getcpu();
+	int r = p->flush_fd < 0 ? -ENOENT : ior_sys_prog_run_on_cpu(p->flush_fd, cpu < 0 ? 0 : cpu, &busy);
+
+	ior_feature_set(IOR_FEAT_TEST_RUN, !r, r ? strerror(-r) : NULL);
 }
 
 /* The tp_btf programs the kernel refused (the loader's warning says why)
@@ -230,7 +249,6 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 {
 	const char *names[IOR_PROBE_MAX_ATTACH + 2] = { 0 };
 	struct ior_load_opts lo = { .verbose = c->verbose, .progs = names };
-	const char *w;
 	int r;
 
 	memset(p, 0, sizeof *p);
@@ -249,10 +267,13 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 					     "kernel's BTF (/sys/kernel/btf/vmlinux), which is unavailable"), -ENOTSUP;
 	ior_probe_programs(p, names, IOR_PROBE_MAX_ATTACH + 1);
 	r = ior_loader_load(p->obj, &lo, err, errlen);
+	bool wanted_btf = p->use_btf;
 	if (!r)
 		r = fall_back_to_raw(p, c->verbose, err, errlen);
-	if (!r && (w = ior_loader_warning(p->obj)))
-		warn(c, "%s", w);
+	if (!r && !c->empty)
+		ior_feature_set(IOR_FEAT_TP_BTF, p->use_btf,
+				p->use_btf ? NULL : wanted_btf ? "the kernel refused them (see the warning)"
+							       : "they need the kernel's BTF");
 	if (r)
 		return r;
 	drop_missing(p, c);
@@ -261,6 +282,7 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	if (c->empty)
 		return 0;
 	p->flush_fd = ior_loader_prog_fd(p->obj, FLUSH_PROG);
+	probe_test_run(p);
 	return fill_sys_conf(p, c->sel, err, errlen);
 }
 

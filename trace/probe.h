@@ -1,7 +1,7 @@
 /* The kernel side of a trace: bpf.c loaded with a run's filters, its
  * sys_conf filled, its programs attached where the attach table says.
  * The tracer and ior -check bring it up the same way, so -check proves
- * what tracing will do. Nothing here prints: warnings go to cfg->warn. */
+ * what tracing will do. Nothing here prints: warnings go to log/log.h. */
 #ifndef IOR_TRACE_PROBE_H
 #define IOR_TRACE_PROBE_H
 
@@ -30,8 +30,6 @@ struct ior_probe_cfg {
 	bool empty;           /* the empty program only (bench baseline) */
 	bool detached;        /* bench: sys_enter/sys_exit programs loaded, not
 			       * attached (iorprogstat floor attaches them) */
-	void (*warn)(void *ctx, const char *msg);
-	void *warn_ctx;
 };
 
 struct ior_probe {

@@ -18,19 +18,6 @@
 #define SUMMARY_NS 1000000000ull /* the summary map is read this often */
 #define REFLUSH_ROUNDS 4        /* drains per step while full rings give back batches */
 
-void ior_session_warn(const struct ior_session *s, const char *fmt, ...)
-{
-	char msg[2048];
-	va_list ap;
-
-	if (!s->cfg.probe.warn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	s->cfg.probe.warn(s->cfg.probe.warn_ctx, msg);
-}
-
 /* ---- bring-up ------------------------------------------------------------ */
 
 /* One ring per online CPU, stored in the events map at the CPU's index.
@@ -160,7 +147,7 @@ int ior_session_snapshot(struct ior_session *s, int64_t pid, int64_t tid, const 
 		return 0;
 	r = ior_snapshot_take(s->fds, &sc, snapshot_tick, s, &s->snap);
 	if (!r && !s->probe.task_offsets)
-		ior_session_warn(s, "task_struct's layout is unknown (no kernel BTF): forks are not "
+		ior_log(IOR_LOG_WARN, "task_struct's layout is unknown (no kernel BTF): forks are not "
 				    "tracked, so descriptors a new process inherits show without a path");
 	s->start_ns = ior_mono_ns();
 	return r;

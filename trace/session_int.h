@@ -11,6 +11,7 @@
 #include "trace/session.h"
 #include "pair/snapshot.h"
 #include "trace/summary.h"
+#include "log/log.h"
 
 #define IOR_SESSION_SLACK_NS 5000000ull /* a record's ts may precede its ring write by this much */
 
@@ -42,7 +43,6 @@ struct ior_session {
 	char err[512];              /* scratch for warnings */
 };
 
-void ior_session_warn(const struct ior_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* kernel.c */
 uint64_t ior_session_counter(struct ior_session *s, const char *name);
 void ior_session_flush_batches(struct ior_session *s);

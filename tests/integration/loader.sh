@@ -121,9 +121,19 @@ if grep -q '^programs: *BTF (tp_btf' <<<"$out" && ! grep -q 'warning' <<<"$out";
 else
 	fail "ior -check tp_btf programs" "$(tr '\n' '|' <<<"$out")"
 fi
+# the features table: every row known, all present on this kernel (6.18, BTF)
+rows=$(sed -n '/^features:/,/^ior -check/p' <<<"$out" | grep -cE ': yes( \(|$)')
+if [ "$rows" = 8 ] && grep -qE '^features: +kernel BTF: yes \(/sys/kernel/btf/vmlinux\)$' <<<"$out" &&
+	grep -qE '^ +dentry inline name: yes \(d_(shortname|iname)\)$' <<<"$out"; then
+	pass "ior -check: the features table, every feature present here"
+else
+	fail "ior -check features" "$rows of 8 present: $(tr '\n' '|' <<<"$out")"
+fi
 out=$(IOR_KERNEL_BTF=/nonexistent/vmlinux "$IOR" -check 2>&1)
 if [ $? = 0 ] && grep -q '^programs: *raw' <<<"$out" &&
-	grep -q 'warning: kernel BTF /nonexistent/vmlinux: cannot read: No such file or directory' <<<"$out"; then
+	grep -q 'warning: kernel BTF /nonexistent/vmlinux: cannot read: No such file or directory' <<<"$out" &&
+	grep -qE '^features: +kernel BTF: no \(.*/nonexistent/vmlinux.*\); without it: raw tracepoints' <<<"$out" &&
+	grep -qE '^ +file identity: no \(read by the tp_btf programs\); without it: fds are named' <<<"$out"; then
 	pass "ior -check without the kernel's BTF: raw programs, and why"
 else
 	fail "ior -check without BTF" "$(tr '\n' '|' <<<"$out")"

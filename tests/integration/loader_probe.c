@@ -39,10 +39,23 @@
 #include <linux/btf.h>
 
 #include "loader/internal.h"
+#include "log/log.h"
 #include "trace/batch.h"
 #include "bpf/event.h"
 
 #define RING_PAGES 16
+
+/* The loader's warnings (log/log.h), joined by "; " as loader.sh reads them. */
+static char warnings[1024];
+
+static void keep_warning(void *ctx, enum ior_log_level level, const char *msg)
+{
+	size_t n = strlen(warnings);
+
+	(void)ctx;
+	if (level == IOR_LOG_WARN && n + 2 < sizeof warnings)
+		snprintf(warnings + n, sizeof warnings - n, "%s%s", n ? "; " : "", msg);
+}
 #define NR_GETPID 39
 #define CALLS 5
 
@@ -85,8 +98,8 @@ static void load(struct ior_bpf_obj *o)
 {
 	if (ior_loader_load(o, NULL, err, sizeof err))
 		die("load");
-	if (ior_loader_warning(o))
-		printf("warning=%s\n", ior_loader_warning(o));
+	if (warnings[0])
+		printf("warning=%s\n", warnings);
 }
 
 static int attach(struct ior_bpf_obj *o, const char *prog, const char *cat, const char *tp)
@@ -407,8 +420,7 @@ static int mode_btf_rejected(const char *path)
 	break_btf_int(n);
 	struct ior_bpf_obj *o = open_buf(n);
 	int r = ior_loader_load(o, NULL, err, sizeof err);
-	printf("load=%d\nwarning=%s\nprog_fd_ok=%d\n", r,
-	       ior_loader_warning(o) ? ior_loader_warning(o) : "", ior_loader_prog_fd(o, "ior_exit") >= 0);
+	printf("load=%d\nwarning=%s\nprog_fd_ok=%d\n", r, warnings, ior_loader_prog_fd(o, "ior_exit") >= 0);
 	if (r)
 		printf("error=%s\n", err);
 	ior_loader_close(o);
@@ -453,6 +465,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	ior_log_set(keep_warning, NULL, NULL);
 	if (!strcmp(argv[1], "events"))
 		return mode_events(argv[2], false, false);
 	if (!strcmp(argv[1], "events-raw"))

@@ -292,7 +292,7 @@ else
 	elif ! grep -qE '^bpf object: +loads, verifies and attaches' "$OUT/check.out"; then
 		fail check "$(grep -E '^bpf object:' "$OUT/check.out")"
 	elif [ "$NOBTF" = 1 ] && { ! grep -qE '^programs: +raw ' "$OUT/check.out" ||
-		! grep -qE '^BTF: +/sys/kernel/btf/vmlinux absent' "$OUT/check.out"; }; then
+		! grep -qE '^(features:)? +kernel BTF: no ' "$OUT/check.out"; }; then
 		fail check "without /sys/kernel/btf: want the raw programs and BTF absent: $(tr '\n' '|' <"$OUT/check.out")"
 	elif [ "$NOBTF" = 0 ] && [ "$KSERIES" != 5.10 ] && { ! grep -qE '^programs: +BTF \(tp_btf' "$OUT/check.out" || grep -q warning "$OUT/check.out"; }; then
 		fail check "the tp_btf programs do not load on $(out uname) (it has BTF): $(tr '\n' '|' <"$OUT/check.out")"
