@@ -6,6 +6,7 @@
 #include "flame/flame.h"
 #include "http/http.h"
 #include "opts.h"
+#include "out/out.h"
 #include "stats/report.h"
 #include "pair/clock.h"
 #include "csv/csv.h"
@@ -349,26 +350,15 @@ static int render(struct artifact *a, const struct ior_flame_tree *t)
 	return 0;
 }
 
-/* Writes through a temporary file and rename, so a reader (or a browser
- * reloading) never sees half a file. */
+/* Private, through a temporary file and rename (out/out.h), so a reader
+ * (or a browser reloading) never sees half a file. */
 static int save(const struct artifact *a)
 {
-	char tmp[PATH_MAX + 16];
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", a->file, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		goto fail;
-	size_t w = fwrite(a->body, 1, a->len, f);
-	if (fclose(f) || w != a->len) {
-		unlink(tmp);
-		goto fail;
-	}
-	if (!rename(tmp, a->file))
-		return 0;
-	unlink(tmp);
-fail:
-	fprintf(stderr, "ior: %s: cannot write: %s (is the directory writable?)\n", a->file, strerror(errno));
-	return -1;
+	char err[PATH_MAX + 128];
+	int r = ior_out_write_file(a->file, IOR_OUT_REPLACE, a->body, a->len, err, sizeof err);
+	if (r)
+		fprintf(stderr, "ior: %s (is the directory writable?)\n", err);
+	return r ? -1 : 0;
 }
 
 static int generate(struct flame_job *j)

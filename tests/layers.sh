@@ -3,6 +3,7 @@
 # own headers and those of the rooms it stands on (ALLOWED), never others;
 # none includes the command line (opts.h, flags.h: cmd/ and main.c only).
 #   text/      strings, escaping, number formatting: stands alone
+#   out/       private output files (0600, the sudo user's, atomic): stands alone
 #   loader/    the BPF ELF/BTF loader: stands alone
 #   syscalls/  the tables, families, roles and selection
 #   pair/      pairs and what names them (fd tables, endpoints, snapshot)
@@ -15,21 +16,22 @@
 cd "$(dirname "$0")/.." || exit 1
 declare -A ALLOWED=(
 	[text]=""
+	[out]=""
 	[loader]=""
 	[syscalls]="text"
 	[pair]="syscalls text"
-	[rec]="pair syscalls text"
+	[rec]="out pair syscalls text"
 	[csv]="pair syscalls text"
 	[trace]="loader pair syscalls text"
 	[run]="trace loader pair syscalls text"
 	[stats]="pair syscalls text"
 	[flame]="rec pair syscalls text"
-	[parquet]="rec pair syscalls text"
+	[parquet]="rec out pair syscalls text"
 	[http]="text"
 	[tui]="text"
 	[dash]="tui stats flame rec csv pair syscalls text"
 )
-ROOMS="text loader syscalls pair rec csv trace run stats flame parquet http tui dash"
+ROOMS="text out loader syscalls pair rec csv trace run stats flame parquet http tui dash"
 fails=0
 includes() { sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"; }
 for room in $ROOMS; do
