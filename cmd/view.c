@@ -422,7 +422,10 @@ static int add_watch_page(struct flame_job *j, struct ior_http *srv, char *page_
 	uint64_t secs = j->o->watch_interval_ns / 1000000000ull;
 	unsigned interval = secs < 1 ? 1 : secs > 3600 ? 3600 : (unsigned)secs;
 	size_t plen;
-	char *page = ior_http_reload_page(j->art[0].route, j->art[0].name, interval, &plen);
+	char svg_path[sizeof j->art[0].route + IOR_HTTP_TOKEN_LEN + 2];
+	if (ior_http_route_path(srv, j->art[0].route, svg_path, sizeof svg_path) < 0)
+		return -ENAMETOOLONG;
+	char *page = ior_http_reload_page(svg_path, j->art[0].name, interval, &plen);
 	if (!page)
 		return -errno;
 	snprintf(page_route, len, "/watch.html");
@@ -556,10 +559,25 @@ static int split_files(struct flame_job *j)
 	return j->nfiles ? 0 : -1;
 }
 
+int ior_cmd_http_check(const struct ior_opts *o)
+{
+	int reach = ior_http_reach(o->http_addr);
+	if (reach == IOR_HTTP_ANY && !o->http_any) {
+		fprintf(stderr, "ior: -http %s listens on every interface: anyone who reaches this host with the URL "
+				"reads the trace; give one address (default 127.0.0.1) or add -http-any\n",
+			o->http_addr);
+		return 2;
+	}
+	if (reach == IOR_HTTP_NETWORK || reach == IOR_HTTP_ANY)
+		fprintf(stderr, "ior: warning: -http %s: the graph is reachable from the network by anyone with its URL "
+				"(its token is the only lock, over plain HTTP)\n", o->http_addr);
+	return 0;
+}
+
 int ior_cmd_flame(const struct ior_opts *o)
 {
 	struct flame_job j = { .o = o };
-	if (spec_from_opts(o, &j.spec))
+	if (spec_from_opts(o, &j.spec) || (!o->nohttp && ior_cmd_http_check(o)))
 		return 2;
 	if (split_files(&j)) {
 		free(j.list);
