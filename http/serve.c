@@ -148,7 +148,7 @@ int ior_http_open(struct ior_http **out, const char *addr_port, char *err, size_
 		snprintf(err, errlen, "http: cannot make the URL's secret token: getrandom: %s", strerror(-e));
 	else
 		srv->lfd = ior_http_listen(addr_port ? addr_port : "127.0.0.1:0", srv->url,
-					   sizeof srv->url, err, errlen);
+					   sizeof srv->url - IOR_HTTP_TOKEN_LEN - 1, err, errlen);
 	if (srv->lfd < 0) {
 		e = e ? e : srv->lfd;
 		srv->lfd = -1;

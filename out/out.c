@@ -88,12 +88,31 @@ static int make_private(int fd, const char *tmp, char *err, size_t errlen)
 	return 0;
 }
 
+/* The rename would replace a device, FIFO or socket at PATH (/dev/full,
+ * /dev/stdout's pipe): refuse those rather than destroy them; a regular
+ * file or a link is what replacing is for. */
+static int replaceable(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : fail(err, errlen, errno, path, "cannot create");
+	if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+		return 0;
+	if (err && errlen)
+		snprintf(err, errlen, "%s: not a regular file; ior writes only files it can replace "
+				      "(give a file name)", path);
+	return -EEXIST;
+}
+
 int ior_out_create(struct ior_out *o, const char *path, int flags, char *err, size_t errlen)
 {
 	size_t n = strlen(path);
 	memset(o, 0, sizeof *o);
 	o->fd = -1;
 	o->flags = flags;
+	int r = replaceable(path, err, errlen);
+	if (r)
+		return r;
 	o->path = strdup(path);
 	o->tmp = malloc(n + sizeof IOR_OUT_TMP_SUFFIX);
 	if (!o->path || !o->tmp) {
@@ -110,7 +129,7 @@ int ior_out_create(struct ior_out *o, const char *path, int flags, char *err, si
 		return r;
 	}
 	o->fd = fd;
-	int r = make_private(fd, o->tmp, err, errlen);
+	r = make_private(fd, o->tmp, err, errlen);
 	if (r)
 		ior_out_abort(o);
 	return r;

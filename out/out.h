@@ -34,7 +34,9 @@ struct ior_out {
 };
 
 /* Creates PATH.tmp as described above and fills o (o->fd open O_WRONLY).
- * On failure o holds nothing to release. */
+ * -EEXIST when PATH is there and neither a regular file nor a link (a
+ * device or FIFO is never replaced). On failure o holds nothing to
+ * release. */
 int ior_out_create(struct ior_out *o, const char *path, int flags, char *err, size_t errlen);
 
 /* Renames PATH.tmp to PATH; the fd (if still open) keeps writing to it.

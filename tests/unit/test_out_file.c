@@ -111,6 +111,17 @@ TEST(abort_removes_tmp)
 	CHECK_EQ_INT(access(at("ab"), F_OK), -1);
 }
 
+TEST(fifo_not_replaced)
+{
+	char err[256] = "";
+	struct stat st;
+	CHECK_EQ_INT(mkfifo(at("fifo"), 0600), 0);
+	CHECK_EQ_INT(ior_out_write_file(at("fifo"), IOR_OUT_REPLACE, "x", 1, err, sizeof err), -EEXIST);
+	CHECK(strstr(err, "not a regular file") != NULL);
+	CHECK(!lstat(at("fifo"), &st) && S_ISFIFO(st.st_mode));
+	CHECK_EQ_INT(access(at("fifo.tmp"), F_OK), -1);
+}
+
 TEST(create_fails_in_missing_dir)
 {
 	struct ior_out o;
@@ -159,6 +170,7 @@ int main(void)
 	RUN(no_replace_keeps_existing);
 	RUN(published_early_keeps_writing);
 	RUN(abort_removes_tmp);
+	RUN(fifo_not_replaced);
 	RUN(create_fails_in_missing_dir);
 	RUN(owner_from_sudo);
 	int rc = t_done();
