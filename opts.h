@@ -40,6 +40,7 @@ struct ior_opts {
 	bool flamegraph_json;
 	uint64_t watch_interval_ns; /* 0: do not watch */
 	const char *http_addr; /* ADDR:PORT; default 127.0.0.1:0 */
+	bool http_any;         /* -http-any: 0.0.0.0 or :: allowed */
 	bool nohttp;
 
 	const char *parquet;   /* -parquet OUT while tracing; ior parquet: -o OUT */
@@ -65,6 +66,9 @@ int ior_cmd_list(const struct ior_opts *o);                     /* cmd/list.c: -
  * 2 (usage) after saying why on stderr. cmd/list.c */
 int ior_cmd_select(const struct ior_opts *o, unsigned char *sel);
 int ior_cmd_parquet(const struct ior_opts *o, const char *file);  /* cmd/parquet.c */
+/* -http's address before serving: 0 (a non-loopback one warned about in
+ * one line), or 2 after saying that 0.0.0.0/:: want -http-any. cmd/view.c */
+int ior_cmd_http_check(const struct ior_opts *o);
 /* What to do about a failed write of an output (errno e): " (...)" or "";
  * in_cwd: the file goes where ior runs (recordings). cmd/trace.c */
 const char *ior_cmd_write_hint(int e, bool in_cwd);

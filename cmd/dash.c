@@ -14,6 +14,7 @@
 #include "dash/dash.h"
 #include "flame/flame.h"
 #include "opts.h"
+#include "out/out.h"
 #include "stats/report.h"
 #include "pair/clock.h"
 #include "rec/sink.h"
@@ -233,28 +234,47 @@ static int frame(struct dash_ui *ui, uint64_t now)
 	return ui->out.len ? ior_tui_term_write(ui->out.data, ui->out.len) : 0;
 }
 
+/* The current table as CSV into a private file (out/out.h); the number
+ * of rows, or a negative errno with err filled. */
+static int export_to(struct ior_dash *d, const char *name, char *err, size_t errlen)
+{
+	struct ior_out o;
+	FILE *f;
+	int rows, r = ior_out_create(&o, name, IOR_OUT_NO_REPLACE, err, errlen);
+
+	if (r)
+		return r;
+	if (!(f = ior_out_stream(&o)))
+		rows = -errno;
+	else if ((rows = ior_dash_export(d, f)) >= 0 && fclose(f))
+		rows = -errno;
+	else if (rows < 0)
+		fclose(f);
+	if (rows < 0) {
+		snprintf(err, errlen, "%s: %s", name, strerror(-rows));
+		ior_out_abort(&o);
+		return rows;
+	}
+	r = ior_out_close(&o, err, errlen);
+	return r ? r : rows;
+}
+
 /* `e`: the current table into ior-TABLE-TIME.csv in the current
  * directory (never over an existing file); the dashboard says how it went. */
 static void export_table(struct dash_ui *ui)
 {
-	char name[96], msg[256], stamp[32];
+	char name[96], msg[512], err[256], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	FILE *f;
 	int r;
 
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime_r(&now, &tm));
 	snprintf(name, sizeof name, "ior-%s-%s.csv", ior_dash_table_name(ui->dash), stamp);
-	if (!(f = fopen(name, "wx")))
-		r = -errno;
-	else if ((r = ior_dash_export(ui->dash, f)) >= 0 && fclose(f))
-		r = -errno;
-	else if (r < 0)
-		fclose(f);
+	r = export_to(ui->dash, name, err, sizeof err);
 	if (r >= 0)
 		snprintf(msg, sizeof msg, "Wrote %s (%d rows)", name, r);
 	else
-		snprintf(msg, sizeof msg, "export: %s: %s", name, strerror(-r));
+		snprintf(msg, sizeof msg, "export: %s", err);
 	ior_dash_set_message(ui->dash, msg);
 }
 

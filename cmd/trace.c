@@ -126,6 +126,8 @@ static int check_opts(struct trace *t)
 	t->draw = t->dash && ior_tui_term_can_draw(1, getenv("TERM")) && isatty(0);
 	if (o->live && o->nohttp)
 		return usage_error("%s-live serves its flamegraph over HTTP: drop -nohttp", "");
+	if (o->live && ior_cmd_http_check(o))
+		return 2;
 	if (o->live && ior_flame_spec_parse(&t->spec, o->fields, o->count, t->err, sizeof t->err))
 		return usage_error("%s", t->err);
 	return 0;
@@ -249,7 +251,9 @@ static int open_live(struct trace *t)
 	}
 	ior_flame_fields_str(&t->spec, ',', fields, sizeof fields);
 	snprintf(title, sizeof title, "ior -live: %s by %s", fields, ior_flame_metric_name(t->spec.metric));
-	page = ior_http_reload_page(LIVE_SVG_ROUTE, title, LIVE_PAGE_S, &len);
+	char svg_path[IOR_HTTP_TOKEN_LEN + sizeof LIVE_SVG_ROUTE + 2];
+	ior_http_route_path(t->http, LIVE_SVG_ROUTE, svg_path, sizeof svg_path); /* the page's polls carry the token */
+	page = ior_http_reload_page(svg_path, title, LIVE_PAGE_S, &len);
 	r = page ? ior_http_set(t->http, "/", "text/html; charset=utf-8", page, len) : -errno;
 	free(page);
 	if (r < 0)
@@ -614,7 +618,7 @@ int ior_cmd_trace(const struct ior_opts *o)
 		ior_session_probe(t.session)->nattached, ior_session_cpus(t.session),
 		ior_session_probe(t.session)->use_btf ? "BTF" : "raw");
 	if (t.http)
-		fprintf(stderr, "Live flamegraph at %s/\n", ior_http_url(t.http));
+		fprintf(stderr, "Live flamegraph at %s\n", ior_http_url(t.http));
 	t.http_polled_ns = ior_mono_ns();
 	if (run_release(&t.run))
 		rc = 1;

@@ -6,6 +6,7 @@
 #include "flame/flame.h"
 #include "http/http.h"
 #include "opts.h"
+#include "out/out.h"
 #include "stats/report.h"
 #include "pair/clock.h"
 #include "csv/csv.h"
@@ -351,26 +352,15 @@ static int render(struct artifact *a, const struct ior_flame_tree *t)
 	return 0;
 }
 
-/* Writes through a temporary file and rename, so a reader (or a browser
- * reloading) never sees half a file. */
+/* Private, through a temporary file and rename (out/out.h), so a reader
+ * (or a browser reloading) never sees half a file. */
 static int save(const struct artifact *a)
 {
-	char tmp[PATH_MAX + 16];
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", a->file, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		goto fail;
-	size_t w = fwrite(a->body, 1, a->len, f);
-	if (fclose(f) || w != a->len) {
-		unlink(tmp);
-		goto fail;
-	}
-	if (!rename(tmp, a->file))
-		return 0;
-	unlink(tmp);
-fail:
-	fprintf(stderr, "ior: %s: cannot write: %s (is the directory writable?)\n", a->file, strerror(errno));
-	return -1;
+	char err[PATH_MAX + 128];
+	int r = ior_out_write_file(a->file, IOR_OUT_REPLACE, a->body, a->len, err, sizeof err);
+	if (r)
+		fprintf(stderr, "ior: %s (is the directory writable?)\n", err);
+	return r ? -1 : 0;
 }
 
 static int generate(struct flame_job *j)
@@ -434,7 +424,10 @@ static int add_watch_page(struct flame_job *j, struct ior_http *srv, char *page_
 	uint64_t secs = j->o->watch_interval_ns / 1000000000ull;
 	unsigned interval = secs < 1 ? 1 : secs > 3600 ? 3600 : (unsigned)secs;
 	size_t plen;
-	char *page = ior_http_reload_page(j->art[0].route, j->art[0].name, interval, &plen);
+	char svg_path[sizeof j->art[0].route + IOR_HTTP_TOKEN_LEN + 2];
+	if (ior_http_route_path(srv, j->art[0].route, svg_path, sizeof svg_path) < 0)
+		return -ENAMETOOLONG;
+	char *page = ior_http_reload_page(svg_path, j->art[0].name, interval, &plen);
 	if (!page)
 		return -errno;
 	snprintf(page_route, len, "/watch.html");
@@ -571,10 +564,25 @@ static int split_files(struct flame_job *j)
 	return j->nfiles ? 0 : -1;
 }
 
+int ior_cmd_http_check(const struct ior_opts *o)
+{
+	int reach = ior_http_reach(o->http_addr);
+	if (reach == IOR_HTTP_ANY && !o->http_any) {
+		fprintf(stderr, "ior: -http %s listens on every interface: anyone who reaches this host with the URL "
+				"reads the trace; give one address (default 127.0.0.1) or add -http-any\n",
+			o->http_addr);
+		return 2;
+	}
+	if (reach == IOR_HTTP_NETWORK || reach == IOR_HTTP_ANY)
+		fprintf(stderr, "ior: warning: -http %s: the graph is reachable from the network by anyone with its URL "
+				"(its token is the only lock, over plain HTTP)\n", o->http_addr);
+	return 0;
+}
+
 int ior_cmd_flame(const struct ior_opts *o)
 {
 	struct flame_job j = { .o = o };
-	if (spec_from_opts(o, &j.spec))
+	if (spec_from_opts(o, &j.spec) || (!o->nohttp && ior_cmd_http_check(o)))
 		return 2;
 	if (split_files(&j)) {
 		free(j.list);

@@ -54,6 +54,32 @@ static int parse_addr(const char *s, struct sockaddr_storage *ss, socklen_t *ssl
 	return parse_port(colon + 1, &in4->sin_port);
 }
 
+static int reach_v6(const struct in6_addr *a)
+{
+	if (IN6_IS_ADDR_UNSPECIFIED(a))
+		return IOR_HTTP_ANY;
+	if (IN6_IS_ADDR_LOOPBACK(a))
+		return IOR_HTTP_LOOPBACK;
+	if (IN6_IS_ADDR_V4MAPPED(a)) { /* ::ffff:a.b.c.d is that IPv4 address */
+		uint8_t first = a->s6_addr[12];
+		int zero = !(a->s6_addr[12] | a->s6_addr[13] | a->s6_addr[14] | a->s6_addr[15]);
+		return zero ? IOR_HTTP_ANY : first == 127 ? IOR_HTTP_LOOPBACK : IOR_HTTP_NETWORK;
+	}
+	return IOR_HTTP_NETWORK;
+}
+
+int ior_http_reach(const char *addr_port)
+{
+	struct sockaddr_storage ss;
+	socklen_t sslen;
+	if (parse_addr(addr_port, &ss, &sslen))
+		return -EINVAL;
+	if (ss.ss_family == AF_INET6)
+		return reach_v6(&((const struct sockaddr_in6 *)&ss)->sin6_addr);
+	uint32_t a = ntohl(((const struct sockaddr_in *)&ss)->sin_addr.s_addr);
+	return a == INADDR_ANY ? IOR_HTTP_ANY : (a >> 24) == 127 ? IOR_HTTP_LOOPBACK : IOR_HTTP_NETWORK;
+}
+
 /* A wildcard bind shows the loopback address of its family: that is the
  * one that surely reaches it from this host. */
 static void make_url(const struct sockaddr_storage *ss, char *url, size_t urllen)

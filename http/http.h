@@ -21,17 +21,38 @@
 #define IOR_HTTP_HEADER_TIMEOUT_MS 10000 /* first byte to end of head */
 #define IOR_HTTP_IDLE_TIMEOUT_MS 30000   /* keep-alive wait for a request */
 #define IOR_HTTP_WRITE_TIMEOUT_MS 30000  /* without any write progress */
+#define IOR_HTTP_TOKEN_BYTES 16           /* 128 bits from getrandom */
+#define IOR_HTTP_TOKEN_LEN (2 * IOR_HTTP_TOKEN_BYTES) /* as lowercase hex */
 
 struct ior_http;
+
+/* Every route is served only under a secret path prefix "/TOKEN" made
+ * when the server opens (IOR_HTTP_TOKEN_BYTES from getrandom): the route
+ * "/x.svg" answers at "/TOKEN/x.svg", the route "/" at "/TOKEN" (the
+ * parser refuses a trailing '/'); anything without the token, "/" included, is 404, so a local
+ * user who finds the port learns nothing. The token is compared in
+ * constant time. */
 
 /* Listens on addr_port: "127.0.0.1:0", "[::1]:8080", "0.0.0.0:8080",
  * "localhost:8080", or ":8080" (empty host means 127.0.0.1: ior never
  * listens beyond loopback unless told an address). Port 0 picks a free one. */
 int ior_http_open(struct ior_http **srv, const char *addr_port, char *err, size_t errlen);
 
-/* "http://127.0.0.1:PORT" with the real port after bind; a wildcard bind
- * shows the loopback address of its family. Owned by srv. */
+/* Who can reach a server on addr_port (see ior_http_open): only this host
+ * (127.0.0.0/8, ::1), the network through one address, or every
+ * interface (0.0.0.0, ::). -EINVAL when it does not parse. Pure. */
+enum { IOR_HTTP_LOOPBACK, IOR_HTTP_NETWORK, IOR_HTTP_ANY };
+int ior_http_reach(const char *addr_port);
+
+/* "http://127.0.0.1:PORT/TOKEN" with the real port after bind; a wildcard
+ * bind shows the loopback address of its family: the URL of the route "/".
+ * Append an encoded route ("/x.svg") for the others. Owned by srv. */
 const char *ior_http_url(const struct ior_http *srv);
+
+/* The path a page links to for a route: "/TOKEN" + route, "/TOKEN" for
+ * "/" (e.g. for ior_http_reload_page). Returns its length or
+ * -ENAMETOOLONG. */
+int ior_http_route_path(const struct ior_http *srv, const char *route, char *out, size_t outlen);
 
 /* Percent-encodes path (a route path) for a URL: every byte but the
  * unreserved ones, ':', '@' and '/' becomes %XX ("/my trace.svg" →
@@ -48,7 +69,7 @@ int ior_http_set(struct ior_http *srv, const char *path, const char *content_typ
 		 const void *body, size_t len);
 
 /* Adds or replaces a 302 redirect from one route path to another
- * (e.g. "/" → "/x.svg"). */
+ * (e.g. "/" → "/x.svg"); the Location carries the token. */
 int ior_http_set_redirect(struct ior_http *srv, const char *from, const char *to);
 
 /* Waits up to timeout_ms (< 0: until something happens) for activity,

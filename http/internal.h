@@ -53,7 +53,8 @@ struct conn {
 
 struct ior_http {
 	int lfd;
-	char url[80];
+	char token[IOR_HTTP_TOKEN_LEN + 1];
+	char url[128]; /* http://HOST:PORT/TOKEN */
 	struct route *routes;
 	size_t nroutes, cap;
 	struct conn *conns[IOR_HTTP_MAX_CONNS];
@@ -71,6 +72,17 @@ int64_t ior_http_now_ms(void);
 struct blob *ior_http_blob_get(struct blob *b); /* takes a reference; NULL is ok */
 void ior_http_blob_put(struct blob *b);         /* drops one; NULL is ok */
 const struct route *ior_http_route_find(const struct ior_http *srv, const char *path);
+
+/* ---- token.c: the secret every route sits under ------------------------- */
+
+/* Fills tok (IOR_HTTP_TOKEN_LEN + 1 bytes) with a fresh random token;
+ * 0 or the negative errno of getrandom. */
+int ior_http_token_new(char *tok);
+
+/* The route path that request path names under token: "/TOKEN" (and
+ * "/TOKEN/", which the parser refuses before) give "/", "/TOKEN/x.svg" gives "/x.svg" (a pointer into path);
+ * anything else NULL. Compares in constant time. Pure: any thread. */
+const char *ior_http_token_strip(const char *token, const char *path);
 
 /* ---- addr.c: "-http=ADDR:PORT" ------------------------------------------ */
 

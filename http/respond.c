@@ -87,8 +87,9 @@ void ior_http_respond(struct ior_http *srv, struct conn *c)
 	if (r->status) {
 		respond_text(c, r->status, r->status == 405 ? "Allow: GET, HEAD\r\n" : "");
 	} else {
-		const struct route *rt = ior_http_route_find(srv, r->path);
-		char extra[3 * LOCATION_MAX + 32];
+		const char *path = ior_http_token_strip(srv->token, r->path);
+		const struct route *rt = path ? ior_http_route_find(srv, path) : NULL;
+		char extra[IOR_HTTP_TOKEN_LEN + 3 * LOCATION_MAX + 32];
 		if (!rt) {
 			respond_text(c, 404, "");
 		} else if (rt->location) {

@@ -117,11 +117,12 @@ int ior_http_set(struct ior_http *srv, const char *path, const char *content_typ
 
 int ior_http_set_redirect(struct ior_http *srv, const char *from, const char *to)
 {
-	char loc[3 * LOCATION_MAX + 1];
+	char loc[1 + IOR_HTTP_TOKEN_LEN + 3 * LOCATION_MAX + 1];
 	if (!ior_http_path_ok(from) || strlen(from) >= IOR_HTTP_PATH_MAX ||
 	    !ior_http_path_ok(to) || strlen(to) > LOCATION_MAX)
 		return -EINVAL;
-	if (ior_http_path_encode(to, loc, sizeof loc) < 0)
+	int n = snprintf(loc, sizeof loc, "/%s", srv->token);
+	if (ior_http_path_encode(to, loc + n, sizeof loc - (size_t)n) < 0)
 		return -EINVAL;
 	struct route r = { .path = strdup(from), .location = strdup(loc) };
 	int err = r.path && r.location ? route_put(srv, &r) : -ENOMEM;
@@ -141,14 +142,21 @@ int ior_http_open(struct ior_http **out, const char *addr_port, char *err, size_
 	srv->header_ms = IOR_HTTP_HEADER_TIMEOUT_MS;
 	srv->idle_ms = IOR_HTTP_IDLE_TIMEOUT_MS;
 	srv->write_ms = IOR_HTTP_WRITE_TIMEOUT_MS;
-	srv->lfd = ior_http_listen(addr_port ? addr_port : "127.0.0.1:0", srv->url,
-				   sizeof srv->url, err, errlen);
+	srv->lfd = -1;
+	int e = ior_http_token_new(srv->token);
+	if (e)
+		snprintf(err, errlen, "http: cannot make the URL's secret token: getrandom: %s", strerror(-e));
+	else
+		srv->lfd = ior_http_listen(addr_port ? addr_port : "127.0.0.1:0", srv->url,
+					   sizeof srv->url - IOR_HTTP_TOKEN_LEN - 1, err, errlen);
 	if (srv->lfd < 0) {
-		int e = srv->lfd;
+		e = e ? e : srv->lfd;
 		srv->lfd = -1;
 		ior_http_close(srv);
 		return e;
 	}
+	size_t n = strlen(srv->url);
+	snprintf(srv->url + n, sizeof srv->url - n, "/%s", srv->token);
 	*out = srv;
 	return 0;
 }
@@ -156,6 +164,12 @@ int ior_http_open(struct ior_http **out, const char *addr_port, char *err, size_
 const char *ior_http_url(const struct ior_http *srv)
 {
 	return srv->url;
+}
+
+int ior_http_route_path(const struct ior_http *srv, const char *route, char *out, size_t outlen)
+{
+	int n = snprintf(out, outlen, "/%s%s", srv->token, strcmp(route, "/") ? route : "");
+	return n < 0 || (size_t)n >= outlen ? -ENAMETOOLONG : n;
 }
 
 /* ---- the loop ----------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #include "pairs.h"
 #include "names.h"
 #include "writer.h"
+#include "out/out.h"
 #include "syscalls/open_flags.h"
 #include "text/escape.h"
 #include "syscalls/syscalls.h"
@@ -54,7 +55,7 @@ struct ior_pq_pairs {
 	struct ior_pq_writer *w;
 	struct ior_pq_column *c[NCOLS];
 	FILE *f;           /* owned when opened from a path */
-	char *path, *tmp;
+	struct ior_out file; /* PATH.tmp until closed; path NULL over a stream */
 	char *host, *boot_id;
 	size_t host_len, boot_len;
 	int64_t offset;    /* realtime - monotonic */
@@ -109,6 +110,7 @@ int ior_pq_pairs_new(struct ior_pq_pairs **out, FILE *f, const struct ior_pq_inf
 	struct ior_pq_pairs *pp = calloc(1, sizeof *pp);
 	if (!pp)
 		return -ENOMEM;
+	pp->file.fd = -1;
 	snprintf(by, sizeof by, "ior version %s", info->ior_version ? info->ior_version : "unknown");
 	struct ior_pq_writer_cfg cfg = { columns, NCOLS, IOR_PQ_ZSTD_LEVEL, 0, by };
 	pp->host = strdup(info->host ? info->host : "");
@@ -136,39 +138,27 @@ int ior_pq_pairs_new(struct ior_pq_pairs **out, FILE *f, const struct ior_pq_inf
 int ior_pq_pairs_open(struct ior_pq_pairs **out, const char *path, const struct ior_pq_info *info, char *err,
 		      size_t errlen)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + sizeof IOR_PQ_TMP_SUFFIX), *copy = strdup(path);
-	FILE *f = NULL;
-	int r = 0;
+	struct ior_out file;
+	FILE *f;
+	int r = ior_out_create(&file, path, IOR_OUT_REPLACE, err, errlen);
 
-	if (!tmp || !copy) {
-		r = -ENOMEM;
-		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
-		goto fail;
-	}
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, IOR_PQ_TMP_SUFFIX, sizeof IOR_PQ_TMP_SUFFIX);
-	if (!(f = fopen(tmp, "wbx")) && errno == EEXIST && !unlink(tmp)) /* a killed run's leftover */
-		f = fopen(tmp, "wbx");
-	if (!f) {
+	if (r)
+		return r;
+	if (!(f = ior_out_stream(&file))) {
 		r = -errno;
-		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
-		goto fail;
+		snprintf(err, errlen, "%s: cannot create: %s", file.tmp, strerror(-r));
+		ior_out_abort(&file);
+		return r;
 	}
 	if ((r = ior_pq_pairs_new(out, f, info))) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(-r));
+		snprintf(err, errlen, "%s: %s", file.tmp, strerror(-r));
 		fclose(f);
-		unlink(tmp);
-		goto fail;
+		ior_out_abort(&file);
+		return r;
 	}
 	(*out)->f = f;
-	(*out)->path = copy;
-	(*out)->tmp = tmp;
+	(*out)->file = file;
 	return 0;
-fail:
-	free(tmp);
-	free(copy);
-	return r;
 }
 
 /* id: the recording's string id, or UINT32_MAX when there is none */
@@ -310,7 +300,7 @@ int ior_pq_pairs_close(struct ior_pq_pairs *pp, const struct ior_trace_totals *t
 		       size_t errlen)
 {
 	int r = totals ? totals_meta(pp, totals) : 0;
-	const char *what = pp->tmp ? pp->tmp : "parquet output";
+	const char *what = pp->file.tmp ? pp->file.tmp : "parquet output";
 
 	if (!r)
 		r = ior_pq_writer_finish(pp->w);
@@ -320,15 +310,13 @@ int ior_pq_pairs_close(struct ior_pq_pairs *pp, const struct ior_trace_totals *t
 		if (fclose(pp->f) && !r)
 			r = errno ? -errno : -EIO;
 		pp->f = NULL;
-		if (!r && rename(pp->tmp, pp->path))
-			r = -errno, what = pp->path;
-		if (!r) { /* renamed: nothing left to remove */
-			free(pp->tmp);
-			pp->tmp = NULL;
-		}
-	}
-	if (r)
+		if (r)
+			snprintf(err, errlen, "%s: cannot write: %s", what, strerror(-r));
+		else if (pp->file.path)
+			r = ior_out_publish(&pp->file, err, errlen);
+	} else if (r) {
 		snprintf(err, errlen, "%s: cannot write: %s", what, strerror(-r));
+	}
 	ior_pq_pairs_abort(pp);
 	return r;
 }
@@ -339,11 +327,8 @@ void ior_pq_pairs_abort(struct ior_pq_pairs *pp)
 		return;
 	if (pp->f)
 		fclose(pp->f);
-	if (pp->tmp)
-		unlink(pp->tmp); /* after a rename: no such file, nothing done */
+	ior_out_abort(&pp->file); /* after a publish: nothing to remove */
 	ior_pq_writer_free(pp->w);
-	free(pp->path);
-	free(pp->tmp);
 	free(pp->host);
 	free(pp->boot_id);
 	free(pp);

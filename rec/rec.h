@@ -49,8 +49,10 @@ int ior_rec_default_name(char *buf, size_t len, const char *host, const char *na
  * (what a header's cmdline defaults to; a Parquet file says it too). */
 void ior_rec_own_cmdline(char *buf, size_t len);
 
-/* Creates (truncates) path and writes the header frame. info may be NULL
- * (all defaults). Strings in info are copied. */
+/* Creates path private to its owner (out/out.h: PATH.tmp, 0600, the sudo
+ * user's, never through a link), writes the header frame and renames it
+ * over path at once, so a cut run leaves a readable recording. info may be
+ * NULL (all defaults). Strings in info are copied. */
 int ior_rec_writer_open(struct ior_rec_writer **w, const char *path,
 			const struct ior_rec_info *info, char *err, size_t errlen);
 /* Appends one pair (strings are copied as needed). Errors are sticky: after

@@ -1,5 +1,6 @@
 /* Recording writer: encodes pairs into frames of a zstd stream, flushed at
  * least once a second (rec.h). */
+#include "out/out.h"
 #include "pair/clock.h"
 #include "rec/rec.h"
 #include "rec/codec.h"
@@ -58,8 +59,8 @@ int ior_rec_default_name(char *buf, size_t len, const char *host, const char *na
 /* ---- writer ------------------------------------------------------------- */
 
 struct ior_rec_writer {
-	int fd, error;
-	char *path;
+	int error;
+	struct ior_out file; /* PATH.tmp until the header is written, then PATH */
 	ZSTD_CCtx *cctx;
 	int fast;             /* cctx is set for ZSTD_FAST_LEVEL */
 	int hot;              /* a frame filled by size since the last tick */
@@ -182,7 +183,7 @@ static int flush_frame(struct ior_rec_writer *w, int fast)
 	if (ZSTD_isError(rc) || rc != 0)
 		return w->error = -EIO;
 	w->raw_len = 0;
-	int err = write_all(w->fd, w->out, out.pos);
+	int err = write_all(w->file.fd, w->out, out.pos);
 	if (err)
 		return w->error = err;
 	w->bytes_written += out.pos;
@@ -243,12 +244,10 @@ static void writer_free(struct ior_rec_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0)
-		close(w->fd);
+	ior_out_abort(&w->file);
 	ZSTD_freeCCtx(w->cctx);
 	free(w->raw);
 	free(w->out);
-	free(w->path);
 	ior_strtab_free(&w->str);
 	free(w);
 }
@@ -258,7 +257,7 @@ static int writer_alloc(struct ior_rec_writer **wp)
 	struct ior_rec_writer *w = calloc(1, sizeof *w);
 	if (!w)
 		return -ENOMEM;
-	w->fd = -1;
+	w->file.fd = -1;
 	*wp = w;
 	size_t raw_cap = FRAME_FLUSH + FRAME_SLACK + MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2);
 	w->raw = malloc(raw_cap);
@@ -285,11 +284,8 @@ int ior_rec_writer_open(struct ior_rec_writer **wp, const char *path,
 		writer_free(w);
 		return rc;
 	}
-	w->path = strdup(path);
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0 || !w->path) {
-		rc = w->path ? -errno : -ENOMEM;
-		set_err(err, errlen, "%s: cannot create the recording: %s", path, strerror(-rc));
+	rc = ior_out_create(&w->file, path, IOR_OUT_REPLACE, err, errlen);
+	if (rc) {
 		writer_free(w);
 		return rc;
 	}
@@ -297,6 +293,13 @@ int ior_rec_writer_open(struct ior_rec_writer **wp, const char *path,
 	rc = flush_frame(w, 0);
 	if (rc) {
 		set_err(err, errlen, "%s: cannot write the recording header: %s", path, strerror(-rc));
+		writer_free(w);
+		return rc;
+	}
+	/* Published at once, not at close: a run cut by SIGKILL or power loss
+	 * leaves its recording under its name, readable to the last frame. */
+	rc = ior_out_publish(&w->file, err, errlen);
+	if (rc) {
 		writer_free(w);
 		return rc;
 	}
@@ -512,15 +515,15 @@ int ior_rec_writer_close(struct ior_rec_writer *w, const struct ior_trace_totals
 		w->raw_len = (size_t)(o - w->raw);
 		rc = flush_frame(w, 0);
 	}
-	if (!rc && fdatasync(w->fd) && errno != EINVAL && errno != EROFS)
+	if (!rc && fdatasync(w->file.fd) && errno != EINVAL && errno != EROFS)
 		rc = -errno;
-	if (!rc && close(w->fd))
+	if (!rc && close(w->file.fd))
 		rc = -errno;
 	else if (rc)
-		close(w->fd);
-	w->fd = -1;
+		close(w->file.fd);
+	w->file.fd = -1;
 	if (rc)
-		set_err(err, errlen, "%s: cannot write the recording: %s", w->path, strerror(-rc));
+		set_err(err, errlen, "%s: cannot write the recording: %s", w->file.path, strerror(-rc));
 	writer_free(w);
 	return rc;
 }

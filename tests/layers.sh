@@ -5,6 +5,7 @@
 #   text/      strings, escaping, number formatting: stands alone
 #   mem/       growing arrays: any room may include it
 #   log/       the one print hook for warnings: any room may include it
+#   out/       private output files (0600, the sudo user's, atomic): stands alone
 #   loader/    the BPF ELF/BTF loader: stands alone
 #   syscalls/  the tables, families, roles and selection
 #   pair/      pairs and what names them (fd tables, endpoints, snapshot)
@@ -19,21 +20,22 @@ declare -A ALLOWED=(
 	[mem]=""
 	[log]=""
 	[text]=""
+	[out]=""
 	[loader]=""
 	[syscalls]="text"
 	[pair]="syscalls text"
-	[rec]="pair syscalls text"
+	[rec]="out pair syscalls text"
 	[csv]="pair syscalls text"
 	[trace]="loader pair syscalls text"
 	[run]="trace loader pair syscalls text"
 	[stats]="pair syscalls text"
 	[flame]="rec pair syscalls text"
-	[parquet]="rec pair syscalls text"
+	[parquet]="rec out pair syscalls text"
 	[http]="text"
 	[tui]="text"
 	[dash]="tui stats flame rec csv pair syscalls text"
 )
-ROOMS="mem log text loader syscalls pair rec csv trace run stats flame parquet http tui dash"
+ROOMS="mem log text out loader syscalls pair rec csv trace run stats flame parquet http tui dash"
 fails=0
 includes() { sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"; }
 for room in $ROOMS; do

@@ -2,8 +2,11 @@
  * rest is a byte stream of (possibly pipelined) requests. The stream is
  * parsed twice, whole and in chunks, and both runs must agree request by
  * request; every accepted request must carry a path a route could hold,
- * and the encoder must give back a URL that decodes to that same path. */
+ * and the encoder must give back a URL that decodes to that same path.
+ * Every accepted path also goes through the token check: it passes only
+ * with the token as its whole first segment, and leaves a route path. */
 #include "http/http.h"
+#include "http/internal.h"
 #include "http/parse.h"
 
 #include <stdint.h>
@@ -22,11 +25,24 @@ struct run {
 static struct ior_http_parser parser;
 static struct ior_http_req req;
 
+#define TOK "0123456789abcdef0123456789abcdef"
+
+static void check_token(const char *path)
+{
+	const char *rest = ior_http_token_strip(TOK, path);
+	bool whole = !strncmp(path, "/" TOK, sizeof TOK) && (!path[sizeof TOK] || path[sizeof TOK] == '/');
+	if (!rest != !whole)
+		abort();
+	if (rest && (!ior_http_path_ok(rest) || (strcmp(rest, "/") && rest != path + sizeof TOK)))
+		abort();
+}
+
 static void check(const struct ior_http_req *r)
 {
 	if (r->status == 0) {
 		if (!ior_http_path_ok(r->path))
 			abort();
+		check_token(r->path);
 		if (r->method != IOR_HTTP_GET && r->method != IOR_HTTP_HEAD)
 			abort();
 	} else if (r->path[0]) {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # ior -ior=FILE: the flamegraph written and served.
 #  - -http=127.0.0.1:0 -flamegraphJson: "Flamegraph available at
-#    http://127.0.0.1:PORT/<base>.comm:path:tracepoint-by-count.svg"; GET
+#    http://127.0.0.1:PORT/TOKEN/<base>.comm:path:tracepoint-by-count.svg"; GET
 #    is 200 image/svg+xml, xmllint-clean and the file written next to the
 #    recording; HEAD has the length and no body; / redirects to the SVG;
 #    the JSON route and file parse and hold every pair
@@ -34,7 +34,7 @@ if ! start_server -ior="$REC" -http=127.0.0.1:0 -flamegraphJson; then
 	finish
 	exit
 fi
-if [[ ! "$SRV_BASE" =~ ^http://127\.0\.0\.1:[0-9]+$ ]] || [ "${SRV_BASE##*:}" = 0 ]; then
+if [[ ! "$SRV_ORIGIN" =~ ^http://127\.0\.0\.1:[0-9]+$ ]] || [ "${SRV_ORIGIN##*:}" = 0 ]; then
 	fail http-url "server URL $SRV_BASE is not http://127.0.0.1:PORT with a real port"
 elif [ "$SRV_ROUTE" != "/$NAME.comm:path:tracepoint-by-count.svg" ]; then
 	fail http-url "route $SRV_ROUTE, want /$NAME.comm:path:tracepoint-by-count.svg"
@@ -67,7 +67,7 @@ else
 fi
 
 # HEAD over a raw socket: the head must carry the length and no body follow
-if ! out=$(python3 - "${SRV_BASE##*:}" "$SRV_ROUTE" "$(stat -c %s "$SVG")" <<'PY' 2>&1
+if ! out=$(python3 - "${SRV_ORIGIN##*:}" "/$SRV_TOKEN$SRV_ROUTE" "$(stat -c %s "$SVG")" <<'PY' 2>&1
 import socket, sys
 port, route, size = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 s = socket.create_connection(("127.0.0.1", port), timeout=5)
@@ -94,12 +94,12 @@ else
 	pass http-head
 fi
 
-code=$(http_get "$SRV_BASE/" "$T/root")
+code=$(http_get "$SRV_BASE" "$T/root")
 loc=$(header_of "$T/root" Location)
 if [[ ! "$code" =~ ^30[1278]$ ]] || [ -z "$loc" ]; then
 	fail http-redirect "GET /: status $code, Location '$loc', want a redirect to the SVG"
 else
-	code=$(http_get "$SRV_BASE/" "$T/root.svg" -L --max-redirs 3)
+	code=$(http_get "$SRV_BASE" "$T/root.svg" -L --max-redirs 3)
 	if [ "$code" = 200 ] && cmp -s "$T/root.svg" "$SVG"; then
 		pass http-redirect
 	else
@@ -166,7 +166,7 @@ else
 	pass http-post
 fi
 # idle connections (a few clients that never send) do not block the rest
-port=${SRV_BASE##*:}
+port=${SRV_ORIGIN##*:}
 exec 7<>"/dev/tcp/127.0.0.1/$port" 8<>"/dev/tcp/127.0.0.1/$port" 9<>"/dev/tcp/127.0.0.1/$port"
 printf 'GET / HTTP/1.1\r\nHost: x\r\n' >&8 # half a head
 code=$(http_get "$SRV_URL" "$T/again.svg")
@@ -177,7 +177,7 @@ svg_ok http-still-serving "$T/after.svg" "$code"
 
 # 200 idle clients, more than the connection bound: a new request still
 # gets its SVG within a second (the quietest idle socket makes room)
-if ! out=$(python3 - "${SRV_BASE##*:}" "$SRV_URL" <<'PY' 2>&1
+if ! out=$(python3 - "${SRV_ORIGIN##*:}" "$SRV_URL" <<'PY' 2>&1
 import socket, subprocess, sys, time
 port, url = int(sys.argv[1]), sys.argv[2]
 def get():
@@ -213,7 +213,7 @@ elif [ "$SRV_RC" != 0 ]; then
 elif [ -s "$SRV_ERR" ]; then
 	fail http-sigint "stderr: $(head -c 300 "$SRV_ERR")"
 elif curl -s --max-time 2 -o /dev/null "$SRV_URL"; then
-	fail http-sigint "port ${SRV_BASE##*:} still answers after exit"
+	fail http-sigint "port ${SRV_ORIGIN##*:} still answers after exit"
 else
 	pass http-sigint
 fi
@@ -225,7 +225,7 @@ if ! start_server -ior="$REC"; then
 else
 	code=$(http_get "$SRV_URL" "$T/default.svg")
 	jcode=$(http_get "$SRV_BASE/$NAME.comm:path:tracepoint-by-count.json" "$T/default.json")
-	if [[ ! "$SRV_BASE" =~ ^http://127\.0\.0\.1:[1-9][0-9]*$ ]]; then
+	if [[ ! "$SRV_ORIGIN" =~ ^http://127\.0\.0\.1:[1-9][0-9]*$ ]]; then
 		fail http-default "URL $SRV_URL is not on 127.0.0.1 with a port"
 	elif [ "$code" != 200 ] || ! cmp -s "$T/default.svg" "$SVG"; then
 		fail http-default "GET $SRV_URL: status $code or not the SVG"
@@ -246,7 +246,7 @@ if ! start_server -ior="$ODD/my rec%20#1?x&y=<b>.ior.zst" -http=127.0.0.1:0; the
 	fail http-odd-name "$WHY"
 else
 	code=$(http_get "$SRV_URL" "$T/odd.svg")
-	rcode=$(http_get "$SRV_BASE/" "$T/odd-root.svg" -L --max-redirs 3)
+	rcode=$(http_get "$SRV_BASE" "$T/odd-root.svg" -L --max-redirs 3)
 	if [ "$code" != 200 ] || ! cmp -s "$T/odd.svg" "$ODD/my rec%20#1?x&y=<b>.comm:path:tracepoint-by-count.svg"; then
 		fail http-odd-name "GET $SRV_URL: status $code, or not the SVG written next to the recording"
 	elif [ "$rcode" != 200 ] || ! cmp -s "$T/odd-root.svg" "$T/odd.svg"; then

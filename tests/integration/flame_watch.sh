@@ -68,7 +68,7 @@ if [ -z "$page" ]; then
 else
 	code=$(http_get "$page" "$T/page.html")
 	ct=$(header_of "$T/page.html" Content-Type)
-	rcode=$(http_get "$SRV_BASE/" "$T/root" -L --max-redirs 3)
+	rcode=$(http_get "$SRV_BASE" "$T/root" -L --max-redirs 3)
 	if [ "$code" != 200 ] || [ "${ct%%;*}" != text/html ]; then
 		fail watch-page "GET $page: status $code, Content-Type '$ct'"
 	elif ! grep -q 'watched\.comm\(:\|%3[Aa]\)path\(:\|%3[Aa]\)tracepoint-by-count\.svg' "$T/page.html"; then

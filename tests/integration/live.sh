@@ -1,8 +1,9 @@
 #!/bin/bash
 # ior -live: the flamegraph served while tracing.
 #  - ior -live -pid WPID -fields=tracepoint -count=count: "Live flamegraph
-#    at http://127.0.0.1:PORT/" after the tracing line; / is 200 text/html
-#    and shows /live.svg; after the workload's basic scenario the served
+#    at http://127.0.0.1:PORT/TOKEN" after the tracing line; /TOKEN is
+#    200 text/html and shows /TOKEN/live.svg (/ and /live.svg are 404);
+#    after the workload's basic scenario the served
 #    SVG (polled, <= 6 s) has exactly one frame per syscall with the counts
 #    trace_basic.sh expects, under an "all" of 2N+16 calls; it passes
 #    xmllint; SIGINT: exit 0, the statistics, the port closed
@@ -80,11 +81,12 @@ poll_svg_has() { # URL OUT SECONDS LINE...
 	return 1
 }
 
-live_url() { # sets LIVE_BASE from "Live flamegraph at http://HOST:PORT/"
+live_url() { # sets LIVE_ORIGIN, LIVE_TOKEN, LIVE_BASE from "Live flamegraph at http://HOST:PORT/TOKEN"
 	local line
 	line=$(grep -m 1 '^Live flamegraph at ' "$IOR_ERR")
-	[[ "$line" =~ ^Live\ flamegraph\ at\ (http://[^/]+)/$ ]] || return 1
-	LIVE_BASE=${BASH_REMATCH[1]}
+	[[ "$line" =~ ^Live\ flamegraph\ at\ (http://[^/]+)/([0-9a-f]{32})$ ]] || return 1
+	LIVE_ORIGIN=${BASH_REMATCH[1]} LIVE_TOKEN=${BASH_REMATCH[2]}
+	LIVE_BASE="$LIVE_ORIGIN/$LIVE_TOKEN"
 }
 
 # ---- -live -pid -fields=tracepoint -count=count -------------------------
@@ -101,9 +103,9 @@ if ! start_ior -live -pid "$WPID" -fields=tracepoint -count=count; then
 	exit
 fi
 if ! wait_until 2 live_url; then
-	fail live:start "no \"Live flamegraph at http://HOST:PORT/\" line: $(tail -c 300 "$IOR_ERR")"
-elif [[ ! "$LIVE_BASE" =~ ^http://127\.0\.0\.1:[1-9][0-9]*$ ]]; then
-	fail live:start "URL $LIVE_BASE/ is not on 127.0.0.1 with a real port"
+	fail live:start "no \"Live flamegraph at http://HOST:PORT/TOKEN\" line: $(tail -c 300 "$IOR_ERR")"
+elif [[ ! "$LIVE_ORIGIN" =~ ^http://127\.0\.0\.1:[1-9][0-9]*$ ]]; then
+	fail live:start "URL $LIVE_BASE is not on 127.0.0.1 with a real port"
 elif [ "$(grep -n -m 1 '^ior: tracing' "$IOR_ERR" | cut -d: -f1)" -gt \
 	"$(grep -n -m 1 '^Live flamegraph at' "$IOR_ERR" | cut -d: -f1)" ]; then
 	fail live:start "the URL line comes before the tracing line"
@@ -111,16 +113,24 @@ else
 	pass live:start
 fi
 
-code=$(http_get "$LIVE_BASE/" "$T/page.html")
+code=$(http_get "$LIVE_BASE" "$T/page.html")
 ct=$(header_of "$T/page.html" Content-Type)
 if [ "$code" != 200 ]; then
-	fail live:page "GET $LIVE_BASE/: status $code $(cat "$T/page.html.curlerr")"
+	fail live:page "GET $LIVE_BASE: status $code $(cat "$T/page.html.curlerr")"
 elif [ "${ct%%;*}" != text/html ]; then
 	fail live:page "Content-Type '$ct', want text/html"
-elif ! grep -q 'data-src="/live.svg"' "$T/page.html"; then
-	fail live:page "the page does not load /live.svg: $(head -c 300 "$T/page.html")"
+elif ! grep -q "data-src=\"/$LIVE_TOKEN/live.svg\"" "$T/page.html"; then
+	fail live:page "the page does not load /TOKEN/live.svg: $(head -c 300 "$T/page.html")"
 else
 	pass live:page
+fi
+
+# without the token the page and its SVG are not there
+c1=$(http_get "$LIVE_ORIGIN/" "$T/notoken.html") c2=$(http_get "$LIVE_ORIGIN/live.svg" "$T/notoken.svg")
+if [ "$c1" = 404 ] && [ "$c2" = 404 ]; then
+	pass live:token
+else
+	fail live:token "GET / answered $c1, GET /live.svg $c2, want 404 without the token"
 fi
 
 release_workload
@@ -146,7 +156,7 @@ else
 	pass live:svg
 fi
 
-PORT=${LIVE_BASE##*:}
+PORT=${LIVE_ORIGIN##*:}
 if ! stop_ior INT; then
 	fail live:sigint "$WHY"
 elif ! grep -q "^ior: live flamegraph: $TOTAL pairs in 13 distinct stacks$" "$IOR_ERR"; then
@@ -171,8 +181,8 @@ else
 	release_workload
 	if ! wait_until 2 live_url; then
 		fail live:combined "no \"Live flamegraph at\" line: $(tail -c 300 "$IOR_ERR")"
-	elif [ "$LIVE_BASE" != "http://127.0.0.1:$FREE" ]; then
-		fail live:combined "serving at $LIVE_BASE, want http://127.0.0.1:$FREE (-http)"
+	elif [ "$LIVE_ORIGIN" != "http://127.0.0.1:$FREE" ]; then
+		fail live:combined "serving at $LIVE_ORIGIN, want http://127.0.0.1:$FREE (-http)"
 	elif ! wait_workload 30; then
 		fail live:combined "$WHY"
 	elif ! poll_svg_has "$LIVE_BASE/live.svg" "$T/e.svg" 5 "6 data $((2 * N + 10))" "7 pread64 $N"; then

@@ -15,7 +15,8 @@
 #   start_server ARGS...      $IOR ARGS in the background (stdout $SRV_OUT,
 #                             stderr $SRV_ERR), waits <= 10 s for "Flamegraph
 #                             available at URL"; sets SRV_PID, SRV_URL,
-#                             SRV_BASE (http://HOST:PORT), SRV_ROUTE (/x.svg)
+#                             SRV_ORIGIN (http://HOST:PORT), SRV_TOKEN (32
+#                             hex), SRV_BASE (ORIGIN/TOKEN), SRV_ROUTE (/x.svg)
 #   stop_server [SIGNAL]      SIGINT (default), waits <= 10 s; sets SRV_RC
 #   http_get URL OUT [CURL_ARGS...]
 #                             GET (5 s bound); body in OUT, headers in
@@ -72,9 +73,10 @@ start_server() {
 	local i line
 	for ((i = 0; i < 200; i++)); do
 		line=$(grep -m 1 '^Flamegraph available at ' "$SRV_OUT" 2>/dev/null)
-		if [[ "$line" =~ ^Flamegraph\ available\ at\ (http://[^/]+)(/[^[:space:]]*\.svg)$ ]]; then
-			SRV_URL="${BASH_REMATCH[1]}${BASH_REMATCH[2]}"
-			SRV_BASE=${BASH_REMATCH[1]} SRV_ROUTE=${BASH_REMATCH[2]}
+		if [[ "$line" =~ ^Flamegraph\ available\ at\ (http://[^/]+)/([0-9a-f]{32})(/[^[:space:]]*\.svg)$ ]]; then
+			SRV_ORIGIN=${BASH_REMATCH[1]} SRV_TOKEN=${BASH_REMATCH[2]} SRV_ROUTE=${BASH_REMATCH[3]}
+			SRV_BASE="$SRV_ORIGIN/$SRV_TOKEN"
+			SRV_URL="$SRV_BASE$SRV_ROUTE"
 			return 0
 		fi
 		if ! alive "$SRV_PID"; then
@@ -86,7 +88,7 @@ start_server() {
 		fi
 		sleep 0.05
 	done
-	WHY="ior $* printed no \"Flamegraph available at http://HOST:PORT/NAME.svg\" within 10 s: $(head -c 300 "$SRV_OUT")"
+	WHY="ior $* printed no \"Flamegraph available at http://HOST:PORT/TOKEN/NAME.svg\" within 10 s: $(head -c 300 "$SRV_OUT")"
 	flame_kill_servers
 	return 1
 }

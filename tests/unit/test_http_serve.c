@@ -17,6 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The tests' requests carry this token: open_and_url puts it in place of
+ * the random one, after checking that one. */
+#define TOK "0123456789abcdef0123456789abcdef"
+#define P "/" TOK
+
 #define SVG "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"1\" height=\"1\"/></svg>\n"
 
 static struct ior_http *srv;
@@ -197,6 +202,15 @@ TEST(open_and_url)
 	CHECK(!strncmp(url, "http://127.0.0.1:", 17));
 	port = atoi(url + 17);
 	CHECK(port > 0 && port < 65536);
+	/* http://127.0.0.1:PORT/TOKEN: 32 hex digits, new for every server */
+	const char *tok = strchr(url + 17, '/');
+	CHECK(tok && strlen(tok + 1) == IOR_HTTP_TOKEN_LEN && strspn(tok + 1, "0123456789abcdef") == IOR_HTTP_TOKEN_LEN);
+	struct ior_http *other;
+	CHECK_EQ_INT(ior_http_open(&other, "127.0.0.1:0", err, sizeof err), 0);
+	if (other && tok)
+		CHECK(strcmp(strrchr(ior_http_url(other), '/'), tok) != 0);
+	ior_http_close(other);
+	memcpy(srv->token, TOK, sizeof TOK);
 	CHECK_EQ_INT(ior_http_set(srv, "/x.svg", "image/svg+xml", SVG, strlen(SVG)), 0);
 	CHECK_EQ_INT(ior_http_set_redirect(srv, "/", "/x.svg"), 0);
 }
@@ -219,7 +233,9 @@ TEST(open_bad_addresses)
 		CHECK(!strncmp(ior_http_url(s), "http://127.0.0.1:", 17));
 		/* the same port twice: a clear error */
 		struct ior_http *s2;
-		CHECK_EQ_INT(ior_http_open(&s2, ior_http_url(s) + 7, err, sizeof err), -EADDRINUSE);
+		char addr[64];
+		snprintf(addr, sizeof addr, "%.*s", (int)strcspn(ior_http_url(s) + 7, "/"), ior_http_url(s) + 7);
+		CHECK_EQ_INT(ior_http_open(&s2, addr, err, sizeof err), -EADDRINUSE);
 		CHECK(strstr(err, "in use") != NULL);
 		ior_http_close(s);
 	}
@@ -236,7 +252,7 @@ TEST(routes_validated)
 TEST(get_svg)
 {
 	struct resp r;
-	CHECK(fetch("GET /x.svg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", &r, false));
+	CHECK(fetch("GET " P "/x.svg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", &r, false));
 	CHECK_EQ_INT(r.status, 200);
 	CHECK_EQ_STR(header(&r, "Content-Type"), "image/svg+xml");
 	CHECK_EQ_INT(atoi(header(&r, "Content-Length") ?: "-1"), strlen(SVG));
@@ -253,8 +269,8 @@ TEST(head_has_no_body)
 	/* HEAD then GET pipelined: a body after HEAD would corrupt the second. */
 	struct reader rd = { .fd = connect_client() };
 	struct resp r;
-	CHECK(send_str(rd.fd, "HEAD /x.svg HTTP/1.1\r\nHost: h\r\n\r\n"
-			      "GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
+	CHECK(send_str(rd.fd, "HEAD " P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n"
+			      "GET " P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
 	CHECK(read_resp(&rd, &r, true));
 	CHECK_EQ_INT(r.status, 200);
 	CHECK_EQ_INT(atoi(header(&r, "Content-Length") ?: "-1"), strlen(SVG));
@@ -270,22 +286,96 @@ TEST(head_has_no_body)
 TEST(root_redirects)
 {
 	struct resp r;
-	CHECK(fetch("GET / HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
+	CHECK(fetch("GET " P " HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
 	CHECK_EQ_INT(r.status, 302);
-	CHECK_EQ_STR(header(&r, "Location"), "/x.svg");
+	CHECK_EQ_STR(header(&r, "Location"), P "/x.svg");
+	resp_free(&r);
+}
+
+/* The token check alone on hostile paths: only "/TOKEN" and "/TOKEN/..."
+ * pass, and give what follows the token. */
+TEST(token_strip_hostile)
+{
+	static const struct {
+		const char *path, *want; /* want NULL: refused */
+	} cases[] = {
+		{ P, "/" },
+		{ P "/", "/" },
+		{ P "/x.svg", "/x.svg" },
+		{ P "/a/b", "/a/b" },
+		{ "/", NULL },
+		{ "", NULL },
+		{ "/x.svg", NULL },
+		{ TOK "/x.svg", NULL },                       /* no leading slash */
+		{ "/0123456789abcdef0123456789abcdeF/x.svg", NULL }, /* case differs */
+		{ "/0123456789abcdef0123456789abcdee/x.svg", NULL }, /* last byte */
+		{ "/1123456789abcdef0123456789abcdef/x.svg", NULL }, /* first byte */
+		{ "/0123456789abcdef0123456789abcde/x.svg", NULL },  /* one short */
+		{ "/0123456789abcdef0123456789abcdef0/x.svg", NULL }, /* one long */
+		{ P "x/x.svg", NULL },
+		{ P ".svg", NULL },
+		{ "/0123456789abcdef", NULL },
+		{ "//" TOK "/x.svg", NULL },
+		{ "/x.svg/" TOK, NULL },
+		{ "/00000000000000000000000000000000/x.svg", NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		/* an exact-size copy: ASan sees a read past the end */
+		size_t n = strlen(cases[i].path) + 1;
+		char *path = malloc(n);
+		memcpy(path, cases[i].path, n);
+		const char *got = ior_http_token_strip(TOK, path);
+		if (cases[i].want ? !got || strcmp(got, cases[i].want) : got != NULL)
+			T_FAIL("'%s': got '%s', want '%s'", cases[i].path, got ? got : "(refused)",
+			       cases[i].want ? cases[i].want : "(refused)");
+		free(path);
+	}
+}
+
+/* Request lines without the right token: 404 with the plain body, the
+ * same as a route that does not exist, and the connection kept. */
+TEST(token_required)
+{
+	const char *reqs[] = {
+		"GET / HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n",
+		"HEAD /x.svg HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET /x.svg?token=" TOK " HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET /0123456789abcdef0123456789abcdee/x.svg HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET /0123456789ABCDEF0123456789ABCDEF/x.svg HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET /0123456789abcdef0123456789abcde/x.svg HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET " P "0/x.svg HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET /x.svg/" TOK " HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET http://h/x.svg HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET /" TOK "%2fx.svg HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET /%2e%2e" P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n",
+	};
+	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+		struct resp r;
+		if (!fetch(reqs[i], &r, !strncmp(reqs[i], "HEAD", 4)) || r.status != 404 || header(&r, "Location"))
+			T_FAIL("request %zu: status %d, want 404", i, r.status);
+		resp_free(&r);
+	}
+	/* "/TOKEN/" is an empty segment the parser refuses, like "/x.svg/" */
+	struct resp r;
+	CHECK(fetch("GET " P "/ HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
+	CHECK_EQ_INT(r.status, 404);
+	resp_free(&r);
+	CHECK(fetch("GET /%30123456789abcdef0123456789abcdef/x.svg HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
+	CHECK_EQ_INT(r.status, 200); /* percent-encoded, it is still the token */
 	resp_free(&r);
 }
 
 TEST(traversal_is_404)
 {
 	const char *reqs[] = {
-		"GET /../../etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
-		"GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
-		"GET /x.svg/../../etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
-		"GET /..%2f..%2fetc%2fpasswd HTTP/1.1\r\nHost: h\r\n\r\n",
-		"GET //etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
-		"GET /etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
-		"GET /x.svg/ HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET " P "/../../etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET " P "/%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET " P "/x.svg/../../etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET " P "/..%2f..%2fetc%2fpasswd HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET " P "//etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET " P "/etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
+		"GET " P "/x.svg/ HTTP/1.1\r\nHost: h\r\n\r\n",
 		"GET http://h/../etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n",
 	};
 	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
@@ -299,10 +389,10 @@ TEST(traversal_is_404)
 TEST(query_and_absolute_form)
 {
 	struct resp r;
-	CHECK(fetch("GET /x.svg?t=12345 HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
+	CHECK(fetch("GET " P "/x.svg?t=12345 HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
 	CHECK_EQ_INT(r.status, 200);
 	resp_free(&r);
-	CHECK(fetch("GET http://127.0.0.1/x.svg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", &r, false));
+	CHECK(fetch("GET http://127.0.0.1" P "/x.svg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", &r, false));
 	CHECK_EQ_INT(r.status, 200);
 	resp_free(&r);
 }
@@ -311,7 +401,7 @@ TEST(post_is_405_and_closes)
 {
 	struct reader rd = { .fd = connect_client() };
 	struct resp r;
-	CHECK(send_str(rd.fd, "POST /x.svg HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabc"));
+	CHECK(send_str(rd.fd, "POST " P "/x.svg HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabc"));
 	CHECK(read_resp(&rd, &r, false));
 	CHECK_EQ_INT(r.status, 405);
 	CHECK_EQ_STR(header(&r, "Allow"), "GET, HEAD");
@@ -326,7 +416,7 @@ TEST(huge_header_then_still_serving)
 {
 	size_t n = 64 * 1024;
 	char *req = malloc(n + 128);
-	int k = sprintf(req, "GET /x.svg HTTP/1.1\r\nHost: h\r\nX-Big: ");
+	int k = sprintf(req, "GET " P "/x.svg HTTP/1.1\r\nHost: h\r\nX-Big: ");
 	memset(req + k, 'b', n);
 	strcpy(req + k + n, "\r\n\r\n");
 	struct reader rd = { .fd = connect_client() };
@@ -339,7 +429,7 @@ TEST(huge_header_then_still_serving)
 	close(rd.fd);
 	free(rd.buf);
 	free(req);
-	CHECK(fetch("GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
+	CHECK(fetch("GET " P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
 	CHECK_EQ_INT(r.status, 200);
 	resp_free(&r);
 }
@@ -350,7 +440,7 @@ TEST(keep_alive_100_sequential)
 	int ok = 0;
 	for (int i = 0; i < 100; i++) {
 		struct resp r;
-		if (!send_str(rd.fd, "GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n") ||
+		if (!send_str(rd.fd, "GET " P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n") ||
 		    !read_resp(&rd, &r, false))
 			break;
 		ok += r.status == 200 && r.body_len == strlen(SVG) && !header(&r, "Connection");
@@ -366,11 +456,11 @@ TEST(pipelined_in_order)
 {
 	CHECK_EQ_INT(ior_http_set(srv, "/a.json", "application/json", "{\"a\":1}", 7), 0);
 	struct reader rd = { .fd = connect_client() };
-	CHECK(send_str(rd.fd, "GET /a.json HTTP/1.1\r\nHost: h\r\n\r\n"
-			      "GET /nope HTTP/1.1\r\nHost: h\r\n\r\n"
-			      "GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n"
-			      "GET /a.json HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
-			      "GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
+	CHECK(send_str(rd.fd, "GET " P "/a.json HTTP/1.1\r\nHost: h\r\n\r\n"
+			      "GET " P "/nope HTTP/1.1\r\nHost: h\r\n\r\n"
+			      "GET " P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n"
+			      "GET " P "/a.json HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
+			      "GET " P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
 	struct resp r;
 	int want[] = { 200, 404, 200, 200 };
 	const char *body[] = { "{\"a\":1}", "404 Not Found\n", SVG, "{\"a\":1}" };
@@ -390,7 +480,7 @@ TEST(http10_closes_by_default)
 {
 	struct reader rd = { .fd = connect_client() };
 	struct resp r;
-	CHECK(send_str(rd.fd, "GET /x.svg HTTP/1.0\r\n\r\n"));
+	CHECK(send_str(rd.fd, "GET " P "/x.svg HTTP/1.0\r\n\r\n"));
 	CHECK(read_resp(&rd, &r, false));
 	CHECK_EQ_INT(r.status, 200);
 	CHECK_EQ_STR(header(&r, "Connection"), "close");
@@ -399,11 +489,11 @@ TEST(http10_closes_by_default)
 	close(rd.fd);
 	rd.fd = connect_client();
 	rd.len = 0;
-	CHECK(send_str(rd.fd, "GET /x.svg HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
+	CHECK(send_str(rd.fd, "GET " P "/x.svg HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
 	CHECK(read_resp(&rd, &r, false));
 	CHECK_EQ_STR(header(&r, "Connection"), "keep-alive");
 	resp_free(&r);
-	CHECK(send_str(rd.fd, "GET /x.svg HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
+	CHECK(send_str(rd.fd, "GET " P "/x.svg HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
 	CHECK(read_resp(&rd, &r, false));
 	CHECK_EQ_INT(r.status, 200);
 	resp_free(&r);
@@ -432,11 +522,11 @@ TEST(slow_clients_are_closed)
 	struct reader idle = { .fd = connect_client() };
 	struct resp r;
 	/* a keep-alive connection that goes quiet after one request */
-	CHECK(send_str(idle.fd, "GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
+	CHECK(send_str(idle.fd, "GET " P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
 	CHECK(read_resp(&idle, &r, false));
 	resp_free(&r);
 	long long start = ms_now(), t_silent = -1, t_drip = -1, t_idle = -1;
-	const char *slow = "GET /x.svg HTTP/1.1\r\nHost: h\r\nX-Slow: ";
+	const char *slow = "GET " P "/x.svg HTTP/1.1\r\nHost: h\r\nX-Slow: ";
 	size_t dripped = 0;
 	long long last_drip = 0;
 	char b[256];
@@ -477,7 +567,7 @@ TEST(connection_bound)
 	int fds[IOR_HTTP_MAX_CONNS];
 	for (int i = 0; i < IOR_HTTP_MAX_CONNS; i++) {
 		fds[i] = connect_client();
-		CHECK(send_str(fds[i], "GET /x.svg HTTP/1.1\r\n"));
+		CHECK(send_str(fds[i], "GET " P "/x.svg HTTP/1.1\r\n"));
 	}
 	for (int i = 0; i < 100; i++)
 		ior_http_poll(srv, 10);
@@ -522,7 +612,7 @@ TEST(idle_connections_do_not_lock_out)
 	struct timespec t0, t1;
 	struct resp r;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	CHECK(fetch("GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
+	CHECK(fetch("GET " P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	CHECK_EQ_INT(r.status, 200);
 	resp_free(&r);
@@ -549,7 +639,7 @@ TEST(large_body_replaced_while_in_flight)
 	char *old = big_body(n, 'a'), *new = big_body(n / 2, 'n');
 	CHECK_EQ_INT(ior_http_set(srv, "/big.svg", "image/svg+xml", old, n), 0);
 	struct reader rd = { .fd = connect_client() };
-	CHECK(send_str(rd.fd, "GET /big.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
+	CHECK(send_str(rd.fd, "GET " P "/big.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
 	/* let the response start, then replace the route under it */
 	long long end = ms_now() + 5000;
 	while (rd.len < 1 << 20 && reader_fill(&rd, end))
@@ -561,7 +651,7 @@ TEST(large_body_replaced_while_in_flight)
 	CHECK_EQ_INT(r.body_len, n);
 	CHECK(r.body && !memcmp(r.body, old, n));
 	resp_free(&r);
-	CHECK(send_str(rd.fd, "GET /big.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
+	CHECK(send_str(rd.fd, "GET " P "/big.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
 	CHECK(read_resp(&rd, &r, false));
 	CHECK_EQ_INT(r.body_len, n / 2);
 	CHECK(r.body && !memcmp(r.body, new, n / 2));
@@ -576,7 +666,7 @@ TEST(client_gone_mid_body_no_sigpipe)
 {
 	signal(SIGPIPE, SIG_DFL); /* a SIGPIPE would kill this test */
 	int fd = connect_client();
-	CHECK(send_str(fd, "GET /big.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
+	CHECK(send_str(fd, "GET " P "/big.svg HTTP/1.1\r\nHost: h\r\n\r\n"));
 	for (int i = 0; i < 5; i++)
 		ior_http_poll(srv, 10);
 	struct linger lg = { 1, 0 }; /* close with RST */
@@ -586,7 +676,7 @@ TEST(client_gone_mid_body_no_sigpipe)
 		ior_http_poll(srv, 10);
 	CHECK_EQ_INT(srv->nconns, 0);
 	struct resp r;
-	CHECK(fetch("GET /x.svg HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
+	CHECK(fetch("GET " P "/x.svg HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
 	CHECK_EQ_INT(r.status, 200);
 	resp_free(&r);
 }
@@ -608,7 +698,7 @@ TEST(reload_page_escapes)
 	CHECK_EQ_INT(ior_http_set(srv, "/index.html", "text/html; charset=utf-8", p, len), 0);
 	free(p);
 	struct resp r;
-	CHECK(fetch("GET /index.html HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
+	CHECK(fetch("GET " P "/index.html HTTP/1.1\r\nHost: h\r\n\r\n", &r, false));
 	CHECK_EQ_INT(r.status, 200);
 	CHECK(r.body && strstr(r.body, "<object id=\"svg\""));
 	resp_free(&r);
@@ -632,7 +722,7 @@ TEST(outside_poll_loop)
 	CHECK_EQ_INT(poll(pfd, (nfds_t)n, 0), 0); /* nothing to do yet */
 	struct reader rd = { .fd = connect_client() };
 	CHECK(rd.fd >= 0);
-	CHECK(send_str(rd.fd, "GET /x.svg HTTP/1.1\r\nHost: a\r\n\r\n"));
+	CHECK(send_str(rd.fd, "GET " P "/x.svg HTTP/1.1\r\nHost: a\r\n\r\n"));
 	struct resp r = { 0 };
 	long long end = ms_now() + 5000;
 	int woke = 0;
@@ -661,6 +751,8 @@ int main(void)
 	RUN(get_svg);
 	RUN(head_has_no_body);
 	RUN(root_redirects);
+	RUN(token_strip_hostile);
+	RUN(token_required);
 	RUN(traversal_is_404);
 	RUN(query_and_absolute_form);
 	RUN(post_is_405_and_closes);

@@ -865,17 +865,45 @@ TEST(default_name)
 	CHECK_EQ_INT(ior_rec_default_name(buf, 20, "web1", "nightly", t), -ENAMETOOLONG);
 }
 
+/* A header that cannot be written (RLIMIT_FSIZE of 1 byte stands in for
+ * a full disk) fails the open, names the file, and leaves neither the
+ * recording nor its PATH.tmp. */
 TEST(write_errors_are_sticky)
 {
+	const char *path = tmp_path("nohead.ior.zst");
+	char tmp[PATH_MAX], err[256] = "";
 	struct ior_rec_writer *w;
-	char err[256];
-	if (access("/dev/full", W_OK)) {
-		T_FAIL("/dev/full not writable");
+	struct rlimit old, lim;
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim = old;
+	lim.rlim_cur = 1;
+	setrlimit(RLIMIT_FSIZE, &lim);
+	int rc = ior_rec_writer_open(&w, path, &test_info, err, sizeof err);
+	setrlimit(RLIMIT_FSIZE, &old);
+	CHECK_EQ_INT(rc, -EFBIG);
+	CHECK(strstr(err, path) && strstr(err, strerror(EFBIG)));
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	CHECK(access(path, F_OK) && access(tmp, F_OK));
+}
+
+/* A FIFO (or device) at the path is refused, never replaced by the
+ * rename: a FIFO of the test's own stands in for /dev/full. */
+TEST(fifo_path_refused)
+{
+	const char *path = tmp_path("fifo.ior.zst");
+	struct ior_rec_writer *w;
+	char err[256] = "";
+	struct stat st;
+	unlink(path);
+	if (mkfifo(path, 0600)) {
+		T_FAIL("mkfifo %s: %s", path, strerror(errno));
 		return;
 	}
-	int rc = ior_rec_writer_open(&w, "/dev/full", &test_info, err, sizeof err);
-	CHECK_EQ_INT(rc, -ENOSPC);
-	CHECK(strstr(err, "/dev/full") && strstr(err, "No space"));
+	CHECK_EQ_INT(ior_rec_writer_open(&w, path, &test_info, err, sizeof err), -EEXIST);
+	CHECK(strstr(err, "not a regular file") != NULL);
+	CHECK(!lstat(path, &st) && S_ISFIFO(st.st_mode));
+	unlink(path);
 }
 
 /* A disk that fills up mid-recording (RLIMIT_FSIZE stands in for ENOSPC):
@@ -954,6 +982,7 @@ int main(void)
 	RUN(header_defaults);
 	RUN(default_name);
 	RUN(write_errors_are_sticky);
+	RUN(fifo_path_refused);
 	RUN(full_disk_mid_recording);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
