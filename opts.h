@@ -68,6 +68,10 @@ int ior_cmd_parquet(const struct ior_opts *o, const char *file);  /* cmd/parquet
 /* What to do about a failed write of an output (errno e): " (...)" or "";
  * in_cwd: the file goes where ior runs (recordings). cmd/trace.c */
 const char *ior_cmd_write_hint(int e, bool in_cwd);
+/* After reading a recording: the one warning line naming the syscalls it
+ * used that no ior table knows (read as family Misc), if any. cmd/view.c */
+struct ior_rec_reader;
+void ior_cmd_warn_unknown(const char *file, const struct ior_rec_reader *r);
 
 /* -parquet OUT while tracing (cmd/parquet.c), for cmd/trace.c: open
  * creates OUT.tmp and adds sink to the session; close writes the footer
