@@ -127,7 +127,10 @@ size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_e
 	ior_text_put(&b, ".", 1);
 	ior_text_put_u64(&b, p->tid);
 	ior_text_put(&b, ",", 1);
+	start = b.len;
 	ior_text_put(&b, name, name_len);
+	if (p->sys >= ior_nsyscalls) /* a recording's name: a hostile one may hold a comma */
+		quote_from(&b, start);
 	ior_text_put(&b, ",", 1);
 	ior_text_put_i64(&b, p->ret);
 	ior_text_put(&b, ",", 1);
