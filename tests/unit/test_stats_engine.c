@@ -27,7 +27,7 @@ static struct ior_event_pair pair(const char *name, uint32_t pid, uint32_t tid, 
 				  const char *path, uint64_t enter, uint64_t dur, int64_t ret)
 {
 	uint16_t sys = sys_of(name);
-	unsigned cls = ior_syscalls[sys].cls;
+	unsigned cls = ior_sys(sys)->cls;
 	bool bytes = cls == IOR_SC_READ || cls == IOR_SC_WRITE || cls == IOR_SC_TRANSFER;
 	return (struct ior_event_pair){
 		.enter_ns = enter, .duration_ns = dur, .ret = ret, .bytes = bytes && ret > 0 ? (uint64_t)ret : 0,

@@ -7,17 +7,37 @@
 #include <fcntl.h>
 #include <sys/socket.h>
 
+/* Any arch's row of that name: the roles are the same on every arch
+ * (the other tables are generated from x86_64's rows). */
 static const struct ior_syscall *sc(const char *name)
 {
-	const struct ior_syscall *s = ior_syscall_by_name(name);
-	if (!s)
+	int sys = ior_sys_find(name);
+	if (sys < 0)
 		T_FAIL("no syscall %s", name);
-	return s;
+	return sys < 0 ? NULL : ior_sys((unsigned)sys);
 }
+
+/* The build arch's table: arm64 lacks x86_64's legacy calls (open, stat,
+ * poll, ...). */
+#if defined(__aarch64__)
+#define NSYSCALLS 324
+#define FAMILY_COUNTS { \
+		[IOR_FAM_FS] = 103, [IOR_FAM_Network] = 22, [IOR_FAM_Polling] = 6, \
+		[IOR_FAM_Memory] = 28, [IOR_FAM_Process] = 50, [IOR_FAM_Signals] = 12, \
+		[IOR_FAM_Sched] = 12, [IOR_FAM_IPC] = 34, [IOR_FAM_Time] = 17, \
+		[IOR_FAM_Security] = 21, [IOR_FAM_AIO] = 9, [IOR_FAM_Misc] = 10, }
+#else
+#define NSYSCALLS 367
+#define FAMILY_COUNTS { \
+		[IOR_FAM_FS] = 126, [IOR_FAM_Network] = 22, [IOR_FAM_Polling] = 10, \
+		[IOR_FAM_Memory] = 28, [IOR_FAM_Process] = 54, [IOR_FAM_Signals] = 13, \
+		[IOR_FAM_Sched] = 12, [IOR_FAM_IPC] = 37, [IOR_FAM_Time] = 19, \
+		[IOR_FAM_Security] = 21, [IOR_FAM_AIO] = 9, [IOR_FAM_Misc] = 16, }
+#endif
 
 TEST(every_entry_is_whole)
 {
-	CHECK_EQ_INT(ior_nsyscalls, 367);
+	CHECK_EQ_INT(ior_nsyscalls, NSYSCALLS);
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const struct ior_syscall *s = &ior_syscalls[i];
 		if (!s->name || !s->name[0] || s->family >= IOR_NFAMILIES || s->nr >= IOR_NR_MAX ||
@@ -95,12 +115,7 @@ TEST(index_define)
 
 TEST(counts_per_family)
 {
-	static const unsigned want[IOR_NFAMILIES] = {
-		[IOR_FAM_FS] = 126, [IOR_FAM_Network] = 22, [IOR_FAM_Polling] = 10,
-		[IOR_FAM_Memory] = 28, [IOR_FAM_Process] = 54, [IOR_FAM_Signals] = 13,
-		[IOR_FAM_Sched] = 12, [IOR_FAM_IPC] = 37, [IOR_FAM_Time] = 19,
-		[IOR_FAM_Security] = 21, [IOR_FAM_AIO] = 9, [IOR_FAM_Misc] = 16,
-	};
+	static const unsigned want[IOR_NFAMILIES] = FAMILY_COUNTS;
 	unsigned total = 0;
 	for (unsigned f = 0; f < IOR_NFAMILIES; f++) {
 		if (ior_family_count(f) != want[f])
