@@ -21,6 +21,7 @@ if [ ! -x "$ARM" ] || [ -z "$QEMU" ]; then
 	exit
 fi
 
+head -c 100 /dev/zero >"$T/dupfile"
 if ! record_scenario cross dup "$T/dupfile"; then
 	fail record "$WHY"
 	finish
