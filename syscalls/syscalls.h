@@ -105,7 +105,7 @@ int ior_sys_define(const char *name);
 const struct ior_syscall *ior_syscall_by_nr(unsigned nr);
 /* NULL when unknown. */
 const struct ior_syscall *ior_syscall_by_name(const char *name);
-/* Index of s in ior_syscalls[]: a small stable id for recordings. */
+/* Index of s (a row of ior_syscalls[]) in ior_syscalls[], and so its ior_sys() index. */
 unsigned ior_syscall_index(const struct ior_syscall *s);
 /* Whether s changes the fd table (or the cwd): traced even when -tps
  * leaves it out, and never summarized. */
