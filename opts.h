@@ -72,6 +72,10 @@ int ior_cmd_http_check(const struct ior_opts *o);
 /* What to do about a failed write of an output (errno e): " (...)" or "";
  * in_cwd: the file goes where ior runs (recordings). cmd/trace.c */
 const char *ior_cmd_write_hint(int e, bool in_cwd);
+/* After reading a recording: the one warning line naming the syscalls it
+ * used that no ior table knows (read as family Misc), if any. cmd/view.c */
+struct ior_rec_reader;
+void ior_cmd_warn_unknown(const char *file, const struct ior_rec_reader *r);
 
 /* Opens a recording to read; on failure says why (unless quiet): -1.
  * cmd/view.c */

@@ -459,6 +459,7 @@ static int load_recording(const struct ior_opts *o, struct dash_ui *ui, struct i
 		*losses = (struct ior_dash_losses){ t->lost, t->summarized, t->unpaired_exits };
 	if (ior_rec_reader_truncated(r, NULL, NULL))
 		ior_dash_set_state(ui->dash, "recording (truncated)");
+	ior_cmd_warn_unknown(o->ior_file, r);
 	ior_rec_reader_close(r);
 	return 0;
 }

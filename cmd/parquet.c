@@ -84,6 +84,7 @@ static int finish(struct ior_pq_pairs *pp, struct ior_rec_reader *r, const char 
 	uint64_t rows = ior_pq_pairs_rows(pp), pairs, end;
 	int rc = 0;
 
+	ior_cmd_warn_unknown(file, r);
 	if (ior_rec_reader_truncated(r, &pairs, &end)) {
 		fprintf(stderr, "ior: %s: truncated after %llu pairs (last complete frame at byte %llu): "
 				"converted what it holds\n",

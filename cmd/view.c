@@ -52,6 +52,16 @@ int ior_cmd_open_recording(const char *file, struct ior_rec_reader **r, bool qui
 	return 0;
 }
 
+void ior_cmd_warn_unknown(const char *file, const struct ior_rec_reader *r)
+{
+	const char *names;
+	unsigned n = ior_rec_reader_unknown(r, &names);
+
+	if (n)
+		fprintf(stderr, "ior: %s: %u syscall%s unknown to this ior (%s): read under %s name%s, family Misc\n",
+			file, n, n > 1 ? "s" : "", names, n > 1 ? "their" : "its", n > 1 ? "s" : "");
+}
+
 /* After reading to the end: the one truncation warning, or the error. */
 static int finish_reading(const char *file, struct ior_rec_reader *r, int rc, bool quiet)
 {
@@ -61,6 +71,8 @@ static int finish_reading(const char *file, struct ior_rec_reader *r, int rc, bo
 		return -1;
 	}
 	uint64_t pairs, end, trailing = ior_rec_reader_trailing(r);
+	if (!quiet)
+		ior_cmd_warn_unknown(file, r);
 	if (ior_rec_reader_truncated(r, &pairs, &end) && !quiet)
 		fprintf(stderr, "ior: %s: truncated after %llu pairs (last complete frame at byte %llu)\n",
 			file, (unsigned long long)pairs, (unsigned long long)end);

@@ -92,14 +92,20 @@ static const char *sys_name(uint16_t sys, size_t *len)
 {
 	static uint8_t lens[1024]; /* length + 1; 0: not measured yet */
 
-	if (sys >= ior_nsyscalls || sys >= sizeof lens) {
-		*len = sys < ior_nsyscalls ? strlen(ior_syscalls[sys].name) : 1;
-		return sys < ior_nsyscalls ? ior_syscalls[sys].name : "?";
+	const char *name = ior_sys(sys)->name;
+
+	if (sys >= ior_sys_count() || sys >= sizeof lens) { /* "?" may be defined later */
+		*len = strlen(name);
+		return name;
 	}
-	if (!lens[sys])
-		lens[sys] = (uint8_t)(strnlen(ior_syscalls[sys].name, 254) + 1);
+	if (!lens[sys]) /* an escaped name from a recording may be longer: not kept */
+		lens[sys] = (uint8_t)(strnlen(name, 255) + 1);
+	if (lens[sys] == 0xff) {
+		*len = strlen(name);
+		return name;
+	}
 	*len = lens[sys] - 1u;
-	return ior_syscalls[sys].name;
+	return name;
 }
 
 size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_escape esc)
@@ -121,7 +127,10 @@ size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_e
 	ior_text_put(&b, ".", 1);
 	ior_text_put_u64(&b, p->tid);
 	ior_text_put(&b, ",", 1);
+	start = b.len;
 	ior_text_put(&b, name, name_len);
+	if (p->sys >= ior_nsyscalls) /* a recording's name: a hostile one may hold a comma */
+		quote_from(&b, start);
 	ior_text_put(&b, ",", 1);
 	ior_text_put_i64(&b, p->ret);
 	ior_text_put(&b, ",", 1);

@@ -144,7 +144,7 @@ static const char *bytes(const struct ior_dash *d, char *buf, size_t len, uint64
 
 const char *ior_dash_syscall_name(unsigned sys)
 {
-	return sys < ior_nsyscalls ? ior_syscalls[sys].name : "?";
+	return ior_sys(sys)->name;
 }
 
 /* A percentile: "-" when not known (no pair seen in detail, or (other)). */

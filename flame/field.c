@@ -79,7 +79,7 @@ static uint64_t sys_number(const struct ior_event_pair *p)
 static int tracepoint_frames(struct ior_flame_frames *out, const char *s, uint64_t sys)
 {
 	(void)s;
-	return frame_str(out, sys < ior_nsyscalls ? ior_syscalls[sys].name : "?");
+	return frame_str(out, ior_sys((unsigned)sys)->name);
 }
 
 static uint64_t pid_number(const struct ior_event_pair *p)
@@ -130,7 +130,7 @@ static int flags_frames(struct ior_flame_frames *out, const char *s, uint64_t fl
 /* Derived from the syscall, so recordings carry it without a field. */
 static uint64_t family_number(const struct ior_event_pair *p)
 {
-	return p->sys < ior_nsyscalls ? ior_syscalls[p->sys].family : IOR_NFAMILIES;
+	return ior_sys(p->sys)->family;
 }
 
 static int family_frames(struct ior_flame_frames *out, const char *s, uint64_t family)

@@ -16,7 +16,7 @@ struct ior_event_pair {
 	int64_t flags;        /* open flags of the file, IOR_FLAGS_UNKNOWN when not known */
 	uint32_t pid, tid;
 	int32_t fd;           /* fd acted on (the new fd for opens), -1 when none */
-	uint16_t sys;         /* index into ior_syscalls[] (syscalls/syscalls.h) */
+	uint16_t sys;         /* an ior_sys() index (syscalls/syscalls.h) */
 	const char *comm;     /* NUL-terminated, at most 15 bytes */
 	const char *path;     /* "" when the syscall has no file */
 	const char *path2;    /* second path (rename, link, symlink), else "" */

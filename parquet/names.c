@@ -154,6 +154,6 @@ const char *ior_pq_errno_name(int64_t ret, char *buf, size_t len)
 /* The syscall table's family (FS, Network, ...), as -fields=family says it. */
 const char *ior_pq_family(unsigned sys)
 {
-	const char *name = sys < ior_nsyscalls ? ior_family_name(ior_syscalls[sys].family) : NULL;
+	const char *name = ior_family_name(ior_sys(sys)->family);
 	return name ? name : "?";
 }

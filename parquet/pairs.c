@@ -186,7 +186,7 @@ static void flags(struct ior_pq_pairs *pp, int64_t fl)
 
 static void syscall_names(struct ior_pq_pairs *pp, unsigned sys)
 {
-	const char *name = sys < ior_nsyscalls ? ior_syscalls[sys].name : "?";
+	const char *name = ior_sys(sys)->name;
 	const char *fam = ior_pq_family(sys);
 
 	ior_pq_column_str_id(pp->c[C_SYSCALL], sys, name, IOR_PQ_STRLEN);

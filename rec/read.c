@@ -28,9 +28,14 @@ struct ior_rec_reader {
 	size_t value_bytes;
 	char scratch[MAX_STR_LEN + 1]; /* the string handed to define, NUL-terminated */
 
+	/* the file's syscall ids to ior_sys() indexes; NO_SYS: a name no
+	 * table knows, defined when a pair first uses it */
 	uint16_t sys_map[MAX_SYSCALLS];
-	uint32_t nsys, bad_sys;
-	char *sys_names;         /* nsys names, MAX_SYSNAME + 1 bytes each */
+	uint32_t nsys;
+	char *sys_names;         /* nsys names, escaped, SYSNAME_LEN bytes each */
+	unsigned nunknown;       /* names defined so far, listed in unknown */
+	char unknown[256];
+	int sys_err;             /* why pair_sys failed */
 
 	struct ior_rec_info info;
 	char *host, *kernel, *cmdline;
@@ -65,6 +70,9 @@ static int next_frame(struct ior_rec_reader *r)
 	return rc;
 }
 
+#define NO_SYS UINT16_MAX
+#define SYSNAME_LEN (4 * MAX_SYSNAME + 1) /* escaped: any byte fits in 4 */
+
 static char *dup_str(const uint8_t *s, size_t n)
 {
 	char *d = malloc(n + 1);
@@ -79,18 +87,19 @@ static int parse_syscalls(struct ior_rec_reader *r, struct cur *c)
 {
 	if (get_u32(c, &r->nsys) || r->nsys > MAX_SYSCALLS)
 		return rfail(r, -EBADMSG, "corrupt header: syscall table");
-	r->sys_names = calloc(r->nsys ? r->nsys : 1, MAX_SYSNAME + 1);
+	r->sys_names = calloc(r->nsys ? r->nsys : 1, SYSNAME_LEN);
 	if (!r->sys_names)
 		return rfail(r, -ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < r->nsys; i++) {
 		const uint8_t *s;
 		size_t n;
-		if (get_str(c, MAX_SYSNAME, &s, &n))
+		if (get_str(c, MAX_SYSNAME, &s, &n) || !n)
 			return rfail(r, -EBADMSG, "corrupt header: syscall name %u", i);
-		char *name = r->sys_names + i * (MAX_SYSNAME + 1);
-		memcpy(name, s, n);
-		const struct ior_syscall *sc = ior_syscall_by_foreign_name(name);
-		r->sys_map[i] = sc ? (uint16_t)ior_syscall_index(sc) : UINT16_MAX;
+		/* the name comes from the file: escaped before anyone prints it */
+		char *name = r->sys_names + i * SYSNAME_LEN;
+		ior_escape_str(name, SYSNAME_LEN, (const char *)s, n, IOR_ESCAPE_AUTO);
+		int sys = ior_sys_find(name);
+		r->sys_map[i] = sys < 0 ? NO_SYS : (uint16_t)sys;
 	}
 	return 0;
 }
@@ -207,6 +216,38 @@ static void put_strings(const struct ior_rec_reader *r, struct ior_event_pair *p
 	ids->gen = r->gen;
 }
 
+/* Lists a name no table knows for ior_rec_reader_unknown, "..." once full. */
+static void note_unknown(struct ior_rec_reader *r, const char *name)
+{
+	size_t len = strlen(r->unknown), room = sizeof r->unknown - len;
+
+	if (len + strlen(name) + 6 < sizeof r->unknown)
+		snprintf(r->unknown + len, room, "%s%s", len ? ", " : "", name);
+	else if (!strstr(r->unknown, "..."))
+		snprintf(r->unknown + len, room, ", ...");
+	r->nunknown++;
+}
+
+/* The ior_sys() index of the file's syscall i, defining a name no table
+ * knows on its first use: it reads under that name, family Misc. */
+static int pair_sys(struct ior_rec_reader *r, uint32_t i, uint16_t *sys)
+{
+	if (r->sys_map[i] != NO_SYS) {
+		*sys = r->sys_map[i];
+		return 0;
+	}
+	const char *name = r->sys_names + (size_t)i * SYSNAME_LEN;
+	int rc = ior_sys_define(name);
+	if (rc < 0) {
+		r->sys_err = rfail(r, rc, "cannot read syscall '%s': more than %u syscall names in the recordings read",
+				   name, IOR_SYS_MAX);
+		return -1;
+	}
+	note_unknown(r, name);
+	*sys = r->sys_map[i] = (uint16_t)rc;
+	return 0;
+}
+
 static int get_fields(struct ior_rec_reader *r, struct cur *c, uint8_t op, uint8_t ext,
 		      struct tid_state *s, struct ior_event_pair *p)
 {
@@ -303,11 +344,8 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	p->fd = s->fd;
 	if (s->sys >= r->nsys)
 		return -1;
-	if (r->sys_map[s->sys] == UINT16_MAX) {
-		r->bad_sys = s->sys;
+	if (pair_sys(r, s->sys, &p->sys))
 		return -2;
-	}
-	p->sys = r->sys_map[s->sys];
 	p->summary = 0;
 	p->pairs = 0;
 	put_strings(r, p, ids, s->comm, s->path, s->path2);
@@ -317,7 +355,7 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	return 0;
 }
 
-/* encode_summary's fields; 0, -1 corrupt, -2 unknown syscall. */
+/* encode_summary's fields; 0, -1 corrupt, -2 failed (r->err says why). */
 static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_event_pair *p,
 			  struct ior_rec_ids *ids)
 {
@@ -332,11 +370,8 @@ static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_ev
 	int64_t f = unzigzag(fd);
 	if (f < INT32_MIN || f > INT32_MAX)
 		return -1;
-	if (r->sys_map[sys] == UINT16_MAX) {
-		r->bad_sys = (uint32_t)sys;
+	if (pair_sys(r, (uint32_t)sys, &p->sys))
 		return -2;
-	}
-	p->sys = r->sys_map[sys];
 	p->fd = (int32_t)f;
 	p->ret = 0;
 	p->flags = IOR_FLAGS_UNKNOWN;
@@ -368,22 +403,12 @@ static int corrupt_at(struct ior_rec_reader *r)
 		     (unsigned long long)r->in.end, (unsigned long long)r->pairs);
 }
 
-/* The name comes from the file: escaped before anyone prints it. */
-static int unknown_syscall(struct ior_rec_reader *r)
-{
-	const char *raw = r->sys_names + (size_t)r->bad_sys * (MAX_SYSNAME + 1);
-	char name[4 * MAX_SYSNAME + 1];
-
-	ior_escape_str(name, sizeof name, raw, strlen(raw), IOR_ESCAPE_AUTO);
-	return rfail(r, -EPROTO, "the recording uses syscall '%s', unknown to this ior", name);
-}
-
 /* After a PAIR or SUMMARY record was decoded (rc: its decoder's): 1 and
  * the position past it, or the error. */
 static int row_read(struct ior_rec_reader *r, const struct cur *c, int rc)
 {
 	if (rc == -2)
-		return unknown_syscall(r);
+		return r->sys_err;
 	if (rc)
 		return corrupt_at(r);
 	r->pos = (size_t)(c->p - r->in.frame);
@@ -466,6 +491,13 @@ int ior_rec_reader_map_strings(struct ior_rec_reader *r, ior_rec_define_cb defin
 	}
 	ior_strtab_free(&r->str);
 	return 0;
+}
+
+unsigned ior_rec_reader_unknown(const struct ior_rec_reader *r, const char **names)
+{
+	if (names)
+		*names = r->unknown;
+	return r->nunknown;
 }
 
 const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r)

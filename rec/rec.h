@@ -76,7 +76,9 @@ int ior_rec_reader_open_mem(struct ior_rec_reader **r, const void *data, size_t 
 			    char *err, size_t errlen);
 /* 1: *p holds the next pair (its strings stay valid until the next call);
  * 0: end of recording (clean or truncated); <0: corrupt or I/O error, see
- * ior_rec_reader_error. p->sys indexes this build's ior_syscalls[]. */
+ * ior_rec_reader_error. p->sys is an ior_sys() index (syscalls.h): the
+ * names come from the file, whatever arch wrote it; a name no ior table
+ * knows is defined on its first use (ior_rec_reader_unknown). */
 int ior_rec_read(struct ior_rec_reader *r, struct ior_event_pair *p);
 
 /* Fast path for aggregation: like ior_rec_read, also returns the string ids
@@ -103,6 +105,12 @@ uint32_t ior_rec_reader_nstrings(const struct ior_rec_reader *r);
 typedef int (*ior_rec_define_cb)(void *ctx, const char *s, size_t n, uint32_t *value);
 int ior_rec_reader_map_strings(struct ior_rec_reader *r, ior_rec_define_cb define, void *ctx);
 
+/* How many syscall names the pairs read so far used that no ior table
+ * knows (a newer kernel's): they read under their names, family Misc.
+ * *names (may be NULL): those names, escaped, comma-separated, "..." when
+ * too many to list; valid until the reader is closed. Readers say so in
+ * one warning line. */
+unsigned ior_rec_reader_unknown(const struct ior_rec_reader *r, const char **names);
 const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r);
 /* NULL until the trailer has been read (so: NULL for truncated files). */
 const struct ior_trace_totals *ior_rec_reader_totals(const struct ior_rec_reader *r);

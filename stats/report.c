@@ -176,9 +176,9 @@ static void syscall_line(struct grid *g, struct line *l, const struct ior_stats_
 static int syscalls_table(struct ior_stats *s, FILE *out, const struct ior_stats_totals *tot, bool ascii)
 {
 	struct grid g = { .head = syscall_head, .ncols = 13, .left0 = true, .ascii = ascii };
-	struct ior_stats_row *rows = calloc(ior_nsyscalls, sizeof *rows), other, all;
+	struct ior_stats_row *rows = calloc(ior_sys_count(), sizeof *rows), other, all;
 	struct line *l;
-	int n = rows ? ior_stats_select(s, IOR_STATS_SYSCALLS, IOR_STATS_BY_TIME, false, rows, ior_nsyscalls,
+	int n = rows ? ior_stats_select(s, IOR_STATS_SYSCALLS, IOR_STATS_BY_TIME, false, rows, ior_sys_count(),
 					&other) : -ENOMEM;
 
 	for (int i = 0; i < n; i++) {
@@ -240,17 +240,17 @@ static void finish_family(struct ior_stats_row *f, const struct ior_hist *h, uns
 static int families_table(struct ior_stats *s, FILE *out, const struct ior_stats_totals *tot, bool ascii)
 {
 	struct grid g = { .head = family_head, .ncols = 13, .left0 = true, .ascii = ascii };
-	struct ior_stats_row *rows = calloc(ior_nsyscalls, sizeof *rows), other, fam[IOR_NFAMILIES];
+	struct ior_stats_row *rows = calloc(ior_sys_count(), sizeof *rows), other, fam[IOR_NFAMILIES];
 	struct ior_hist h[IOR_NFAMILIES];
 	bool done[IOR_NFAMILIES] = { 0 };
-	int n = rows ? ior_stats_select(s, IOR_STATS_SYSCALLS, IOR_STATS_BY_TIME, false, rows, ior_nsyscalls,
+	int n = rows ? ior_stats_select(s, IOR_STATS_SYSCALLS, IOR_STATS_BY_TIME, false, rows, ior_sys_count(),
 					&other) : -ENOMEM;
 
 	memset(fam, 0, sizeof fam);
 	for (unsigned f = 0; f < IOR_NFAMILIES; f++)
 		ior_hist_init(&h[f]);
 	for (int i = 0; i < n; i++) {
-		unsigned f = rows[i].key < ior_nsyscalls ? ior_syscalls[rows[i].key].family : IOR_NFAMILIES;
+		unsigned f = ior_sys((unsigned)rows[i].key)->family;
 		if (f < IOR_NFAMILIES &&
 		    add_to_family(&fam[f], &h[f], &rows[i], ior_stats_latency(s, (int)rows[i].key)))
 			n = -ENOMEM;

@@ -17,8 +17,12 @@
 
 struct ior_stats {
 	struct ior_stats_cfg cfg;
-	struct ior_stats_sums *sys;    /* [ior_nsyscalls] */
-	struct ior_hist *lat, *gap;    /* [ior_nsyscalls + 1]: the last one of all, made on demand */
+	/* by ior_sys() index, nsys of them: grown when a recording defines
+	 * names (syscalls.h) */
+	struct ior_stats_sums *sys;
+	struct ior_hist *lat, *gap;
+	unsigned nsys;
+	struct ior_hist lat_all, gap_all; /* every syscall's, made on demand */
 	struct table tab[IOR_STATS_NTABLES]; /* FILES, PROCESSES, THREADS (SYSCALLS unused) */
 	struct ior_strtab paths, spare; /* the files' keys; spare: for folding */
 	uint32_t last_path;            /* id of the previous pair's path + 1 */
@@ -29,6 +33,31 @@ struct ior_stats {
 	struct ior_stats_row *scratch; /* for ior_stats_select */
 	size_t scratch_cap;
 };
+
+/* Room for n syscall indexes; 0 or -ENOMEM (s unchanged but for
+ * capacity). */
+static int grow_sys(struct ior_stats *s, unsigned n)
+{
+	struct ior_stats_sums *sys;
+	struct ior_hist *h;
+
+	if (n <= s->nsys)
+		return 0;
+	if (!(sys = realloc(s->sys, n * sizeof *sys)))
+		return -ENOMEM;
+	s->sys = sys;
+	if (!(h = realloc(s->lat, n * sizeof *h)))
+		return -ENOMEM;
+	s->lat = h;
+	if (!(h = realloc(s->gap, n * sizeof *h)))
+		return -ENOMEM;
+	s->gap = h;
+	memset(&s->sys[s->nsys], 0, (n - s->nsys) * sizeof *s->sys);
+	for (unsigned i = s->nsys; i < n; i++)
+		ior_hist_init(&s->lat[i]), ior_hist_init(&s->gap[i]);
+	s->nsys = n;
+	return 0;
+}
 
 int ior_stats_new(struct ior_stats **sp, const struct ior_stats_cfg *cfg)
 {
@@ -44,15 +73,12 @@ int ior_stats_new(struct ior_stats **sp, const struct ior_stats_cfg *cfg)
 	s->cfg.max_processes = s->cfg.max_processes ? s->cfg.max_processes : 1024;
 	s->cfg.max_threads = s->cfg.max_threads ? s->cfg.max_threads : 4096;
 	s->cfg.max_path_bytes = s->cfg.max_path_bytes ? s->cfg.max_path_bytes : 4u << 20;
-	s->sys = calloc(ior_nsyscalls, sizeof *s->sys);
-	s->lat = calloc(ior_nsyscalls + 1, sizeof *s->lat);
-	s->gap = calloc(ior_nsyscalls + 1, sizeof *s->gap);
-	if (!s->sys || !s->lat || !s->gap) {
+	ior_hist_init(&s->lat_all);
+	ior_hist_init(&s->gap_all);
+	if (grow_sys(s, ior_sys_count())) {
 		ior_stats_free(s);
 		return -ENOMEM;
 	}
-	for (unsigned i = 0; i <= ior_nsyscalls; i++)
-		ior_hist_init(&s->lat[i]), ior_hist_init(&s->gap[i]);
 	r |= table_init(&s->tab[IOR_STATS_FILES], s->cfg.max_files);
 	r |= table_init(&s->tab[IOR_STATS_PROCESSES], s->cfg.max_processes);
 	r |= table_init(&s->tab[IOR_STATS_THREADS], s->cfg.max_threads);
@@ -70,8 +96,10 @@ void ior_stats_free(struct ior_stats *s)
 {
 	if (!s)
 		return;
-	for (unsigned i = 0; i <= ior_nsyscalls && s->lat && s->gap; i++)
+	for (unsigned i = 0; i < s->nsys; i++)
 		ior_hist_free(&s->lat[i]), ior_hist_free(&s->gap[i]);
+	ior_hist_free(&s->lat_all);
+	ior_hist_free(&s->gap_all);
 	for (int t = 0; t < IOR_STATS_NTABLES; t++)
 		table_free(&s->tab[t]);
 	ior_strtab_free(&s->paths);
@@ -137,7 +165,7 @@ static void add_second(struct ior_stats *s, const struct ior_event_pair *p, uint
 	slot->pairs += n;
 	slot->errors += !p->summary && p->ret < 0;
 	slot->time_ns += p->duration_ns;
-	add_bytes(&slot->bytes_read, &slot->bytes_written, ior_syscalls[p->sys].cls, p->bytes);
+	add_bytes(&slot->bytes_read, &slot->bytes_written, ior_sys(p->sys)->cls, p->bytes);
 }
 
 /* comm, NUL-padded to 16 bytes: rows compare it as two words. */
@@ -252,9 +280,11 @@ int ior_stats_add(struct ior_stats *s, const struct ior_event_pair *p)
 	unsigned cls;
 	int r = 0;
 
-	if (p->sys >= ior_nsyscalls)
+	if (p->sys >= ior_sys_count())
 		return -EINVAL;
-	cls = ior_syscalls[p->sys].cls;
+	if (grow_sys(s, ior_sys_count()))
+		return -ENOMEM;
+	cls = ior_sys(p->sys)->cls;
 	exit_ns = p->summary ? p->end_ns : p->enter_ns + p->duration_ns;
 	if (n && (!s->tot.first_ns || p->enter_ns < s->tot.first_ns))
 		s->tot.first_ns = p->enter_ns;
@@ -310,21 +340,20 @@ unsigned ior_stats_rows(const struct ior_stats *s, enum ior_stats_table table)
 
 	if (table != IOR_STATS_SYSCALLS)
 		return table < IOR_STATS_NTABLES ? s->tab[table].n : 0;
-	for (unsigned i = 0; i < ior_nsyscalls; i++)
+	for (unsigned i = 0; i < s->nsys; i++)
 		n += s->sys[i].pairs > 0;
 	return n;
 }
 
-/* hists[sys], or for sys < 0 every syscall's merged into hists[ior_nsyscalls]
- * (on demand: a pair costs one histogram increment less). */
-static const struct ior_hist *hist_of(struct ior_hist *hists, int sys)
+/* hists[sys], or for sys < 0 every syscall's merged into all (on
+ * demand: a pair costs one histogram increment less). */
+static const struct ior_hist *hist_of(const struct ior_stats *s, struct ior_hist *hists, struct ior_hist *all,
+				      int sys)
 {
-	struct ior_hist *all = &hists[ior_nsyscalls];
-
 	if (sys >= 0)
-		return (unsigned)sys < ior_nsyscalls ? &hists[sys] : NULL;
+		return (unsigned)sys < s->nsys ? &hists[sys] : NULL;
 	ior_hist_clear(all);
-	for (unsigned i = 0; i < ior_nsyscalls; i++)
+	for (unsigned i = 0; i < s->nsys; i++)
 		if (hists[i].count && ior_hist_merge(all, &hists[i]))
 			return NULL;
 	return all;
@@ -332,12 +361,12 @@ static const struct ior_hist *hist_of(struct ior_hist *hists, int sys)
 
 const struct ior_hist *ior_stats_latency(struct ior_stats *s, int sys)
 {
-	return hist_of(s->lat, sys);
+	return hist_of(s, s->lat, &s->lat_all, sys);
 }
 
 const struct ior_hist *ior_stats_gaps(struct ior_stats *s, int sys)
 {
-	return hist_of(s->gap, sys);
+	return hist_of(s, s->gap, &s->gap_all, sys);
 }
 
 unsigned ior_stats_series(const struct ior_stats *s, struct ior_stats_second *out, unsigned n)
@@ -403,7 +432,7 @@ static void derive(struct ior_stats_row *r, const struct ior_hist *h)
 static void syscall_row(const struct ior_stats *s, unsigned i, struct ior_stats_row *r)
 {
 	memset(r, 0, sizeof *r);
-	r->name = ior_syscalls[i].name;
+	r->name = ior_sys(i)->name;
 	r->key = i;
 	r->sums = s->sys[i];
 	derive(r, &s->lat[i]);
@@ -474,7 +503,7 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 /* Every row of the table with pairs into s->scratch; their number, or -ENOMEM. */
 static int gather(struct ior_stats *s, enum ior_stats_table table)
 {
-	size_t cap = table == IOR_STATS_SYSCALLS ? ior_nsyscalls : s->tab[table].n;
+	size_t cap = table == IOR_STATS_SYSCALLS ? s->nsys : s->tab[table].n;
 	int n = 0;
 
 	if (cap > s->scratch_cap) {

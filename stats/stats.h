@@ -78,7 +78,7 @@ struct ior_stats_row {
 			      * from the traced system (escape before showing);
 			      * PROCESSES, THREADS: ""; IOR_STATS_OTHER for the
 			      * (other) row. Valid until the next pair is added. */
-	uint64_t key;        /* SYSCALLS: index into ior_syscalls[]; FILES: an
+	uint64_t key;        /* SYSCALLS: an ior_sys() index; FILES: an
 			      * id valid until the next pair; PROCESSES: pid;
 			      * THREADS: tid */
 	uint32_t pid, tid;   /* PROCESSES: pid; THREADS: pid and tid */
@@ -140,7 +140,7 @@ void ior_stats_free(struct ior_stats *s);
 /* One pair or summary row. The sums stay exact whatever happens: a row
  * that cannot be allocated goes to its table's (other). Returns 0,
  * -ENOMEM when a histogram could not take it (counted in not_in_hist), or
- * -EINVAL (nothing counted) when p->sys is not an index of ior_syscalls[]. */
+ * -EINVAL (nothing counted) when p->sys is not an ior_sys() index. */
 int ior_stats_add(struct ior_stats *s, const struct ior_event_pair *p);
 /* The time is now_ns (CLOCK_MONOTONIC): the rates move on without pairs. */
 void ior_stats_tick(struct ior_stats *s, uint64_t now_ns);
@@ -163,7 +163,7 @@ unsigned ior_stats_rows(const struct ior_stats *s, enum ior_stats_table table);
 
 /* Latency (durationNs) and gap (durationToPrevNs, the thread's first pair's
  * 0 left out) histograms of the pairs seen in detail, of one syscall (an
- * index into ior_syscalls[]) or of all (sys < 0: merged when asked, valid
+ * ior_sys() index) or of all (sys < 0: merged when asked, valid
  * until the next call for all). NULL when sys is out of range or out of
  * memory; an empty histogram when none. */
 const struct ior_hist *ior_stats_latency(struct ior_stats *s, int sys);

@@ -37,20 +37,6 @@ const struct ior_syscall *ior_syscall_by_name(const char *name)
 	return 0;
 }
 
-const struct ior_syscall *ior_syscall_by_foreign_name(const char *name)
-{
-	/* the same syscall, named otherwise on another arch */
-	static const char *const alias[][2] = {
-		{ "fadvise64_64", "fadvise64" }, { "fadvise64", "fadvise64_64" },
-	};
-	const struct ior_syscall *s = ior_syscall_by_name(name);
-
-	for (size_t i = 0; !s && i < sizeof alias / sizeof *alias; i++)
-		if (!strcmp(name, alias[i][0]))
-			s = ior_syscall_by_name(alias[i][1]);
-	return s;
-}
-
 unsigned ior_syscall_index(const struct ior_syscall *s)
 {
 	return (unsigned)(s - ior_syscalls);

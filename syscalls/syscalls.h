@@ -81,14 +81,31 @@ extern const unsigned ior_nsyscalls;
 extern const struct ior_syscall ior_syscalls_x86_64[], ior_syscalls_arm64[];
 extern const unsigned ior_nsyscalls_x86_64, ior_nsyscalls_arm64;
 
+/* The index space of event pairs (ior_event_pair.sys), the same in every
+ * mode: this arch's table first (0 .. ior_nsyscalls - 1: a traced
+ * syscall's index is its row's, ior_syscall_index), then the other
+ * arches' names this one lacks (a recording made there), then names a
+ * recording uses that no table knows (a newer kernel's), defined as read:
+ * family Misc, class OTHER, no roles. One name, one index. Not
+ * thread-safe: definitions happen while a recording is read, on one
+ * thread. */
+#define IOR_SYS_MAX 4096u
+/* The row of index sys; a row named "?" (family Misc) past the last
+ * defined, so every consumer looks a name or family up the same way. */
+const struct ior_syscall *ior_sys(unsigned sys);
+/* Indexes defined so far: every sys < ior_sys_count() has its row. */
+unsigned ior_sys_count(void);
+/* The index of a name any table knows or a recording defined, or -1. */
+int ior_sys_find(const char *name);
+/* The same, defining an unknown name (copied) when needed: its index,
+ * or -ENOSPC when IOR_SYS_MAX indexes are taken, -ENOMEM. */
+int ior_sys_define(const char *name);
+
 /* NULL when nr is not one of ior's syscalls. O(1). */
 const struct ior_syscall *ior_syscall_by_nr(unsigned nr);
 /* NULL when unknown. */
 const struct ior_syscall *ior_syscall_by_name(const char *name);
-/* The same, or the row another arch's name (in a recording made there)
- * stands for: arm64's fadvise64_64 is x86_64's fadvise64. */
-const struct ior_syscall *ior_syscall_by_foreign_name(const char *name);
-/* Index of s in ior_syscalls[]: a small stable id for recordings. */
+/* Index of s (a row of ior_syscalls[]) in ior_syscalls[], and so its ior_sys() index. */
 unsigned ior_syscall_index(const struct ior_syscall *s);
 /* Whether s changes the fd table (or the cwd): traced even when -tps
  * leaves it out, and never summarized. */

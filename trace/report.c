@@ -68,7 +68,7 @@ static void print_in_flight(const struct ior_session *s, FILE *f)
 		ior_escape_str(comm, sizeof comm, fl[i].comm, strnlen(fl[i].comm, sizeof fl[i].comm),
 			       IOR_ESCAPE_AUTO);
 		ior_escape_str(path, sizeof path, fl[i].path, strlen(fl[i].path), IOR_ESCAPE_AUTO);
-		fprintf(f, "ior:   %s by %s %u.%u, in the syscall for %.3f s", ior_syscalls[fl[i].sys].name,
+		fprintf(f, "ior:   %s by %s %u.%u, in the syscall for %.3f s", ior_sys(fl[i].sys)->name,
 			comm, fl[i].pid, fl[i].tid, age / 1e9);
 		if (fl[i].fd >= 0)
 			fprintf(f, ", on fd %d%s%s", fl[i].fd, path[0] ? " " : "", path);

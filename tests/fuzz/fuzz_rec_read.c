@@ -1,6 +1,7 @@
 /* Recording reader on arbitrary bytes: open, read every pair, touch every
  * string, ask for totals and truncation. Must never crash or hang. */
 #include "rec/rec.h"
+#include "syscalls/syscalls.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -16,10 +17,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ior_event_pair p;
 	struct ior_rec_ids ids;
 	while (ior_rec_read_ids(r, &p, &ids) == 1) {
-		sink += strlen(p.comm) + strlen(p.path) + strlen(p.path2) + p.sys;
+		sink += strlen(p.comm) + strlen(p.path) + strlen(p.path2) + strlen(ior_sys(p.sys)->name);
 		const char *s = ior_rec_reader_string(r, ids.path);
 		sink += s ? strlen(s) : 0;
 	}
+	const char *names;
+	sink += ior_rec_reader_unknown(r, &names) + strlen(names);
 	sink += strlen(ior_rec_reader_error(r));
 	ior_rec_reader_truncated(r, NULL, NULL);
 	ior_rec_reader_totals(r);

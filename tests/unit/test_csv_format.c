@@ -22,7 +22,7 @@ static struct ior_event_pair pair(const char *name, const char *comm, const char
 	struct ior_event_pair p = {
 		.gap_ns = 10074, .duration_ns = 14126, .ret = 3, .flags = flags,
 		.pid = 158022, .tid = 158023, .fd = fd,
-		.sys = (uint16_t)ior_syscall_index(ior_syscall_by_name(name)),
+		.sys = (uint16_t)ior_sys_find(name), /* any arch's name */
 		.comm = comm, .path = path, .path2 = "",
 	};
 	return p;

@@ -12,7 +12,7 @@ static struct ior_event_pair read_pair(void)
 {
 	return (struct ior_event_pair){
 		.gap_ns = 5, .duration_ns = 7, .ret = 4, .bytes = 4, .flags = IOR_FLAGS_UNKNOWN,
-		.pid = 10, .tid = 11, .fd = 3, .sys = (uint16_t)ior_syscall_index(ior_syscall_by_name("read")),
+		.pid = 10, .tid = 11, .fd = 3, .sys = (uint16_t)ior_sys_find("read"),
 		.comm = "cat", .path = "/a", .path2 = "",
 	};
 }

@@ -13,7 +13,7 @@ static struct ior_event_pair pair_of(const char *sys, const char *path)
 {
 	struct ior_event_pair p = { .enter_ns = 5 * SEC, .duration_ns = 1000, .flags = IOR_FLAGS_UNKNOWN,
 				    .pid = 7, .tid = 7, .fd = 3, .comm = "wl", .path = path, .path2 = "" };
-	p.sys = (uint16_t)ior_syscall_index(ior_syscall_by_name(sys));
+	p.sys = (uint16_t)ior_sys_find(sys);
 	return p;
 }
 

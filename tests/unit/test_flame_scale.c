@@ -113,7 +113,7 @@ static void pair_at(struct ior_event_pair *p, char *path, size_t len, int i, boo
 		.enter_ns = 1000 + (uint64_t)i * 100, .duration_ns = 10 + (uint64_t)(i % 13),
 		.gap_ns = (uint64_t)(i % 5), .ret = i % 3 ? 4096 : 0, .bytes = i % 3 ? 4096 : 0,
 		.flags = IOR_FLAGS_UNKNOWN, .pid = 10 + (uint32_t)(i % 3), .tid = 10 + (uint32_t)(i % 6),
-		.fd = 3, .sys = (uint16_t)ior_syscall_index(ior_syscall_by_name(i % 3 ? "read" : "newstat")),
+		.fd = 3, .sys = (uint16_t)ior_syscall_index(ior_syscall_by_name(i % 3 ? "read" : "newfstatat")),
 		.comm = i % 2 ? "reader" : "walker", .path = path, .path2 = "",
 	};
 }

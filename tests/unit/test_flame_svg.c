@@ -60,7 +60,7 @@ TEST(hostile_names_render_as_text)
 		  .path = "/a&b/\"q'\"/\x01" "ctl/\xff\xfe/<x>/]]>", .path2 = "", .fd = 3 },
 		{ .duration_ns = 10, .comm = "x\x1b[31m", .path = "rel\xe2\x80\xa8z", .path2 = "" },
 	};
-	p[0].sys = p[1].sys = (uint16_t)ior_syscall_index(ior_syscall_by_name("openat"));
+	p[0].sys = p[1].sys = (uint16_t)ior_sys_find("openat");
 	struct ior_flame_tree *t = build("comm,path,tracepoint", "count", p, 2);
 	t->meta.host = "h<o>st&\"";
 	t->meta.first_realtime_ns = 1764672000000000000ull;

@@ -60,7 +60,12 @@ TEST(conf_by_name)
 		ior_roles_conf(&ior_syscalls[i], &e);
 		with += e.net != IOR_NET_NONE;
 	}
-	CHECK_EQ_INT(with, 13); /* every row of net.c names a syscall of the table */
+	/* every row of net.c names a syscall of the table (arm64: one lacks it) */
+#if defined(__aarch64__)
+	CHECK_EQ_INT(with, 12);
+#else
+	CHECK_EQ_INT(with, 13);
+#endif
 }
 
 TEST(read_bounds_hostile_records)

@@ -21,7 +21,7 @@ static struct ior_event_pair pair(const char *path)
 {
 	return (struct ior_event_pair){
 		.enter_ns = 2000, .duration_ns = 10, .ret = -2, .flags = IOR_FLAGS_UNKNOWN, .pid = 1, .tid = 2,
-		.fd = -1, .sys = (uint16_t)ior_syscall_index(ior_syscall_by_name("openat")),
+		.fd = -1, .sys = (uint16_t)ior_sys_find("openat"),
 		.comm = "c", .path = path, .path2 = "",
 	};
 }

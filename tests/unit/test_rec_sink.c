@@ -17,7 +17,7 @@ static struct ior_event_pair pair_at(uint64_t i)
 	struct ior_event_pair p = { .enter_ns = SEC + i * 1000, .duration_ns = 500, .flags = IOR_FLAGS_UNKNOWN,
 				    .pid = 7, .tid = 7, .fd = 3, .comm = "wl", .path = "/tmp/a-file-with-a-longer-name",
 				    .path2 = "", .ret = 4096, .bytes = 4096 };
-	p.sys = (uint16_t)ior_syscall_index(ior_syscall_by_name("read"));
+	p.sys = (uint16_t)ior_sys_find("read");
 	return p;
 }
 

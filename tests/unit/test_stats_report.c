@@ -12,8 +12,8 @@
 static struct ior_event_pair pair(const char *name, uint32_t pid, const char *comm, const char *path,
 				  uint64_t enter, uint64_t dur, int64_t ret)
 {
-	uint16_t sys = (uint16_t)ior_syscall_index(ior_syscall_by_name(name));
-	unsigned cls = ior_syscalls[sys].cls;
+	uint16_t sys = (uint16_t)ior_sys_find(name);
+	unsigned cls = ior_sys(sys)->cls;
 	bool bytes = cls == IOR_SC_READ || cls == IOR_SC_WRITE || cls == IOR_SC_TRANSFER;
 	return (struct ior_event_pair){ .enter_ns = enter, .duration_ns = dur, .ret = ret,
 					.bytes = bytes && ret > 0 ? (uint64_t)ret : 0, .flags = IOR_FLAGS_UNKNOWN,
