@@ -25,6 +25,7 @@ static struct ior_opts opts = {
 	.name = "default",
 	.fields = "comm,path,tracepoint",
 	.count = "count",
+	.normalize = "rate",
 	.http_addr = "127.0.0.1:0",
 	.ior_version = IOR_VERSION,
 	.user = "",
@@ -61,6 +62,8 @@ static const struct ior_flag flag_table[] = {
 	{ "iorWatchInterval", IOR_FLAG_DURATION, &opts.watch_interval_ns, "regenerate when the recording changes, checking this often" },
 	{ "http", IOR_FLAG_STRING, &opts.http_addr, "serve on ADDR:PORT (default 127.0.0.1, a free port); every URL carries a secret token" },
 	{ "http-any", IOR_FLAG_BOOL, &opts.http_any, "allow -http 0.0.0.0:PORT or [::]:PORT (every interface; the URL's token is then the only lock)" },
+	{ "normalize", IOR_FLAG_STRING, &opts.normalize, "ior diff: compare BASE with NEW per second of each span (rate), as recorded (total) or as shares of each total (share)" },
+	{ "folded", IOR_FLAG_BOOL, &opts.folded, "ior diff: print \"stack base new\" lines (difffolded.pl's format) instead of the graph" },
 	{ "nohttp", IOR_FLAG_BOOL, &opts.nohttp, "write the flamegraph and exit without serving it" },
 	{ "check", IOR_FLAG_BOOL, &opts.check, "check whether this host can trace, then exit" },
 	{ "v", IOR_FLAG_BOOL, &opts.verbose, "verbose: full verifier logs, more statistics" },
@@ -83,7 +86,8 @@ static void usage(FILE *out)
 		"       ior -ior=FILE.ior.zst [flags] flamegraph of a recording\n"
 		"       ior collapsed [flags] FILE... folded stacks of recordings, merged\n"
 		"       ior summary [flags] FILE    tables per syscall, file and process of a recording\n"
-		"       ior parquet [flags] FILE [-o OUT] a recording as Parquet (FILE.parquet)\n\n");
+		"       ior parquet [flags] FILE [-o OUT] a recording as Parquet (FILE.parquet)\n"
+		"       ior diff [flags] BASE NEW   what changed from BASE to NEW: a differential flamegraph\n\n");
 	for (size_t i = 0; i < NFLAGS; i++) {
 		const struct ior_flag *f = &flag_table[i];
 		if (!f->usage)
@@ -151,9 +155,26 @@ static void print_log(void *ctx, enum ior_log_level level, const char *msg)
 	fprintf(ctx, level == IOR_LOG_WARN ? "ior: warning: %s\n" : "ior: %s\n", msg);
 }
 
+/* ior diff [flags] BASE NEW */
+static int run_diff(int argc, char **argv)
+{
+	int first = parse(argc, argv);
+
+	if (first < 0)
+		return 2;
+	if (first != argc - 2) {
+		fprintf(stderr, "ior: usage: ior diff [-fields F] [-count M] [-normalize rate|total|share] [-folded] "
+				"[-nohttp] BASE NEW (each a recording, A,B,... or a directory)\n");
+		return 2;
+	}
+	return ior_cmd_diff(&opts, argv[first], argv[first + 1]);
+}
+
 int main(int argc, char **argv)
 {
 	ior_log_set(print_log, stderr, NULL);
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return run_diff(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "collapsed"))
 		return run_file_command(argc - 1, argv + 1, "[-fields F] [-count M] ", ior_cmd_collapsed);
 	if (argc > 1 && !strcmp(argv[1], "parquet"))

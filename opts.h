@@ -43,6 +43,10 @@ struct ior_opts {
 	bool http_any;         /* -http-any: 0.0.0.0 or :: allowed */
 	bool nohttp;
 
+	/* ior diff */
+	const char *normalize; /* rate | total | share */
+	bool folded;           /* "stack base new" lines on stdout */
+
 	const char *parquet;   /* -parquet OUT while tracing; ior parquet: -o OUT */
 	char **more_files;     /* ior collapsed A B...: the recordings after the first */
 	int nmore_files;
@@ -60,6 +64,7 @@ int ior_cmd_flame(const struct ior_opts *o);                    /* cmd/view.c */
 int ior_cmd_replay(const struct ior_opts *o);                   /* cmd/view.c */
 int ior_cmd_collapsed(const struct ior_opts *o, const char *file); /* cmd/view.c */
 int ior_cmd_summary(const struct ior_opts *o, const char *file);   /* cmd/view.c */
+int ior_cmd_diff(const struct ior_opts *o, const char *base, const char *new_); /* cmd/view.c */
 int ior_cmd_dash(const struct ior_opts *o);                     /* cmd/dash.c: -ior=FILE -tui */
 int ior_cmd_list(const struct ior_opts *o);                     /* cmd/list.c: -list */
 /* The syscalls the selection flags pick, into sel[ior_nsyscalls]: 0, or

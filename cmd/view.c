@@ -3,6 +3,7 @@
  * recordings merged), ior summary FILE
  * (tables). Each prints its own errors, one line each, and returns the
  * exit code. */
+#include "flame/diff.h"
 #include "flame/flame.h"
 #include "http/http.h"
 #include "opts.h"
@@ -315,6 +316,8 @@ struct flame_job {
 	struct artifact art[NOUTPUTS]; /* the wanted ones, svg first */
 	unsigned nart;
 	bool quiet;          /* watch mode: warn about truncation once */
+	struct flame_job *base; /* ior diff: BASE's files (this job's are NEW's) */
+	enum ior_flame_normalize norm;
 };
 
 static int set_names(struct flame_job *j)
@@ -329,12 +332,12 @@ static int set_names(struct flame_job *j)
 	ior_flame_fields_str(&j->spec, ':', fields, sizeof fields);
 	const char *metric = ior_flame_metric_name(j->spec.metric);
 	for (unsigned i = 0; i < NOUTPUTS; i++) {
-		if (!outputs[i].wanted(j->o))
+		if (!outputs[i].wanted(j->o) || (j->base && outputs[i].write != ior_flame_write_svg))
 			continue;
 		struct artifact *a = &j->art[j->nart++];
 		a->out = &outputs[i];
-		int k = snprintf(a->file, sizeof a->file, "%.*s.%s-by-%s.%s", (int)n, f, fields, metric,
-				 a->out->ext);
+		int k = snprintf(a->file, sizeof a->file, "%.*s.%s-by-%s%s.%s", (int)n, f, fields, metric,
+				 j->base ? ".diff" : "", a->out->ext);
 		if (k < 0 || (size_t)k >= sizeof a->file) {
 			fprintf(stderr, "ior: %s: output file name too long\n", f);
 			return -1;
@@ -375,9 +378,36 @@ static int save(const struct artifact *a)
 	return r ? -1 : 0;
 }
 
-static int generate(struct flame_job *j)
+/* ior diff: NEW's tree t against BASE's, merged (flame/diff.h); t is
+ * freed. NULL after saying why. */
+static struct ior_flame_tree *diff_tree(struct flame_job *j, struct ior_flame_tree *t)
+{
+	const struct flame_job *b = j->base;
+	struct ior_flame_tree *base = tree_of(b->files[0], b->files + 1, b->nfiles - 1, &j->spec, j->quiet), *d = NULL;
+	char err[256];
+
+	if (base && ior_flame_diff(base, t, j->norm, b->o->ior_file, j->o->ior_file, &d, err, sizeof err))
+		fprintf(stderr, "ior: diff %s %s: %s\n", b->o->ior_file, j->o->ior_file, err);
+	if (d) {
+		d->meta.host = t->meta.host; /* NEW's, now d's to free */
+		t->meta.host = NULL;
+	}
+	free_tree(base);
+	free_tree(t);
+	return d;
+}
+
+/* The graph of the job's recordings (with BASE: the differential one). */
+static struct ior_flame_tree *job_tree(struct flame_job *j)
 {
 	struct ior_flame_tree *t = tree_of(j->files[0], j->files + 1, j->nfiles - 1, &j->spec, j->quiet);
+
+	return t && j->base ? diff_tree(j, t) : t;
+}
+
+static int generate(struct flame_job *j)
+{
+	struct ior_flame_tree *t = job_tree(j);
 	int rc = 0;
 	if (!t)
 		return -1;
@@ -617,5 +647,49 @@ out:
 	for (unsigned i = 0; i < j.nart; i++)
 		free(j.art[i].body);
 	free(j.list);
+	return status;
+}
+
+/* ior diff [flags] BASE NEW: each a recording, A,B,... or a directory. */
+int ior_cmd_diff(const struct ior_opts *o, const char *base, const char *new_)
+{
+	struct ior_opts on = *o, ob = *o;
+	struct flame_job jb = { .o = &ob }, j = { .o = &on, .base = &jb };
+	int status = 2;
+
+	on.ior_file = new_;
+	ob.ior_file = base;
+	if (ior_flame_normalize_parse(o->normalize, &j.norm)) {
+		fprintf(stderr, "ior: -normalize \"%s\": use rate, total or share\n", o->normalize);
+		return 2;
+	}
+	if (spec_from_opts(o, &j.spec) || (!o->nohttp && !o->folded && ior_cmd_http_check(o)) ||
+	    split_files(&jb) || split_files(&j))
+		goto out;
+	status = 1;
+	if (o->folded) {
+		struct ior_flame_tree *t = job_tree(&j);
+		int rc = t ? ior_flame_write_folded(t, stdout) : 0;
+		free_tree(t);
+		if (t && (rc || fflush(stdout)))
+			fprintf(stderr, "ior: writing the folded diff to stdout failed: %s\n", strerror(rc ? -rc : errno));
+		status = !t || rc || ferror(stdout);
+		goto out;
+	}
+	if (set_names(&j) || generate(&j))
+		goto out;
+	j.quiet = true;
+	if (o->nohttp) {
+		for (unsigned i = 0; i < j.nart; i++)
+			printf("Wrote %s\n", j.art[i].file);
+		status = 0;
+	} else {
+		status = serve(&j);
+	}
+out:
+	for (unsigned i = 0; i < j.nart; i++)
+		free(j.art[i].body);
+	free(j.list);
+	free(jb.list);
 	return status;
 }

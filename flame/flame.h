@@ -112,7 +112,30 @@ struct ior_flame_meta {
 	const char *host;             /* may be NULL */
 	uint64_t first_realtime_ns;   /* 0: unknown */
 	uint64_t last_realtime_ns;
+	uint64_t span_ns;             /* last exit - first enter of the pairs kept */
 	bool truncated;
+};
+
+/* How a differential tree compares BASE with NEW (flame/diff.h). */
+enum ior_flame_normalize {
+	IOR_NORM_RATE,  /* per second of each recording's span */
+	IOR_NORM_TOTAL, /* as recorded */
+	IOR_NORM_SHARE, /* as fractions of each total */
+};
+
+/* A frame's BASE value and self, in NEW's units. */
+struct ior_flame_base {
+	uint64_t value, self;
+};
+
+/* What a differential tree says about its two recordings. */
+struct ior_flame_diff_meta {
+	char *base_name, *new_name;   /* the files, as given */
+	enum ior_flame_normalize norm;
+	double factor;                /* BASE's values were multiplied by this */
+	uint64_t base_total, base_pairs; /* BASE as recorded */
+	uint64_t base_span_ns;
+	struct ior_flame_meta base_meta; /* host NULL */
 };
 
 struct ior_flame_tree {
@@ -123,6 +146,10 @@ struct ior_flame_tree {
 	struct ior_flame_spec spec;
 	uint64_t pairs;
 	struct ior_flame_meta meta;
+	/* A differential tree (flame/diff.h): nodes[i]'s BASE beside it, and
+	 * the two recordings; both NULL in an ordinary tree. */
+	struct ior_flame_base *base;
+	struct ior_flame_diff_meta *diff;
 };
 
 int ior_flame_tree_build(const struct ior_flame_agg *a, struct ior_flame_tree **t);

@@ -71,7 +71,7 @@ static int fold(struct folder *f, uint32_t n, struct item *items)
 	uint32_t m = 0;
 	for (uint32_t i = 0; i < node->nchild; i++) {
 		uint32_t c = f->t->kids[node->child0 + i];
-		if (f->t->nodes[c].self)
+		if (f->t->nodes[c].self || (f->t->base && f->t->base[c].self))
 			items[m++] = (struct item){ c, false };
 		if (f->t->nodes[c].nchild)
 			items[m++] = (struct item){ c, true };
@@ -86,6 +86,9 @@ static int fold(struct folder *f, uint32_t n, struct item *items)
 			break;
 		if (items[i].below)
 			rc = fold(f, items[i].node, items + m);
+		else if (f->t->base) /* difffolded.pl's "stack before after" */
+			fprintf(f->out, "%s %llu %llu\n", f->line, (unsigned long long)f->t->base[items[i].node].self,
+				(unsigned long long)f->t->nodes[items[i].node].self);
 		else
 			fprintf(f->out, "%s %llu\n", f->line, (unsigned long long)f->t->nodes[items[i].node].self);
 		f->len = old;

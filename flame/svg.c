@@ -4,6 +4,7 @@
  * are already valid UTF-8 without control characters); the script reads
  * names from the DOM text only and never evaluates them. */
 #include "flame.h"
+#include "flame/diff.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -87,6 +88,44 @@ static void put_color(FILE *out, const char *name)
 	fprintf(out, "rgb(%u,%u,%u)", 205 + h % 50, (h >> 8) % 230, (h >> 20) % 55);
 }
 
+/* A differential frame: red grew, blue shrank, by how much of the larger
+ * of the two; purple when BASE had none of it. */
+static void put_diff_color(FILE *out, const struct ior_flame_tree *t, uint32_t n)
+{
+	uint64_t b = t->base[n].value, v = t->nodes[n].value;
+	double big = (double)(b > v ? b : v), r = big > 0 ? ((double)v - (double)b) / big : 0;
+	unsigned fade = (unsigned)(225.0 * (1.0 - (r < 0 ? -r : r)) + 0.5);
+
+	if (!b && v)
+		fputs("rgb(170,85,220)", out);
+	else if (r >= 0)
+		fprintf(out, "rgb(255,%u,%u)", fade, fade);
+	else
+		fprintf(out, "rgb(%u,%u,255)", fade, fade);
+}
+
+static void put_fill(FILE *out, const struct ior_flame_tree *t, uint32_t n)
+{
+	if (t->base)
+		put_diff_color(out, t, n);
+	else
+		put_color(out, ior_flame_node_name(t, n));
+}
+
+/* "base 1,200 calls, +34 calls (+2.8%)" after a differential frame's value. */
+static void put_change(FILE *out, const struct ior_flame_tree *t, uint32_t n)
+{
+	uint64_t b = t->base[n].value, v = t->nodes[n].value;
+	char bs[64], ds[64];
+
+	ior_flame_format_value(bs, sizeof bs, t->spec.metric, b);
+	ior_flame_format_value(ds, sizeof ds, t->spec.metric, v > b ? v - b : b - v);
+	if (!b)
+		fprintf(out, "; base 0: new in NEW (+%s)", ds);
+	else
+		fprintf(out, "; base %s, %s%s (%+.1f%%)", bs, v >= b ? "+" : "-", ds, ior_flame_diff_pct(b, v));
+}
+
 static void put_time(FILE *out, uint64_t ns, bool date)
 {
 	time_t s = (time_t)(ns / 1000000000u);
@@ -121,10 +160,102 @@ static void put_subtitle(FILE *out, const struct ior_flame_tree *t)
 		fputs(", recording truncated", out);
 }
 
+#define GONE_SHOWN 8 /* frames only in BASE listed under a differential graph */
+
+static const struct ior_flame_tree *gone_tree;
+
+static int by_base_desc(const void *x, const void *y)
+{
+	uint64_t a = gone_tree->base[*(const uint32_t *)x].value, b = gone_tree->base[*(const uint32_t *)y].value;
+
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* The frames only BASE has whose parent NEW has: the largest first. n of
+ * them into *list (the caller frees it); -ENOMEM. */
+static int gone_frames(const struct ior_flame_tree *t, uint32_t **list, uint32_t *n)
+{
+	*n = 0;
+	*list = malloc(((size_t)t->nnodes + 1) * sizeof **list);
+	if (!*list)
+		return -ENOMEM;
+	for (uint32_t i = 1; i < t->nnodes; i++)
+		if (!t->nodes[i].value && t->base[i].value && t->nodes[t->nodes[i].parent].value)
+			(*list)[(*n)++] = i;
+	gone_tree = t;
+	qsort(*list, *n, sizeof **list, by_base_desc);
+	return 0;
+}
+
+/* The frame's stack from the root, ';' between names, escaped, cut. */
+static void put_stack(FILE *out, const struct ior_flame_tree *t, uint32_t n)
+{
+	uint32_t path[64], depth = 0;
+	char buf[400];
+	size_t len = 0;
+
+	for (uint32_t i = n; i && depth < 64; i = t->nodes[i].parent)
+		path[depth++] = i;
+	for (uint32_t d = depth; d-- > 0 && len < sizeof buf - 1;)
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", d + 1 < depth ? ";" : "",
+					ior_flame_node_name(t, path[d]));
+	len = len < sizeof buf ? len : sizeof buf - 1;
+	put_xml(out, buf, utf8_prefix(buf, 150));
+	if (utf8_count(buf) > 150)
+		fputs("..", out);
+}
+
+static void put_name(FILE *out, const char *file)
+{
+	char s[512];
+
+	ior_flame_sanitize(s, sizeof s, file, strlen(file));
+	put_xml(out, s, strlen(s));
+}
+
+/* Under a differential graph: which file is which, the colours, the
+ * normalization, and the frames gone from NEW. y: the first line's. */
+static void put_legend(FILE *out, const struct ior_flame_tree *t, const uint32_t *gone, uint32_t ngone, int y)
+{
+	const struct ior_flame_diff_meta *d = t->diff;
+	static const char *const how[] = { "per second of each recording's span", "as recorded",
+					   "as shares of each total" };
+	char v[64];
+
+	fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">widths: NEW ", XPAD, y);
+	put_name(out, d->new_name);
+	fputs(". Colour by change against BASE ", out);
+	put_name(out, d->base_name);
+	fputs(": <tspan fill=\"#d00\">red grew</tspan>, <tspan fill=\"#00d\">blue shrank</tspan> "
+	      "(deeper: larger), <tspan fill=\"rgb(150,60,200)\">purple: not in BASE</tspan>.</text>\n", out);
+	fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">-normalize=%s (%s): BASE's values &#215; %.4g "
+		     "(BASE %.3f s, NEW %.3f s).</text>\n",
+		XPAD, y + FRAME_HEIGHT, ior_flame_normalize_name(d->norm), how[d->norm], d->factor,
+		(double)d->base_span_ns / 1e9, (double)t->meta.span_ns / 1e9);
+	for (uint32_t i = 0; i < ngone && i < GONE_SHOWN; i++) {
+		ior_flame_format_value(v, sizeof v, t->spec.metric, t->base[gone[i]].value);
+		fprintf(out, "<text class=\"legend gone\" x=\"%d\" y=\"%d\">gone (only in BASE): ", XPAD,
+			y + (int)(i + 2) * FRAME_HEIGHT);
+		put_stack(out, t, gone[i]);
+		fprintf(out, " \xe2\x80\x94 %s</text>\n", v);
+	}
+	if (ngone > GONE_SHOWN)
+		fprintf(out, "<text class=\"legend gone\" x=\"%d\" y=\"%d\">and %u more frames only in BASE "
+			     "(ior diff -folded lists every stack)</text>\n",
+			XPAD, y + (GONE_SHOWN + 2) * FRAME_HEIGHT, ngone - GONE_SHOWN);
+}
+
+static int legend_lines(const struct ior_flame_tree *t, uint32_t ngone)
+{
+	return t->diff ? 2 + (int)(ngone < GONE_SHOWN ? ngone : GONE_SHOWN + 1) : 0;
+}
+
 static const char style[] =
 	"text{font-family:Verdana,DejaVu Sans,sans-serif;font-size:12px;fill:#000}\n"
 	"#title{font-size:17px}\n"
 	"#subtitle{fill:#555}\n"
+	".legend{fill:#333}\n"
+	".gone{fill:#00a}\n"
 	"#frames g{cursor:pointer}\n"
 	"#frames g:hover rect{stroke:#000;stroke-width:0.5}\n"
 	"#frames text{pointer-events:none}\n"
@@ -316,11 +447,14 @@ static void put_frame(FILE *out, const struct ior_flame_tree *t, uint32_t n, uin
 	fprintf(out, "<g data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%u\"><title>", off,
 		node->value, node->depth);
 	put_xml(out, name, strlen(name));
-	fprintf(out, "\n%s, %.2f%%</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"",
-		v, pct, x, y, w, FRAME_HEIGHT - 1);
-	put_color(out, name);
+	fprintf(out, "\n%s, %.2f%%", v, pct);
+	if (t->base)
+		put_change(out, t, n);
+	fprintf(out, "</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"",
+		x, y, w, FRAME_HEIGHT - 1);
+	put_fill(out, t, n);
 	fputs("\" data-fill=\"", out);
-	put_color(out, name);
+	put_fill(out, t, n);
 	fprintf(out, "\"/><text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 10.5);
 	put_label(out, name, w);
 	fputs("</text></g>\n", out);
@@ -370,9 +504,13 @@ int ior_flame_write_svg(const struct ior_flame_tree *t, FILE *out)
 	/* children are laid out from the parent's left edge: off = v.off + sum
 	 * of left siblings; walk computes it from the right end. */
 	int rc = walk(NULL, t, min_value, scale, 0, &depth);
+	uint32_t *gone = NULL, ngone = 0;
+	if (!rc && t->diff)
+		rc = gone_frames(t, &gone, &ngone);
 	if (rc)
 		return rc;
-	int height = (int)(depth + 1) * FRAME_HEIGHT + YPAD_TOP + YPAD_BOTTOM;
+	int legend = legend_lines(t, ngone) * FRAME_HEIGHT;
+	int height = (int)(depth + 1) * FRAME_HEIGHT + YPAD_TOP + YPAD_BOTTOM + legend;
 	char fields[128];
 	ior_flame_fields_str(&t->spec, ',', fields, sizeof fields);
 
@@ -382,9 +520,16 @@ int ior_flame_write_svg(const struct ior_flame_tree *t, FILE *out)
 		IMAGE_WIDTH, height, IMAGE_WIDTH, height, style);
 	put_script(out, total);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fdfaf3\"/>\n", IMAGE_WIDTH, height);
-	fprintf(out, "<text id=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">I/O flame graph: %s by %s</text>\n",
-		IMAGE_WIDTH / 2, fields, ior_flame_metric_name(t->spec.metric));
+	fprintf(out, "<text id=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">I/O %sflame graph: %s by %s</text>\n",
+		IMAGE_WIDTH / 2, t->diff ? "differential " : "", fields, ior_flame_metric_name(t->spec.metric));
 	fprintf(out, "<text id=\"subtitle\" x=\"%d\" y=\"40\" text-anchor=\"middle\">", IMAGE_WIDTH / 2);
+	if (t->diff) {
+		fputs("BASE ", out);
+		put_name(out, t->diff->base_name);
+		fputs(" \xe2\x86\x92 NEW ", out);
+		put_name(out, t->diff->new_name);
+		fputs(": ", out);
+	}
 	put_subtitle(out, t);
 	fputs("</text>\n", out);
 	fprintf(out, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"22\">Reset Zoom</text>\n", XPAD);
@@ -393,9 +538,12 @@ int ior_flame_write_svg(const struct ior_flame_tree *t, FILE *out)
 	fprintf(out, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", XPAD, height - 12);
 	fprintf(out, "<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"> </text>\n",
 		IMAGE_WIDTH - XPAD, height - 12);
+	if (t->diff)
+		put_legend(out, t, gone, ngone, height - YPAD_BOTTOM - legend + FRAME_HEIGHT + 4);
+	free(gone);
 	fputs("<g id=\"frames\">\n", out);
 	if (total)
-		walk(out, t, min_value, scale, height - YPAD_BOTTOM, &depth);
+		walk(out, t, min_value, scale, height - YPAD_BOTTOM - legend, &depth);
 	else if (!t->pairs)
 		fprintf(out, "</g>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data: no syscall pairs (yet)</text>\n<g>\n",
 			IMAGE_WIDTH / 2, YPAD_TOP + FRAME_HEIGHT);

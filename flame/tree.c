@@ -253,6 +253,9 @@ int ior_flame_tree_build(const struct ior_flame_agg *a, struct ior_flame_tree **
 		return -ENOMEM;
 	t->spec = *ior_flame_agg_spec(a);
 	t->pairs = ior_flame_agg_pairs(a);
+	uint64_t first, last;
+	ior_flame_agg_span(a, &first, &last);
+	t->meta.span_ns = last > first ? last - first : 0;
 	t->nodes = malloc(b.ncap * sizeof *t->nodes);
 	b.children = calloc(b.ccap, sizeof *b.children);
 	int rc = -ENOMEM;
@@ -279,5 +282,11 @@ void ior_flame_tree_free(struct ior_flame_tree *t)
 	free(t->nodes);
 	free(t->kids);
 	free(t->names);
+	free(t->base);
+	if (t->diff) {
+		free(t->diff->base_name);
+		free(t->diff->new_name);
+		free(t->diff);
+	}
 	free(t);
 }
