@@ -343,7 +343,7 @@ TEST(path_bytes_bound)
 	for (int i = 0; i < 2000; i++) {
 		memset(path, 'a' + i % 26, 4000);
 		snprintf(path + 4000, 97, "/%d", i);
-		add(s, pair("newstat", 1, 1, "x", path, S + (uint64_t)i, 10 + (uint64_t)i % 7, 0));
+		add(s, pair("newfstatat", 1, 1, "x", path, S + (uint64_t)i, 10 + (uint64_t)i % 7, 0));
 		pairs++, time += 10 + (uint64_t)i % 7;
 	}
 	/* the strings stay under the bound, a file (4 KiB) over it at most */
