@@ -46,6 +46,7 @@ struct ior_opts {
 	/* ior diff */
 	const char *normalize; /* rate | total | share */
 	bool folded;           /* "stack base new" lines on stdout */
+	bool json;             /* -summary as JSON */
 
 	const char *parquet;   /* -parquet OUT while tracing; ior parquet: -o OUT */
 	char **more_files;     /* ior collapsed A B...: the recordings after the first */

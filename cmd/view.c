@@ -8,6 +8,7 @@
 #include "http/http.h"
 #include "opts.h"
 #include "out/out.h"
+#include "stats/diff.h"
 #include "stats/report.h"
 #include "pair/clock.h"
 #include "csv/csv.h"
@@ -650,6 +651,78 @@ out:
 	return status;
 }
 
+/* The statistics of a job's recordings, filtered; NULL after saying why. */
+static struct ior_stats *stats_of(const struct flame_job *j)
+{
+	struct ior_flame_spec filter = { .pid = j->o->pid, .tid = j->o->tid, .comm = j->o->comm, .path = j->o->path };
+	struct ior_event_pair p;
+	struct ior_stats *s;
+	int rc = ior_stats_new(&s, NULL);
+
+	if (rc < 0) {
+		fprintf(stderr, "ior: %s: cannot summarize: %s\n", j->files[0], strerror(-rc));
+		return NULL;
+	}
+	for (int i = 0; i < j->nfiles; i++) {
+		struct ior_rec_reader *r;
+		if (ior_cmd_open_recording(j->files[i], &r, false))
+			goto fail;
+		while ((rc = ior_rec_read(r, &p)) == 1)
+			if (ior_flame_spec_match(&filter, &p))
+				ior_stats_add(s, &p);
+		rc = finish_reading(j->files[i], r, rc, false);
+		ior_rec_reader_close(r);
+		if (rc)
+			goto fail;
+	}
+	return s;
+fail:
+	ior_stats_free(s);
+	return NULL;
+}
+
+/* BASE's factor into NEW's units for the tables; -1 after saying why. */
+static double summary_factor(struct ior_stats *b, struct ior_stats *n, enum ior_flame_normalize norm)
+{
+	struct ior_stats_totals tb, tn;
+
+	ior_stats_totals(b, &tb);
+	ior_stats_totals(n, &tn);
+	uint64_t sb = tb.last_ns > tb.first_ns ? tb.last_ns - tb.first_ns : 0;
+	uint64_t sn = tn.last_ns > tn.first_ns ? tn.last_ns - tn.first_ns : 0;
+	if (norm == IOR_NORM_TOTAL)
+		return 1.0;
+	if (norm == IOR_NORM_RATE && sb && sn)
+		return (double)sn / (double)sb;
+	if (norm == IOR_NORM_SHARE && tb.sums.time_ns && tn.sums.time_ns)
+		return (double)tn.sums.time_ns / (double)tb.sums.time_ns;
+	fprintf(stderr, "ior: diff: %s %s: %s\n", !(norm == IOR_NORM_RATE ? sb : tb.sums.time_ns) ? "BASE" : "NEW",
+		norm == IOR_NORM_RATE ? "spans 0 s" : "took no time",
+		norm == IOR_NORM_RATE ? "a rate needs time; use -normalize=total or share" :
+					"shares of nothing do not compare; use -normalize=total");
+	return -1;
+}
+
+/* ior diff -summary [-json]: the tables of what changed. */
+static int diff_summary(const struct flame_job *jb, const struct flame_job *j)
+{
+	struct ior_stats *b = stats_of(jb), *n = b ? stats_of(j) : NULL;
+	struct ior_stats_diff_cfg cfg = { .base_name = jb->o->ior_file, .new_name = j->o->ior_file,
+					  .normalize = ior_flame_normalize_name(j->norm), .json = j->o->json };
+	int status = 1, rc;
+
+	if (n && (cfg.factor = summary_factor(b, n, j->norm)) >= 0) {
+		rc = ior_stats_diff_report(b, n, stdout, &cfg);
+		if (rc || fflush(stdout))
+			fprintf(stderr, "ior: writing the diff to stdout failed: %s\n", strerror(rc && rc != -EIO ? -rc : errno));
+		else
+			status = 0;
+	}
+	ior_stats_free(b);
+	ior_stats_free(n);
+	return status;
+}
+
 /* ior diff [flags] BASE NEW: each a recording, A,B,... or a directory. */
 int ior_cmd_diff(const struct ior_opts *o, const char *base, const char *new_)
 {
@@ -663,10 +736,14 @@ int ior_cmd_diff(const struct ior_opts *o, const char *base, const char *new_)
 		fprintf(stderr, "ior: -normalize \"%s\": use rate, total or share\n", o->normalize);
 		return 2;
 	}
-	if (spec_from_opts(o, &j.spec) || (!o->nohttp && !o->folded && ior_cmd_http_check(o)) ||
+	if (spec_from_opts(o, &j.spec) || (!o->nohttp && !o->folded && !o->summary && ior_cmd_http_check(o)) ||
 	    split_files(&jb) || split_files(&j))
 		goto out;
 	status = 1;
+	if (o->summary) {
+		status = diff_summary(&jb, &j);
+		goto out;
+	}
 	if (o->folded) {
 		struct ior_flame_tree *t = job_tree(&j);
 		int rc = t ? ior_flame_write_folded(t, stdout) : 0;

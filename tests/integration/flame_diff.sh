@@ -61,6 +61,40 @@ PY
 	[ -z "$why" ] && pass diff-folded-equals-collapsed || fail diff-folded-equals-collapsed "$why"
 fi
 
+# ---- -summary -json: per syscall, the calls collapsed counts -------------
+if ! "$IOR" diff -summary -json -normalize=total "$BASE" "$NEW" >"$T/sum.json" 2>"$T/sum.err"; then
+	fail diff-summary-json "exit $?: $(head -c 300 "$T/sum.err")"
+else
+	why=$(python3 - "$T/base.folded" "$T/new.folded" "$T/sum.json" <<'PY'
+import json, sys
+def fold(p):
+    return {l.rsplit(" ", 1)[0]: int(l.rsplit(" ", 1)[1]) for l in open(p)}
+b, n = fold(sys.argv[1]), fold(sys.argv[2])
+d = json.load(open(sys.argv[3]))
+if d["normalize"] != "total" or d["factor"] != 1:
+    sys.exit("normalize %r factor %r" % (d["normalize"], d["factor"]))
+got = {r["name"]: r["pairs"] for r in d["syscalls"]}
+want = {s: [b.get(s, 0), n.get(s, 0)] for s in set(b) | set(n)}
+if got != want:
+    sys.exit("syscalls %s, want %s" % (sorted(got.items())[:6], sorted(want.items())[:6]))
+times = [abs(r["time_ns"][1] - r["time_ns"][0]) for r in d["syscalls"]]
+if times != sorted(times, reverse=True):
+    sys.exit("not sorted by the change in time: %s" % times[:8])
+if not d["files"] or not d["commands"]:
+    sys.exit("no files or commands table")
+PY
+)
+	[ -z "$why" ] && pass diff-summary-json || fail diff-summary-json "$why"
+fi
+if "$IOR" diff -summary "$BASE" "$NEW" >"$T/sum.txt" 2>"$T/sum2.err" &&
+	grep -q '^syscalls, the [0-9]* of [0-9]* that changed most$' "$T/sum.txt" &&
+	grep -q '^files, the ' "$T/sum.txt" && grep -q '^commands, the ' "$T/sum.txt" &&
+	grep -q '^-normalize=rate: BASE' "$T/sum.txt"; then
+	pass diff-summary-text
+else
+	fail diff-summary-text "$(head -c 400 "$T/sum.txt") $(head -c 200 "$T/sum2.err")"
+fi
+
 # ---- the SVG, written and served -----------------------------------------
 if ! (cd "$T/n" && "$IOR" diff -nohttp -fields=comm,tracepoint "$BASE" "$NEW" >"$T/svg.out" 2>"$T/svg.err"); then
 	fail diff-svg "exit $?: $(head -c 300 "$T/svg.err")"

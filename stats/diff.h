@@ -1,0 +1,43 @@
+/* What changed between two runs' statistics (ior diff -summary): per
+ * syscall, file and command, BASE's counts, time and bytes scaled by a
+ * factor into NEW's units (the caller's normalization), percentiles as
+ * they are, sorted by the absolute change in time. Text for people,
+ * JSON for scripts; names from the traced system are escaped in both. */
+#ifndef IOR_STATS_DIFF_H
+#define IOR_STATS_DIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats/stats.h"
+
+/* One key's two sides. */
+struct ior_stats_change {
+	const char *name;            /* raw: escape before showing; valid while both stats
+				      * and this change live (a command's is in comm) */
+	char comm[16];
+	struct ior_stats_sums base, new_; /* base scaled */
+	uint64_t base_p50, new_p50, base_p99, new_p99; /* syscalls, when known (hist) */
+	bool base_hist, new_hist;
+};
+
+/* The changes of one table (SYSCALLS, FILES, or PROCESSES by command
+ * name), largest absolute change in time first, into *out (the caller
+ * frees it); *n of them. 0, -ENOMEM or -EINVAL. */
+int ior_stats_diff(struct ior_stats *base, struct ior_stats *new_, enum ior_stats_table table, double factor,
+		   struct ior_stats_change **out, unsigned *n);
+
+struct ior_stats_diff_cfg {
+	const char *base_name, *new_name; /* the files */
+	const char *normalize;            /* its name, said once */
+	double factor;
+	unsigned top;                     /* rows per table; 0: 10 */
+	bool json;
+};
+
+/* The report of the three tables: 0, or -ENOMEM / -EIO. */
+int ior_stats_diff_report(struct ior_stats *base, struct ior_stats *new_, FILE *out,
+			  const struct ior_stats_diff_cfg *cfg);
+
+#endif
