@@ -64,6 +64,7 @@ static const struct ior_flag flag_table[] = {
 	{ "http-any", IOR_FLAG_BOOL, &opts.http_any, "allow -http 0.0.0.0:PORT or [::]:PORT (every interface; the URL's token is then the only lock)" },
 	{ "normalize", IOR_FLAG_STRING, &opts.normalize, "ior diff: compare BASE with NEW per second of each span (rate), as recorded (total) or as shares of each total (share)" },
 	{ "folded", IOR_FLAG_BOOL, &opts.folded, "ior diff: print \"stack base new\" lines (difffolded.pl's format) instead of the graph" },
+	{ "baseline", IOR_FLAG_STRING, &opts.baseline, "with -live: serve the diff of the live graph against this recording (-normalize)" },
 	{ "json", IOR_FLAG_BOOL, &opts.json, "ior diff -summary: the tables as JSON, for scripts" },
 	{ "nohttp", IOR_FLAG_BOOL, &opts.nohttp, "write the flamegraph and exit without serving it" },
 	{ "check", IOR_FLAG_BOOL, &opts.check, "check whether this host can trace, then exit" },

@@ -47,6 +47,7 @@ struct ior_opts {
 	const char *normalize; /* rate | total | share */
 	bool folded;           /* "stack base new" lines on stdout */
 	bool json;             /* -summary as JSON */
+	const char *baseline;  /* -live: the recording the live graph is compared with */
 
 	const char *parquet;   /* -parquet OUT while tracing; ior parquet: -o OUT */
 	char **more_files;     /* ior collapsed A B...: the recordings after the first */
@@ -92,6 +93,14 @@ int ior_cmd_open_recording(const char *file, struct ior_rec_reader **r, bool qui
  * cmd/view.c */
 struct ior_rec_reader;
 int ior_cmd_open_recording(const char *file, struct ior_rec_reader **r, bool quiet);
+
+/* -live -baseline FILE: FILE's tree (a recording, A,B,... or a
+ * directory) by spec, for flame/live.h; NULL after saying why. Freed with
+ * ior_cmd_free_tree. cmd/view.c */
+struct ior_flame_tree;
+struct ior_flame_spec;
+struct ior_flame_tree *ior_cmd_baseline_tree(const char *file, const struct ior_flame_spec *spec);
+void ior_cmd_free_tree(struct ior_flame_tree *t);
 
 /* -parquet OUT while tracing (cmd/parquet.c), for cmd/trace.c: open
  * creates OUT.tmp and adds sink to the session; close writes the footer

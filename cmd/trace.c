@@ -31,6 +31,7 @@
 
 #include "cmd/dash.h"
 #include "cmd/run.h"
+#include "flame/diff.h"
 #include "flame/live.h"
 #include "http/http.h"
 #include "loader/loader.h"
@@ -75,6 +76,8 @@ struct trace {
 	char rec_path[PATH_MAX];
 	struct ior_pq_sink pq;       /* -parquet */
 	struct ior_flame_spec spec;  /* -live: -fields and -count */
+	struct ior_flame_tree *baseline; /* -live -baseline FILE: its graph */
+	enum ior_flame_normalize norm;
 	struct ior_flame_live *live;
 	struct ior_http *http;       /* NULL once stopped (or failed) */
 	uint64_t http_polled_ns;
@@ -130,6 +133,11 @@ static int check_opts(struct trace *t)
 		return 2;
 	if (o->live && ior_flame_spec_parse(&t->spec, o->fields, o->count, t->err, sizeof t->err))
 		return usage_error("%s", t->err);
+	if (o->baseline && !o->live)
+		return usage_error("-baseline \"%s\" compares the -live graph with a recording: add -live (two "
+				   "recordings: ior diff BASE NEW)", o->baseline);
+	if (o->baseline && ior_flame_normalize_parse(o->normalize, &t->norm))
+		return usage_error("-normalize \"%s\": use rate, total or share", o->normalize);
 	return 0;
 }
 
@@ -243,6 +251,11 @@ static int open_live(struct trace *t)
 
 	cfg.host = uname(&u) ? NULL : u.nodename;
 	cfg.realtime_offset_ns = ior_realtime_offset_ns();
+	if (t->o->baseline && !(t->baseline = ior_cmd_baseline_tree(t->o->baseline, &t->spec)))
+		return 1;
+	cfg.baseline = t->baseline;
+	cfg.baseline_name = t->o->baseline;
+	cfg.norm = t->norm;
 	if ((r = ior_flame_live_new(&t->live, &cfg)) < 0)
 		return t->err[0] = 0, fail(t, r, "setting up the live flamegraph");
 	if (ior_http_open(&t->http, t->o->http_addr, t->err, sizeof t->err) < 0) {
@@ -250,7 +263,8 @@ static int open_live(struct trace *t)
 		return 1;
 	}
 	ior_flame_fields_str(&t->spec, ',', fields, sizeof fields);
-	snprintf(title, sizeof title, "ior -live: %s by %s", fields, ior_flame_metric_name(t->spec.metric));
+	snprintf(title, sizeof title, "ior -live: %s by %s%s%.80s", fields, ior_flame_metric_name(t->spec.metric),
+		 t->baseline ? " against " : "", t->baseline ? t->o->baseline : "");
 	char svg_path[IOR_HTTP_TOKEN_LEN + sizeof LIVE_SVG_ROUTE + 2];
 	ior_http_route_path(t->http, LIVE_SVG_ROUTE, svg_path, sizeof svg_path); /* the page's polls carry the token */
 	page = ior_http_reload_page(svg_path, title, LIVE_PAGE_S, &len);
@@ -578,6 +592,7 @@ static void teardown(struct trace *t)
 	ior_pq_pairs_abort(t->pq.pp);
 	ior_http_close(t->http);
 	ior_flame_live_free(t->live);
+	ior_cmd_free_tree(t->baseline);
 	ior_dash_ui_close(t->ui);
 	ior_stats_free(t->stats);
 	ior_session_free(t->session);

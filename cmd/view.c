@@ -651,6 +651,21 @@ out:
 	return status;
 }
 
+struct ior_flame_tree *ior_cmd_baseline_tree(const char *file, const struct ior_flame_spec *spec)
+{
+	struct ior_opts o = { .ior_file = file };
+	struct flame_job j = { .o = &o };
+	struct ior_flame_tree *t = split_files(&j) ? NULL : tree_of(j.files[0], j.files + 1, j.nfiles - 1, spec, false);
+
+	free(j.list);
+	return t;
+}
+
+void ior_cmd_free_tree(struct ior_flame_tree *t)
+{
+	free_tree(t);
+}
+
 /* The statistics of a job's recordings, filtered; NULL after saying why. */
 static struct ior_stats *stats_of(const struct flame_job *j)
 {

@@ -1,5 +1,6 @@
 /* The live flamegraph: an aggregation plus a rate-limited SVG render
  * (see live.h for why the render is rate-limited). */
+#include "flame/diff.h"
 #include "flame/live.h"
 
 #include <errno.h>
@@ -18,6 +19,10 @@ struct ior_flame_live {
 	uint64_t rendered_pairs;   /* pairs aggregated at the last try */
 	char *svg;
 	size_t len;
+	const struct ior_flame_tree *baseline;
+	char *baseline_name;
+	enum ior_flame_normalize norm;
+	char diff_err[256];
 	uint64_t failed;           /* pairs the sink could not count (no memory) */
 };
 
@@ -30,6 +35,10 @@ int ior_flame_live_new(struct ior_flame_live **lp, const struct ior_flame_live_c
 	int rc = ior_flame_agg_new(&l->agg, &cfg->spec);
 	if (!rc && cfg->host && !(l->host = strdup(cfg->host)))
 		rc = -ENOMEM;
+	if (!rc && cfg->baseline && !(l->baseline_name = strdup(cfg->baseline_name ? cfg->baseline_name : "baseline")))
+		rc = -ENOMEM;
+	l->baseline = cfg->baseline;
+	l->norm = cfg->norm;
 	if (rc) {
 		ior_flame_live_free(l);
 		return rc;
@@ -74,6 +83,22 @@ static uint64_t to_realtime(const struct ior_flame_live *l, uint64_t mono)
 	return r > 0 ? (uint64_t)r : 0;
 }
 
+/* With a baseline, the diff of t against it in place of t. */
+static struct ior_flame_tree *against_baseline(struct ior_flame_live *l, struct ior_flame_tree *t)
+{
+	struct ior_flame_tree *d = NULL;
+
+	l->diff_err[0] = 0;
+	if (!l->baseline || ior_flame_diff(l->baseline, t, l->norm, l->baseline_name, "live", &d, l->diff_err,
+					   sizeof l->diff_err))
+		return t;
+	d->meta.host = t->meta.host;
+	d->meta.first_realtime_ns = t->meta.first_realtime_ns;
+	d->meta.last_realtime_ns = t->meta.last_realtime_ns;
+	ior_flame_tree_free(t);
+	return d;
+}
+
 static int render(struct ior_flame_live *l)
 {
 	struct ior_flame_tree *t;
@@ -85,6 +110,7 @@ static int render(struct ior_flame_live *l)
 	t->meta.host = l->host;
 	t->meta.first_realtime_ns = to_realtime(l, first);
 	t->meta.last_realtime_ns = to_realtime(l, last);
+	t = against_baseline(l, t);
 	char *body = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&body, &len);
@@ -120,6 +146,11 @@ const char *ior_flame_live_svg(const struct ior_flame_live *l, size_t *len)
 	return l->svg;
 }
 
+const char *ior_flame_live_diff_error(const struct ior_flame_live *l)
+{
+	return l->diff_err;
+}
+
 const struct ior_flame_agg *ior_flame_live_agg(const struct ior_flame_live *l)
 {
 	return l->agg;
@@ -131,6 +162,7 @@ void ior_flame_live_free(struct ior_flame_live *l)
 		return;
 	ior_flame_agg_free(l->agg);
 	free(l->host);
+	free(l->baseline_name);
 	free(l->svg);
 	free(l);
 }

@@ -25,6 +25,13 @@ struct ior_flame_live_cfg {
 	int64_t realtime_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC; 0: unknown */
 	uint64_t interval_ns;       /* least time between two renders */
 	uint32_t max_keys;          /* 0: IOR_FLAME_LIVE_MAX_KEYS */
+	/* -baseline: the SVG is the diff of the live aggregate (NEW) against
+	 * this tree (BASE, the caller's, same spec; flame/diff.h), normalized
+	 * by norm; until the two compare (a live span of 0 s, a total of 0),
+	 * the live graph alone. NULL: none. */
+	const struct ior_flame_tree *baseline;
+	const char *baseline_name;
+	enum ior_flame_normalize norm;
 	size_t max_string_bytes;    /* 0: IOR_FLAME_LIVE_MAX_STRING_BYTES */
 };
 
@@ -45,6 +52,8 @@ int ior_flame_live_tick(struct ior_flame_live *l, uint64_t now_ns);
 /* The last rendered SVG (NULL before the first), owned by l. */
 const char *ior_flame_live_svg(const struct ior_flame_live *l, size_t *len);
 const struct ior_flame_agg *ior_flame_live_agg(const struct ior_flame_live *l);
+/* With a baseline: why the last SVG was not a diff ("" when it was). */
+const char *ior_flame_live_diff_error(const struct ior_flame_live *l);
 void ior_flame_live_free(struct ior_flame_live *l);
 
 #endif

@@ -200,9 +200,49 @@ else
 	fi
 fi
 
+# ---- -live -baseline: the live graph against a recording of the same run ----
+# The basic scenario recorded, then run again under -live -baseline with
+# -normalize=total: every frame is in both, with the same count, so every
+# tooltip says "base N calls, +0 calls (+0.0%)".
+mkdir -p "$T/b1" "$T/b2"
+if ! record_scenario baseline basic "$T/b1" "$N"; then
+	fail live:baseline "$WHY"
+elif ! start_workload basic "$T/b2" "$N"; then
+	fail live:baseline "$WHY"
+elif ! start_ior -live -pid "$WL_PID" -fields=tracepoint -baseline "$REC" -normalize=total; then
+	fail live:baseline "$WHY"
+elif ! wait_until 2 live_url; then
+	fail live:baseline "no URL line: $(tail -c 300 "$IOR_ERR")"
+else
+	release_workload
+	wait_workload 30
+	got=""
+	for ((i = 0; i < 24; i++)); do
+		if [ "$(http_get "$LIVE_BASE/live.svg" "$T/bl.svg")" = 200 ] && grep -q 'differential flame graph' "$T/bl.svg"; then
+			got=$(python3 - "$T/bl.svg" <<'PY'
+import html, re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+frames = re.findall(r'<title>([^<]*)</title>', t)
+same = [f for f in frames if re.search(r"\n([\d,]+) calls?, [\d.]+%; base \1 calls?, \+0 calls? \(\+0\.0%\)$", html.unescape(f))]
+print("%d %d" % (len(frames), len(same)))
+PY
+)
+			[ "${got% *}" = "${got#* }" ] && [ "${got% *}" -ge 14 ] && break
+		fi
+		sleep 0.25
+	done
+	stop_ior
+	if [ -n "$got" ] && [ "${got% *}" = "${got#* }" ] && [ "${got% *}" -ge 14 ]; then
+		pass live:baseline
+	else
+		fail live:baseline "frames, unchanged: ${got:-no differential SVG} ($(grep -o 'I/O[^<]*graph' "$T/bl.svg" | head -1))"
+	fi
+fi
+
 # ---- usage errors ----------------------------------------------------------
 bad=""
-for args in "-live -nohttp" "-live -fields=bogus" "-live -count=bogus"; do
+for args in "-live -nohttp" "-live -fields=bogus" "-live -count=bogus" "-baseline x.ior.zst" \
+	"-live -baseline x.ior.zst -normalize=bogus"; do
 	# shellcheck disable=SC2086
 	timeout 10 "$IOR" $args -duration 1 >"$T/usage.out" 2>"$T/usage.err"
 	rc=$?
