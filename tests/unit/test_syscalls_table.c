@@ -1,10 +1,12 @@
 /* The syscall table: complete for x86_64, consistent, the roles the
  * pairing stage relies on. */
 #include "bpf/event.h"
+#include "syscalls/select.h"
 #include "syscalls/syscalls.h"
 #include "t.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 
 /* Any arch's row of that name: the roles are the same on every arch
@@ -17,27 +19,9 @@ static const struct ior_syscall *sc(const char *name)
 	return sys < 0 ? NULL : ior_sys((unsigned)sys);
 }
 
-/* The build arch's table: arm64 lacks x86_64's legacy calls (open, stat,
- * poll, ...). */
-#if defined(__aarch64__)
-#define NSYSCALLS 324
-#define FAMILY_COUNTS { \
-		[IOR_FAM_FS] = 103, [IOR_FAM_Network] = 22, [IOR_FAM_Polling] = 6, \
-		[IOR_FAM_Memory] = 28, [IOR_FAM_Process] = 50, [IOR_FAM_Signals] = 12, \
-		[IOR_FAM_Sched] = 12, [IOR_FAM_IPC] = 34, [IOR_FAM_Time] = 17, \
-		[IOR_FAM_Security] = 21, [IOR_FAM_AIO] = 9, [IOR_FAM_Misc] = 10, }
-#else
-#define NSYSCALLS 367
-#define FAMILY_COUNTS { \
-		[IOR_FAM_FS] = 126, [IOR_FAM_Network] = 22, [IOR_FAM_Polling] = 10, \
-		[IOR_FAM_Memory] = 28, [IOR_FAM_Process] = 54, [IOR_FAM_Signals] = 13, \
-		[IOR_FAM_Sched] = 12, [IOR_FAM_IPC] = 37, [IOR_FAM_Time] = 19, \
-		[IOR_FAM_Security] = 21, [IOR_FAM_AIO] = 9, [IOR_FAM_Misc] = 16, }
-#endif
 
 TEST(every_entry_is_whole)
 {
-	CHECK_EQ_INT(ior_nsyscalls, NSYSCALLS);
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const struct ior_syscall *s = &ior_syscalls[i];
 		if (!s->name || !s->name[0] || s->family >= IOR_NFAMILIES || s->nr >= IOR_NR_MAX ||
@@ -113,13 +97,142 @@ TEST(index_define)
 	CHECK_EQ_INT(ior_sys_count(), n + 1);
 }
 
+/* The counts README.md states, once, in "Which syscalls: families": the
+ * syscalls per arch, the families, the default set and the syscalls per
+ * family on x86_64. They are read from README.md (the tests run from the
+ * repo root) and compared with the tables, so the two cannot drift. */
+struct readme_counts {
+	unsigned x86_64, arm64, nfamilies, by_default;
+	unsigned family[IOR_NFAMILIES];
+	int rows[IOR_NFAMILIES]; /* table rows seen per family */
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = (cap ? cap * 2 : 65536));
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r);
+	fclose(f);
+	if (buf)
+		buf[n] = 0;
+	return buf;
+}
+
+/* 0, or T_FAIL'd. The sentence may wrap: newlines are read as blanks. */
+static int readme_counts(const char *path, struct readme_counts *c)
+{
+	static const char holds[] = "ior's table holds ", dflt[] = "by default it traces ";
+	char *text = slurp(path), *line, *p, *flat;
+	int ok = 1;
+
+	memset(c, 0, sizeof *c);
+	if (!text) {
+		T_FAIL("%s: cannot read it (run the tests from the repo root)", path);
+		return -1;
+	}
+	for (line = text; line && *line; line = p ? p + 1 : NULL) {
+		char name[32];
+		unsigned n;
+		int f;
+
+		p = strchr(line, '\n');
+		if (sscanf(line, "| %31[A-Za-z] | %u |", name, &n) == 2 && (f = ior_family_by_name(name)) >= 0) {
+			c->family[f] = n;
+			c->rows[f]++;
+		}
+	}
+	flat = text;
+	for (p = text; *p; p++)
+		*p = *p == '\n' ? ' ' : *p;
+	p = strstr(flat, holds);
+	if (!p || sscanf(p + sizeof holds - 1, "%u syscalls on x86_64 and %u on arm64, in %u families",
+			 &c->x86_64, &c->arm64, &c->nfamilies) != 3) {
+		T_FAIL("%s: no sentence \"%sN syscalls on x86_64 and N on arm64, in N families\"", path, holds);
+		ok = 0;
+	}
+	p = strstr(flat, dflt);
+	p = p ? strstr(p, " syscalls on x86_64") : NULL;
+	if (p) {
+		while (p > flat && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		c->by_default = (unsigned)strtoul(p, NULL, 10);
+	}
+	if (!c->by_default) {
+		T_FAIL("%s: no \"%sFAMILIES, N syscalls on x86_64\"", path, dflt);
+		ok = 0;
+	}
+	free(text);
+	return ok ? 0 : -1;
+}
+
+static unsigned count_family(const struct ior_syscall *t, unsigned n, unsigned family)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		k += t[i].family == family;
+	return k;
+}
+
+static unsigned count_default(void)
+{
+	char list[] = IOR_DEFAULT_FAMILIES;
+	unsigned k = 0;
+
+	for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		k += count_family(ior_syscalls_x86_64, ior_nsyscalls_x86_64, (unsigned)ior_family_by_name(tok));
+	return k;
+}
+
+/* What README.md says against what the tables hold: fails naming each
+ * count that differs. IOR_README names another file (to see it fail). */
+static void check_readme(const char *path)
+{
+	struct readme_counts c;
+
+	if (readme_counts(path, &c))
+		return;
+	if (c.x86_64 != ior_nsyscalls_x86_64)
+		T_FAIL("%s says %u syscalls on x86_64; syscalls/table_x86_64.c has %u", path, c.x86_64, ior_nsyscalls_x86_64);
+	if (c.arm64 != ior_nsyscalls_arm64)
+		T_FAIL("%s says %u syscalls on arm64; syscalls/table_arm64.c has %u", path, c.arm64, ior_nsyscalls_arm64);
+	if (c.nfamilies != IOR_NFAMILIES)
+		T_FAIL("%s says %u families; there are %u", path, c.nfamilies, (unsigned)IOR_NFAMILIES);
+	if (c.by_default != count_default())
+		T_FAIL("%s says %u syscalls by default; %s has %u on x86_64", path, c.by_default, IOR_DEFAULT_FAMILIES,
+		       count_default());
+	for (unsigned f = 0; f < IOR_NFAMILIES; f++) {
+		unsigned have = count_family(ior_syscalls_x86_64, ior_nsyscalls_x86_64, f);
+		if (c.rows[f] != 1)
+			T_FAIL("%s: %d rows for family %s in its families table, want 1", path, c.rows[f], ior_family_name(f));
+		else if (c.family[f] != have)
+			T_FAIL("%s says %s has %u syscalls; syscalls/table_x86_64.c has %u", path, ior_family_name(f),
+			       c.family[f], have);
+	}
+}
+
+TEST(readme_states_the_tables_counts)
+{
+	check_readme(getenv("IOR_README") ? getenv("IOR_README") : "README.md");
+}
+
 TEST(counts_per_family)
 {
-	static const unsigned want[IOR_NFAMILIES] = FAMILY_COUNTS;
 	unsigned total = 0;
 	for (unsigned f = 0; f < IOR_NFAMILIES; f++) {
-		if (ior_family_count(f) != want[f])
-			T_FAIL("%s: %u syscalls, want %u", ior_family_name(f), ior_family_count(f), want[f]);
 		total += ior_family_count(f);
 		CHECK_EQ_INT(ior_family_by_name(ior_family_name(f)), f);
 	}
@@ -196,6 +309,7 @@ int main(void)
 	RUN(index_space);
 	RUN(index_define);
 	RUN(counts_per_family);
+	RUN(readme_states_the_tables_counts);
 	RUN(families_of_some);
 	RUN(socket_roles);
 	RUN(fd_names);
