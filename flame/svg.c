@@ -5,6 +5,7 @@
  * names from the DOM text only and never evaluates them. */
 #include "flame.h"
 #include "flame/diff.h"
+#include "text/xml.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -24,25 +25,11 @@
 static void put_xml(FILE *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n && s[i]; i++) {
-		switch (s[i]) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&apos;", out);
-			break;
-		default:
+		const char *entity = ior_xml_entity(s[i]);
+		if (entity)
+			fputs(entity, out);
+		else
 			fputc(s[i], out);
-		}
 	}
 }
 

@@ -2,6 +2,7 @@
  * a person types to reach it. Numeric hosts only, plus "localhost", so a
  * static binary needs no resolver. */
 #include "http/internal.h"
+#include "text/inet.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -84,22 +85,18 @@ int ior_http_reach(const char *addr_port)
  * one that surely reaches it from this host. */
 static void make_url(const struct sockaddr_storage *ss, char *url, size_t urllen)
 {
-	char ip[INET6_ADDRSTRLEN];
+	char hostport[INET6_ADDRSTRLEN + 16];
 	if (ss->ss_family == AF_INET6) {
 		const struct sockaddr_in6 *in6 = (const void *)ss;
-		if (IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr))
-			strcpy(ip, "::1");
-		else
-			inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof ip);
-		snprintf(url, urllen, "http://[%s]:%u", ip, ntohs(in6->sin6_port));
+		const void *a = IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr) ? &in6addr_loopback : &in6->sin6_addr;
+		ior_text_inet(hostport, sizeof hostport, AF_INET6, a, ntohs(in6->sin6_port));
 	} else {
 		const struct sockaddr_in *in4 = (const void *)ss;
-		if (in4->sin_addr.s_addr == htonl(INADDR_ANY))
-			strcpy(ip, "127.0.0.1");
-		else
-			inet_ntop(AF_INET, &in4->sin_addr, ip, sizeof ip);
-		snprintf(url, urllen, "http://%s:%u", ip, ntohs(in4->sin_port));
+		struct in_addr lo = { htonl(INADDR_LOOPBACK) };
+		const void *a = in4->sin_addr.s_addr == htonl(INADDR_ANY) ? &lo : &in4->sin_addr;
+		ior_text_inet(hostport, sizeof hostport, AF_INET, a, ntohs(in4->sin_port));
 	}
+	snprintf(url, urllen, "http://%s", hostport);
 }
 
 int ior_http_listen(const char *addr_port, char *url, size_t urllen, char *err, size_t errlen)

@@ -7,6 +7,7 @@
  * JavaScript source. */
 #include "http/http.h"
 #include "http/parse.h"
+#include "text/xml.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -51,16 +52,11 @@ static void put(struct buf *b, const char *s)
 static void put_html(struct buf *b, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '&': put(b, "&amp;"); break;
-		case '<': put(b, "&lt;"); break;
-		case '>': put(b, "&gt;"); break;
-		case '"': put(b, "&quot;"); break;
-		case '\'': put(b, "&#39;"); break;
-		default:
-			if (*p >= 0x20 && *p != 0x7f)
-				put_n(b, (const char *)p, 1);
-		}
+		const char *entity = ior_xml_entity((char)*p);
+		if (entity)
+			put(b, entity);
+		else if (*p >= 0x20 && *p != 0x7f)
+			put_n(b, (const char *)p, 1);
 	}
 }
 
