@@ -622,6 +622,27 @@ int ior_cmd_http_check(const struct ior_opts *o)
 	return 0;
 }
 
+/* The job's graph written (-nohttp: and said), or served until Ctrl-C;
+ * the exit status. */
+static int draw(struct flame_job *j)
+{
+	if (set_names(j) || generate(j))
+		return 1;
+	j->quiet = true;
+	if (!j->o->nohttp)
+		return serve(j);
+	for (unsigned i = 0; i < j->nart; i++)
+		printf("Wrote %s\n", j->art[i].file);
+	return 0;
+}
+
+static void free_job(struct flame_job *j)
+{
+	for (unsigned i = 0; i < j->nart; i++)
+		free(j->art[i].body);
+	free(j->list);
+}
+
 int ior_cmd_flame(const struct ior_opts *o)
 {
 	struct flame_job j = { .o = o };
@@ -631,23 +652,8 @@ int ior_cmd_flame(const struct ior_opts *o)
 		free(j.list);
 		return 2;
 	}
-	if (set_names(&j))
-		return 1;
-	int status = 1;
-	if (generate(&j))
-		goto out;
-	j.quiet = true;
-	if (o->nohttp) {
-		for (unsigned i = 0; i < j.nart; i++)
-			printf("Wrote %s\n", j.art[i].file);
-		status = 0;
-		goto out;
-	}
-	status = serve(&j);
-out:
-	for (unsigned i = 0; i < j.nart; i++)
-		free(j.art[i].body);
-	free(j.list);
+	int status = draw(&j);
+	free_job(&j);
 	return status;
 }
 
@@ -768,20 +774,9 @@ int ior_cmd_diff(const struct ior_opts *o, const char *base, const char *new_)
 		status = !t || rc || ferror(stdout);
 		goto out;
 	}
-	if (set_names(&j) || generate(&j))
-		goto out;
-	j.quiet = true;
-	if (o->nohttp) {
-		for (unsigned i = 0; i < j.nart; i++)
-			printf("Wrote %s\n", j.art[i].file);
-		status = 0;
-	} else {
-		status = serve(&j);
-	}
+	status = draw(&j);
 out:
-	for (unsigned i = 0; i < j.nart; i++)
-		free(j.art[i].body);
-	free(j.list);
+	free_job(&j);
 	free(jb.list);
 	return status;
 }
