@@ -377,6 +377,20 @@ else
 	fi
 fi
 
+# The guest's recording read on this host by the host's ior (x86_64; for
+# arm64 guests, a recording made by the arm64 binary): the very folded
+# stacks the guest's ior printed for it.
+HOST_IOR=${IOR_HOST:-$PWD/ior}
+if ! have flame.rec || ! step_ok collapsed; then
+	fail recording-read-here "no recording came back from the guest ($(step_why collapsed))"
+elif ! host=$("$HOST_IOR" collapsed "$OUT/flame.rec" 2>"$OUT/host-collapsed.err"); then
+	fail recording-read-here "$HOST_IOR collapsed: $(head -c 300 "$OUT/host-collapsed.err")"
+elif [ "$(LC_ALL=C sort <<<"$host")" = "$(LC_ALL=C sort "$OUT/collapsed.out")" ]; then
+	pass "recording-read-here (the $ARCH guest's recording, read by $(basename "$HOST_IOR") on $(uname -m): the guest's stacks)"
+else
+	fail recording-read-here "stacks differ: $(diff <(LC_ALL=C sort "$OUT/collapsed.out") <(LC_ALL=C sort <<<"$host") | head -n 6 | tr '\n' ' ')"
+fi
+
 # ior -ior=FILE -nohttp: the SVG next to the recording, exactly the frames
 # of those stacks; then served over HTTP (busybox wget in the VM): the same
 # bytes.
