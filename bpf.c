@@ -28,6 +28,8 @@
 #include "bpf/summary.h"
 #include "bpf/net.h"
 #include "bpf/wait.h"
+#include "bpf/async.h"
+#include "bpf/uring.h"
 
 /* ---- syscall enter ---------------------------------------------------- */
 
@@ -447,6 +449,22 @@ int ior_raw_task_exit(void *ctx)
 	do_task_exit(ctx, 1);
 	follow_exit();
 	return 0;
+}
+
+/* ---- async operations ------------------------------------------------- */
+
+/* io_uring: a request taken (io_uring_submit_sqe before Linux 6.4, the
+ * same program: trace/uring.c picks the tracepoint) and completed. */
+SEC("tracepoint/io_uring/io_uring_submit_req")
+int ior_uring_submit(void *ctx)
+{
+	return uring_on ? uring_submit(ctx) : 0;
+}
+
+SEC("tracepoint/io_uring/io_uring_complete")
+int ior_uring_complete(void *ctx)
+{
+	return uring_on ? uring_complete(ctx) : 0;
 }
 
 /* ---- flush and the bench's empty programs ----------------------------- */

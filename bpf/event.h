@@ -29,6 +29,15 @@
  * batched, and syscalls never summarized. */
 #define IOR_BATCH_FILL 8192
 #define IOR_FOLLOW_MAX 16384   /* processes -follow and ior -- CMD trace at once */
+/* Async operations take numbers past every syscall's (h.nr, the summary
+ * key): an io_uring request is IOR_NR_URING + its opcode, a libaio iocb
+ * IOR_NR_AIO + its aio_lio_opcode. Opcodes past the table share its last. */
+#define IOR_NR_URING 1024
+#define IOR_URING_OPS 128
+#define IOR_NR_AIO (IOR_NR_URING + IOR_URING_OPS)
+#define IOR_AIO_OPS 16
+#define IOR_NR_ASYNC_END (IOR_NR_AIO + IOR_AIO_OPS)
+#define IOR_ASYNC_OPS (IOR_NR_ASYNC_END - IOR_NR_URING)
 
 enum ior_rec_kind {
 	IOR_REC_ENTER = 1,
@@ -38,6 +47,8 @@ enum ior_rec_kind {
 	IOR_REC_FORK = 5, /* struct ior_rec_fork: the head's thread made a task */
 	IOR_REC_EXEC = 6, /* the head's process runs a new image (cloexec fds closed) */
 	IOR_REC_STREAK = 7, /* struct ior_rec_streak: the thread's pairs were summarized */
+	IOR_REC_ASYNC_SUBMIT = 8, /* struct ior_rec_async_submit: an async op was taken */
+	IOR_REC_ASYNC_DONE = 9,   /* struct ior_rec_async_done: it completed */
 };
 
 struct ior_rec_head {
@@ -73,6 +84,57 @@ struct ior_rec_streak {
 	__u64 last_exit; /* exit of the streak's last pair */
 	__s32 first_fd;  /* the first pair's summary key: (pid, tid, h.nr, first_fd) */
 	__u32 pairs;     /* pairs summarized in the streak */
+};
+
+/* An async operation the kernel took (io_uring_submit_req; a libaio
+ * iocb at io_submit): h is the submitting thread, h.nr the op's number
+ * (IOR_NR_URING + opcode, ...). key matches its completion (the request
+ * pointer). fd is the file argument (with IOR_ASYNC_FIXED, an index into
+ * the ring's registered files), -1 when the op has none. An open op
+ * carries its dirfd, open flags and path (path_len bytes, no NUL); the
+ * record is cut after the path. */
+struct ior_rec_async_submit {
+	struct ior_rec_head h;
+	__u64 key;
+	__s32 fd;
+	__u32 sqe_flags; /* IOR_ASYNC_FIXED, IOR_ASYNC_FORCE */
+	char comm[IOR_COMM_LEN];
+	__u64 flags;     /* open flags of an open op */
+	__s32 dirfd;
+	__u16 path_len;
+	__u8 cut;
+	__u8 pad;
+	char path[IOR_PATH_MAX];
+};
+
+#define IOR_ASYNC_FIXED 1u /* IOSQE_FIXED_FILE: fd is a registered-file index */
+#define IOR_ASYNC_FORCE 16u /* IOSQE_ASYNC: punted to io-wq */
+#define IOR_REC_ASYNC_SUBMIT_BASE __builtin_offsetof(struct ior_rec_async_submit, path)
+
+/* Its completion, wherever it ran (an io-wq worker, an interrupt, the
+ * submitter's task work): h is the submitting thread, h.ts the completion.
+ * more: a multishot request posted this result and stays armed (the next
+ * result is a pair of its own, from this one). */
+struct ior_rec_async_done {
+	struct ior_rec_head h;
+	__u64 key;
+	__s64 res;
+	__u32 more;
+	__u32 pad;
+};
+
+/* Per async op (index nr - IOR_NR_URING), filled by user space. */
+struct ior_async_conf {
+	__u8 traced;
+	__u8 fold;         /* may be summarized while the CPU's ring is full */
+	__u8 ret_is_bytes;
+	__u8 args;         /* enum ior_async_args: where the op's own arguments are */
+};
+
+enum ior_async_args {
+	IOR_ASYNC_ARGS_FILE,  /* the fd the request's file came from (or none) */
+	IOR_ASYNC_ARGS_OPEN,  /* an open: dirfd, flags and path */
+	IOR_ASYNC_ARGS_CLOSE, /* a close: the fd it closes */
 };
 
 /* A new process (child_pid == child_tid) or thread (child_pid == h.pid). */

@@ -24,6 +24,7 @@ struct ior_pair_stats {
 	uint64_t unattributed_why[IOR_FD_NREASONS];
 	uint64_t paths_cut;        /* paths longer than IOR_PATH_MAX - 1 bytes, shown cut */
 	uint64_t mmsg_unread;      /* sendmmsg/recvmmsg messages past IOR_MMSG_MAX: bytes not counted */
+	uint64_t async_fixed;      /* io_uring ops on registered (fixed) files: not named */
 };
 
 /* An enter still open: what a hung syscall looks like. */

@@ -14,7 +14,7 @@
 
 /* nr -> index + 1; 0 means not traced. Built before main() so lookups
  * need no lock. */
-static unsigned short by_nr[IOR_NR_MAX];
+static unsigned short by_nr[IOR_NR_ASYNC_END];
 
 __attribute__((constructor)) static void build_index(void)
 {
@@ -24,7 +24,7 @@ __attribute__((constructor)) static void build_index(void)
 
 const struct ior_syscall *ior_syscall_by_nr(unsigned nr)
 {
-	if (nr >= IOR_NR_MAX)
+	if (nr >= IOR_NR_ASYNC_END)
 		return 0;
 	return by_nr[nr] ? &ior_syscalls[by_nr[nr] - 1] : 0;
 }
@@ -49,6 +49,13 @@ const struct ior_syscall *ior_syscall_by_foreign_name(const char *name)
 		if (!strcmp(name, alias[i][0]))
 			s = ior_syscall_by_name(alias[i][1]);
 	return s;
+}
+
+int ior_syscall_async(const struct ior_syscall *s)
+{
+	if (s->nr >= IOR_NR_AIO)
+		return IOR_ASYNC_AIO;
+	return s->nr >= IOR_NR_URING ? IOR_ASYNC_URING : IOR_ASYNC_NONE;
 }
 
 unsigned ior_syscall_index(const struct ior_syscall *s)

@@ -88,6 +88,10 @@ const struct ior_syscall *ior_syscall_by_name(const char *name);
 /* The same, or the row another arch's name (in a recording made there)
  * stands for: arm64's fadvise64_64 is x86_64's fadvise64. */
 const struct ior_syscall *ior_syscall_by_foreign_name(const char *name);
+/* Whether s is a syscall or an async operation (bpf/event.h
+ * IOR_NR_URING): a row of neither sys_conf nor the syscall tracepoints. */
+enum ior_async_kind { IOR_ASYNC_NONE, IOR_ASYNC_URING, IOR_ASYNC_AIO };
+int ior_syscall_async(const struct ior_syscall *s);
 /* Index of s in ior_syscalls[]: a small stable id for recordings. */
 unsigned ior_syscall_index(const struct ior_syscall *s);
 /* Whether s changes the fd table (or the cwd): traced even when -tps

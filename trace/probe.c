@@ -33,8 +33,12 @@ static const struct attach_point empty[] = {
 	{ NULL, "ior_raw_empty", "sys_enter", false },
 };
 #define FLUSH_PROG "ior_flush" /* run on a CPU to send its batch, never attached */
+/* io_uring's programs, on classic tracepoints (their records' layouts
+ * come from BTF: trace/kfields.c); the submit one is an enter. */
+#define URING_SUBMIT "ior_uring_submit"
+#define URING_COMPLETE "ior_uring_complete"
 
-_Static_assert(sizeof tracing / sizeof *tracing <= IOR_PROBE_MAX_ATTACH, "tp_fds holds them");
+_Static_assert(sizeof tracing / sizeof *tracing + 2 <= IOR_PROBE_MAX_ATTACH, "tp_fds holds them and io_uring's");
 
 static void warn(const struct ior_probe_cfg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(const struct ior_probe_cfg *c, const char *fmt, ...)
@@ -80,6 +84,10 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 	}
 	if (!p->empty && k < max)
 		names[k++] = FLUSH_PROG;
+	if (p->uring_tp && k + 2 <= max) {
+		names[k++] = URING_COMPLETE;
+		names[k++] = URING_SUBMIT;
+	}
 	return k;
 }
 
@@ -136,6 +144,46 @@ static void set_offsets(struct ior_probe *p, const struct ior_probe_cfg *c)
 		warn(c, "%s; sockets are named without their local address", why);
 }
 
+/* Whether the run traces any async op of kind k (selected, or kept for
+ * the fd table). */
+static bool wants_async(const struct ior_probe_cfg *c, int k)
+{
+	for (unsigned i = 0; i < ior_nsyscalls; i++)
+		if (ior_syscall_async(&ior_syscalls[i]) == k &&
+		    (c->sel[i] || ior_syscall_keeps_fds(&ior_syscalls[i])))
+			return true;
+	return false;
+}
+
+static void unselect_async(const struct ior_probe_cfg *c, int k)
+{
+	for (unsigned i = 0; i < ior_nsyscalls; i++)
+		if (ior_syscall_async(&ior_syscalls[i]) == k)
+			c->sel[i] = 0;
+}
+
+/* io_uring is traced where its tracepoints exist and their records and
+ * requests are understood (the kernel's BTF); else everything else is,
+ * and one warning says why. */
+static void setup_uring(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256];
+	const char *tp = NULL;
+
+	if (!wants_async(c, IOR_ASYNC_URING))
+		return;
+	if (!p->use_btf)
+		snprintf(why, sizeof why, "needs the kernel's BTF");
+	else if (ior_kfields_set_uring(p->obj, &tp, why, sizeof why) &&
+		 ior_loader_tracepoint_id("io_uring", tp, why, sizeof why) >= 0 &&
+		 ior_loader_tracepoint_id("io_uring", "io_uring_complete", why, sizeof why) >= 0) {
+		p->uring_tp = tp;
+		return;
+	}
+	unselect_async(c, IOR_ASYNC_URING);
+	warn(c, "io_uring: %s; io_uring operations are not traced", why);
+}
+
 /* The tp_btf programs the kernel refused (the loader's warning says why)
  * give way to their raw twins, all of them: one mode per run. */
 static int fall_back_to_raw(struct ior_probe *p, bool verbose, char *err, size_t errlen)
@@ -167,6 +215,10 @@ static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		if (!c->sel[i])
 			continue;
+		if (ior_syscall_async(&ior_syscalls[i])) { /* setup_uring() decided */
+			p->nattached++;
+			continue;
+		}
 		snprintf(tp, sizeof tp, "sys_enter_%s", ior_syscalls[i].name);
 		int r = ior_loader_tracepoint_id("syscalls", tp, why, sizeof why);
 		if (r >= 0) {
@@ -177,7 +229,7 @@ static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
 			warn(c, "cannot check which syscalls this kernel has: %s", why);
 			p->nattached = 0;
 			for (unsigned j = 0; j < ior_nsyscalls; j++)
-				p->nattached += c->sel[j];
+				p->nattached += c->sel[j] != 0;
 			return;
 		}
 		if (c->sel[i] != IOR_SEL_NAMED) {
@@ -217,7 +269,7 @@ static int fill_sys_conf(struct ior_probe *p, const unsigned char *sel, char *er
 		const struct ior_syscall *s = &ior_syscalls[i];
 		struct ior_sys_conf c = sys_conf_of(s, sel[i]);
 		uint32_t key = s->nr;
-		if (!sel[i] && !ior_syscall_keeps_fds(s))
+		if ((!sel[i] && !ior_syscall_keeps_fds(s)) || ior_syscall_async(s))
 			continue;
 		int r = ior_sys_map_update_elem(fd, &key, &c, 0);
 		if (r < 0)
@@ -226,15 +278,41 @@ static int fill_sys_conf(struct ior_probe *p, const unsigned char *sel, char *er
 	return 0;
 }
 
+/* async_conf: the ops traced (selected, or kept for the fd table). */
+static int fill_async_conf(struct ior_probe *p, const unsigned char *sel, char *err, size_t errlen)
+{
+	int fd = ior_loader_map_fd(p->obj, "async_conf");
+
+	if (fd < 0)
+		return snprintf(err, errlen, "map 'async_conf': not in the BPF object: %s", strerror(-fd)), fd;
+	for (unsigned i = 0; i < ior_nsyscalls; i++) {
+		const struct ior_syscall *s = &ior_syscalls[i];
+		int k = ior_syscall_async(s);
+		if (!k || (k == IOR_ASYNC_URING && !p->uring_tp) || (!sel[i] && !ior_syscall_keeps_fds(s)))
+			continue;
+		struct ior_async_conf c = {
+			.traced = 1, .fold = sel[i] && !ior_syscall_keeps_fds(s),
+			.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER,
+			.args = s->cls == IOR_SC_OPEN && s->path_arg[0] != IOR_ARG_NONE ? IOR_ASYNC_ARGS_OPEN :
+				s->cls == IOR_SC_CLOSE ? IOR_ASYNC_ARGS_CLOSE : IOR_ASYNC_ARGS_FILE,
+		};
+		uint32_t key = s->nr - IOR_NR_URING;
+		int r = ior_sys_map_update_elem(fd, &key, &c, 0);
+		if (r < 0)
+			return snprintf(err, errlen, "map 'async_conf': update of %s: %s", s->name, strerror(-r)), r;
+	}
+	return 0;
+}
+
 int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err, size_t errlen)
 {
-	const char *names[IOR_PROBE_MAX_ATTACH + 2] = { 0 };
+	const char *names[IOR_PROBE_MAX_ATTACH + 4] = { 0 };
 	struct ior_load_opts lo = { .verbose = c->verbose, .progs = names };
 	const char *w;
 	int r;
 
 	memset(p, 0, sizeof *p);
-	p->flush_fd = p->enter_fd = -1;
+	p->flush_fd = p->enter_fd = p->submit_fd = -1;
 	p->empty = c->empty;
 	p->detached = c->detached;
 	r = ior_loader_open(c->object, c->object_size, &p->obj, err, errlen);
@@ -244,10 +322,12 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 		return r;
 	if (!c->empty)
 		set_offsets(p, c);
+	if (!c->empty)
+		setup_uring(p, c);
 	if (c->follow && !p->task_offsets)
 		return snprintf(err, errlen, "following new processes needs task_struct's layout from the "
 					     "kernel's BTF (/sys/kernel/btf/vmlinux), which is unavailable"), -ENOTSUP;
-	ior_probe_programs(p, names, IOR_PROBE_MAX_ATTACH + 1);
+	ior_probe_programs(p, names, IOR_PROBE_MAX_ATTACH + 3);
 	r = ior_loader_load(p->obj, &lo, err, errlen);
 	if (!r)
 		r = fall_back_to_raw(p, c->verbose, err, errlen);
@@ -261,7 +341,27 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	if (c->empty)
 		return 0;
 	p->flush_fd = ior_loader_prog_fd(p->obj, FLUSH_PROG);
-	return fill_sys_conf(p, c->sel, err, errlen);
+	r = fill_sys_conf(p, c->sel, err, errlen);
+	return r ? r : fill_async_conf(p, c->sel, err, errlen);
+}
+
+/* Completions before submissions, like exits before enters. */
+static int attach_uring(struct ior_probe *p, char *err, size_t errlen)
+{
+	const char *prog[2] = { URING_COMPLETE, URING_SUBMIT }, *tp[2] = { "io_uring_complete", p->uring_tp };
+
+	for (int i = 0; i < 2; i++) {
+		int fd = ior_loader_prog_fd(p->obj, prog[i]);
+		if (fd < 0)
+			return snprintf(err, errlen, "prog '%s': not loaded", prog[i]), fd;
+		fd = ior_loader_attach_tracepoint(fd, "io_uring", tp[i], err, errlen);
+		if (fd < 0)
+			return fd;
+		if (i == 1)
+			p->submit_fd = fd;
+		p->tp_fds[p->ntp++] = fd;
+	}
+	return 0;
 }
 
 int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
@@ -284,7 +384,7 @@ int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 			p->enter_fd = fd;
 		p->tp_fds[p->ntp++] = fd;
 	}
-	return 0;
+	return p->uring_tp && !p->detached ? attach_uring(p, err, errlen) : 0;
 }
 
 uint64_t ior_probe_detach(struct ior_probe *p)
@@ -292,14 +392,14 @@ uint64_t ior_probe_detach(struct ior_probe *p)
 	uint64_t enters_gone;
 
 	for (unsigned i = 0; i < p->ntp; i++)
-		if (p->tp_fds[i] == p->enter_fd)
+		if (p->tp_fds[i] == p->enter_fd || p->tp_fds[i] == p->submit_fd)
 			close(p->tp_fds[i]);
 	enters_gone = ior_mono_ns();
 	for (unsigned i = 0; i < p->ntp; i++)
-		if (p->tp_fds[i] != p->enter_fd)
+		if (p->tp_fds[i] != p->enter_fd && p->tp_fds[i] != p->submit_fd)
 			close(p->tp_fds[i]);
 	p->ntp = 0;
-	p->enter_fd = -1;
+	p->enter_fd = p->submit_fd = -1;
 	return enters_gone;
 }
 
@@ -308,7 +408,7 @@ void ior_probe_close(struct ior_probe *p)
 	ior_probe_detach(p);
 	ior_loader_close(p->obj);
 	memset(p, 0, sizeof *p);
-	p->flush_fd = p->enter_fd = -1;
+	p->flush_fd = p->enter_fd = p->submit_fd = -1;
 }
 
 int ior_probe_counter(const struct ior_probe *p, const char *name, uint64_t *v, char *err, size_t errlen)

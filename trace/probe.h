@@ -11,7 +11,7 @@
 
 struct ior_bpf_obj;
 
-#define IOR_PROBE_MAX_ATTACH 8
+#define IOR_PROBE_MAX_ATTACH 10
 
 struct ior_probe_cfg {
 	const void *object;   /* bpf.c's ELF object (the binary embeds it) */
@@ -46,6 +46,9 @@ struct ior_probe {
 	int tp_fds[IOR_PROBE_MAX_ATTACH]; /* attachments, in attach order */
 	unsigned ntp;
 	int enter_fd;         /* the sys_enter attachment among them, or -1 */
+	int submit_fd;        /* io_uring's submit attachment, or -1 */
+	const char *uring_tp; /* io_uring's submit tracepoint when io_uring is
+			       * traced, else NULL */
 };
 
 /* Opens the embedded object, sets the filters and kernel offsets, loads

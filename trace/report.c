@@ -121,6 +121,11 @@ static void print_oddities(struct ior_session *s, FILE *f, const struct ior_pair
 	if (s->cfg.probe.follow && (bad = ior_session_counter(s, "follow_full")))
 		fprintf(f, "ior: %llu new processes not traced: the followed set was full (%d processes)\n",
 			(ull)bad, IOR_FOLLOW_MAX);
+	if ((bad = ior_session_counter(s, "async_full")))
+		fprintf(f, "ior: %llu async operations not traced: the in-flight map was full (65536)\n", (ull)bad);
+	if (st->async_fixed)
+		fprintf(f, "ior: io_uring operations on registered (fixed) files, shown without a file: %llu\n",
+			(ull)st->async_fixed);
 	bad = 0;
 	if (full)
 		fprintf(f, "ior: %llu syscalls without their path: their path pointers could not be kept "
