@@ -281,9 +281,11 @@ static int fill_sys_conf(struct ior_probe *p, const unsigned char *sel, char *er
 /* async_conf: the ops traced (selected, or kept for the fd table). */
 static int fill_async_conf(struct ior_probe *p, const unsigned char *sel, char *err, size_t errlen)
 {
-	int fd = ior_loader_map_fd(p->obj, "async_conf");
+	int fd;
 
-	if (fd < 0)
+	if (!p->uring_tp) /* no program reads it: the map was not made */
+		return 0;
+	if ((fd = ior_loader_map_fd(p->obj, "async_conf")) < 0)
 		return snprintf(err, errlen, "map 'async_conf': not in the BPF object: %s", strerror(-fd)), fd;
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const struct ior_syscall *s = &ior_syscalls[i];

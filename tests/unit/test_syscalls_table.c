@@ -15,12 +15,16 @@ static const struct ior_syscall *sc(const char *name)
 	return s;
 }
 
+#define URING_ROWS 64 /* opcodes 0..62 and "other" */
+
 TEST(every_entry_is_whole)
 {
-	CHECK_EQ_INT(ior_nsyscalls, 367);
+	CHECK_EQ_INT(ior_nsyscalls, 367 + URING_ROWS);
+	CHECK(ior_nsyscalls <= IOR_NR_MAX); /* the selection arrays (cmd/) hold one byte per row */
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const struct ior_syscall *s = &ior_syscalls[i];
-		if (!s->name || !s->name[0] || s->family >= IOR_NFAMILIES || s->nr >= IOR_NR_MAX ||
+		if (!s->name || !s->name[0] || s->family >= IOR_NFAMILIES ||
+		    s->nr >= (ior_syscall_async(s) ? IOR_NR_ASYNC_END : IOR_NR_MAX) ||
 		    s->cls > IOR_SC_FCNTL)
 			T_FAIL("entry %u (%s)", i, s->name ? s->name : "?");
 		for (int a = 0; a < 2; a++)
@@ -62,6 +66,42 @@ TEST(foreign_names)
 	CHECK(ior_syscall_by_foreign_name("no_such_syscall") == NULL);
 }
 
+/* io_uring's opcodes 0..62 and the row for any later one. */
+TEST(uring_rows)
+{
+	static const struct { const char *name; unsigned op, cls, fam; int fd; } want[] = {
+		{ "uring:nop", 0, IOR_SC_OTHER, IOR_FAM_Misc, 0 },
+		{ "uring:readv", 1, IOR_SC_READ, IOR_FAM_FS, 1 },
+		{ "uring:openat", 18, IOR_SC_OPEN, IOR_FAM_FS, 0 },
+		{ "uring:close", 19, IOR_SC_CLOSE, IOR_FAM_FS, 1 },
+		{ "uring:read", 22, IOR_SC_READ, IOR_FAM_FS, 1 },
+		{ "uring:write", 23, IOR_SC_WRITE, IOR_FAM_FS, 1 },
+		{ "uring:send", 26, IOR_SC_WRITE, IOR_FAM_Network, 1 },
+		{ "uring:recv", 27, IOR_SC_READ, IOR_FAM_Network, 1 },
+		{ "uring:writev_fixed", 61, IOR_SC_WRITE, IOR_FAM_FS, 1 },
+		{ "uring:pipe", 62, IOR_SC_OTHER, IOR_FAM_IPC, 0 },
+		{ "uring:other", IOR_URING_OPS - 1, IOR_SC_OTHER, IOR_FAM_Misc, 0 },
+	};
+	unsigned n = 0;
+	for (unsigned i = 0; i < ior_nsyscalls; i++) {
+		const struct ior_syscall *s = &ior_syscalls[i];
+		if (ior_syscall_async(s) != IOR_ASYNC_URING)
+			continue;
+		n++;
+		if (strncmp(s->name, "uring:", 6) || ior_syscall_keeps_fds(s) != (s->cls >= IOR_SC_OPEN))
+			T_FAIL("%s: name or roles", s->name);
+	}
+	CHECK_EQ_INT(n, URING_ROWS);
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const struct ior_syscall *s = ior_syscall_by_name(want[i].name);
+		if (!s || s->nr != IOR_NR_URING + want[i].op || s->cls != want[i].cls || s->family != want[i].fam ||
+		    (s->fd_arg != IOR_ARG_NONE) != want[i].fd)
+			T_FAIL("%s: row", want[i].name);
+	}
+	const struct ior_syscall *o = ior_syscall_by_name("uring:openat");
+	CHECK(o && o->aux_is_dirfd && o->path_arg[0] == 0 && o->flags_arg == 0);
+}
+
 TEST(counts_per_family)
 {
 	static const unsigned want[IOR_NFAMILIES] = {
@@ -70,10 +110,16 @@ TEST(counts_per_family)
 		[IOR_FAM_Sched] = 12, [IOR_FAM_IPC] = 37, [IOR_FAM_Time] = 19,
 		[IOR_FAM_Security] = 21, [IOR_FAM_AIO] = 9, [IOR_FAM_Misc] = 16,
 	};
+	/* the io_uring ops of each family */
+	static const unsigned uring[IOR_NFAMILIES] = {
+		[IOR_FAM_FS] = 27, [IOR_FAM_Network] = 15, [IOR_FAM_Polling] = 4,
+		[IOR_FAM_Memory] = 3, [IOR_FAM_Process] = 1, [IOR_FAM_IPC] = 5, [IOR_FAM_Time] = 3,
+		[IOR_FAM_Misc] = 6,
+	};
 	unsigned total = 0;
 	for (unsigned f = 0; f < IOR_NFAMILIES; f++) {
-		if (ior_family_count(f) != want[f])
-			T_FAIL("%s: %u syscalls, want %u", ior_family_name(f), ior_family_count(f), want[f]);
+		if (ior_family_count(f) != want[f] + uring[f])
+			T_FAIL("%s: %u rows, want %u + %u", ior_family_name(f), ior_family_count(f), want[f], uring[f]);
 		total += ior_family_count(f);
 		CHECK_EQ_INT(ior_family_by_name(ior_family_name(f)), f);
 	}
@@ -149,6 +195,7 @@ int main(void)
 	RUN(no_duplicate_nr_or_name);
 	RUN(foreign_names);
 	RUN(counts_per_family);
+	RUN(uring_rows);
 	RUN(families_of_some);
 	RUN(socket_roles);
 	RUN(fd_names);
