@@ -30,6 +30,7 @@
 #include "bpf/wait.h"
 #include "bpf/async.h"
 #include "bpf/uring.h"
+#include "bpf/aio.h"
 
 /* ---- syscall enter ---------------------------------------------------- */
 
@@ -465,6 +466,32 @@ SEC("tracepoint/io_uring/io_uring_complete")
 int ior_uring_complete(void *ctx)
 {
 	return uring_on ? uring_complete(ctx) : 0;
+}
+
+/* libaio: on the per-syscall tracepoints of its four syscalls. */
+SEC("tracepoint/syscalls/sys_enter_io_submit")
+int ior_aio_submit(struct sys_enter_ctx *ctx)
+{
+	return aio_submit(ctx);
+}
+
+SEC("tracepoint/syscalls/sys_exit_io_submit")
+int ior_aio_submit_exit(struct sys_exit_ctx *ctx)
+{
+	return aio_submit_exit(ctx);
+}
+
+/* io_getevents and io_pgetevents: the same arguments up to events */
+SEC("tracepoint/syscalls/sys_enter_io_getevents")
+int ior_aio_getevents(struct sys_enter_ctx *ctx)
+{
+	return aio_getevents(ctx);
+}
+
+SEC("tracepoint/syscalls/sys_exit_io_getevents")
+int ior_aio_getevents_exit(struct sys_exit_ctx *ctx)
+{
+	return aio_getevents_exit(ctx);
 }
 
 /* ---- flush and the bench's empty programs ----------------------------- */

@@ -115,7 +115,8 @@ INLINE void async_summarize(const struct ior_async_start *st, __s64 res, __u64 n
 }
 
 /* The op of key completed with res: a done record for the submitter (or
- * a summary); the entry stays, restarted, while more results will come. */
+ * a summary); more: enum ior_async_done (with IOR_ASYNC_DONE_MORE the
+ * entry stays, restarted). */
 INLINE void async_done(void *ctx, const struct ior_async_key *key, __s64 res, int more)
 {
 	struct ior_async_start *st = bpf_map_lookup_elem(&async_reqs, key);
@@ -126,6 +127,10 @@ INLINE void async_done(void *ctx, const struct ior_async_key *key, __s64 res, in
 	if (!st)
 		return;
 	now = bpf_ktime_get_ns();
+	if (st->folded && more == IOR_ASYNC_DONE_WITHDRAWN) {
+		bpf_map_delete_elem(&async_reqs, key); /* no record of it went out */
+		return;
+	}
 	if (st->folded) {
 		async_summarize(st, res, now, async_traced(st->nr));
 	} else if ((b = batch_get())) {
@@ -144,7 +149,7 @@ INLINE void async_done(void *ctx, const struct ior_async_key *key, __s64 res, in
 			batch_commit(b, sizeof *r);
 		}
 	}
-	if (more)
+	if (more == IOR_ASYNC_DONE_MORE)
 		st->enter_ns = now;
 	else
 		bpf_map_delete_elem(&async_reqs, key);

@@ -112,16 +112,28 @@ struct ior_rec_async_submit {
 #define IOR_REC_ASYNC_SUBMIT_BASE __builtin_offsetof(struct ior_rec_async_submit, path)
 
 /* Its completion, wherever it ran (an io-wq worker, an interrupt, the
- * submitter's task work): h is the submitting thread, h.ts the completion.
- * more: a multishot request posted this result and stays armed (the next
- * result is a pair of its own, from this one). */
+ * submitter's task work; for libaio the io_getevents exit that returned
+ * its event): h is the submitting thread, h.ts the completion. */
 struct ior_rec_async_done {
 	struct ior_rec_head h;
 	__u64 key;
 	__s64 res;
-	__u32 more;
+	__u32 more; /* enum ior_async_done */
 	__u32 pad;
 };
+
+enum ior_async_done {
+	IOR_ASYNC_DONE_LAST = 0,
+	/* a multishot request posted this result and stays armed: the next
+	 * result is a pair of its own, timed from this one */
+	IOR_ASYNC_DONE_MORE = 1,
+	/* io_submit refused this iocb (it returned fewer): no pair, no op */
+	IOR_ASYNC_DONE_WITHDRAWN = 2,
+};
+
+/* iocbs read per io_submit, events per io_getevents; the rest are
+ * counted (bpf.c aio_unread) and not traced. */
+#define IOR_AIO_BATCH_MAX 32
 
 /* Per async op (index nr - IOR_NR_URING), filled by user space. */
 struct ior_async_conf {

@@ -87,6 +87,9 @@ __u64 pending_n = 0;
 __u64 follow_full = 0;
 /* Async ops the in-flight map (async_reqs) had no room for: not traced. */
 __u64 async_full = 0;
+/* libaio iocbs and events past IOR_AIO_BATCH_MAX in one call, or whose
+ * call could not be remembered (aio_calls full): not traced. */
+__u64 aio_unread = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -202,6 +205,20 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ior_async_conf);
 } async_conf SEC(".maps");
+
+/* The user array an io_submit or io_getevents enter named (iocb
+ * pointers, io_events), by tid, for its exit. */
+struct aio_call {
+	__u64 ptr;
+	__u64 n;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct aio_call);
+} aio_calls SEC(".maps");
 
 #endif
 

@@ -69,7 +69,7 @@ INLINE int uring_complete(void *ctx)
 
 	struct ior_async_key k = { req, 0, 0 };
 	if (req)
-		async_done(ctx, &k, res, !!(cflags & IORING_CQE_F_MORE_));
+		async_done(ctx, &k, res, (cflags & IORING_CQE_F_MORE_) ? IOR_ASYNC_DONE_MORE : IOR_ASYNC_DONE_LAST);
 	return 0;
 }
 

@@ -181,8 +181,9 @@ void ior_pair_async_done(struct ior_pairer *p, const char *rec, size_t len)
 			p->st.t.unpaired_exits++;
 		return;
 	}
-	deliver(p, o, &d);
-	if (d.more) /* a multishot op: its next result is timed from this one */
+	if (d.more != IOR_ASYNC_DONE_WITHDRAWN) /* else io_submit refused it: no op */
+		deliver(p, o, &d);
+	if (d.more == IOR_ASYNC_DONE_MORE) /* a multishot op: its next result is timed from this one */
 		o->enter_ts = d.h.ts;
 	else
 		op_delete(p, o);

@@ -1,8 +1,8 @@
 /* The rows of async operations, at the end of every arch's table (their
  * numbers are ior's, the same everywhere: bpf/event.h IOR_NR_URING):
  * one per io_uring opcode of the kernel's UAPI (include/uapi/linux/
- * io_uring.h), named uring:OP, in the family of the syscall it does
- * async. The argument indexes only say which roles an op has (0: its
+ * io_uring.h), named uring:OP, and one per libaio iocb opcode, aio:OP,
+ * each in the family of the syscall it does async. The argument indexes only say which roles an op has (0: its
  * file, its open flags, its path); the kernel side reads them from the
  * request itself (bpf/uring.h). An op that takes paths the kernel side
  * does not read yet (statx, renameat, unlinkat, ...) has none here. */
@@ -22,6 +22,11 @@
 #define UR_NEWFD(fam, op, name_, fd, kind) \
 	{ .name = "uring:" name_, .nr = IOR_NR_URING + (op), .cls = IOR_SC_OPEN, .fd_arg = fd, \
 	  .flags_arg = N, .aux_arg = N, .path_arg = { N, N }, .family = IOR_FAM_##fam, .fd_kind = IOR_FD_##kind }
+
+/* a libaio iocb of aio_lio_opcode op (include/uapi/linux/aio_abi.h) */
+#define AIO(fam, op, name_, cls_, fd) \
+	{ .name = "aio:" name_, .nr = IOR_NR_AIO + (op), .cls = IOR_SC_##cls_, .fd_arg = fd, \
+	  .flags_arg = N, .aux_arg = N, .path_arg = { N, N }, .family = IOR_FAM_##fam }
 
 #define IOR_ASYNC_ROWS \
 	UR(Misc, 0, "nop", OTHER, N), UR(FS, 1, "readv", READ, 0), UR(FS, 2, "writev", WRITE, 0), \
@@ -54,6 +59,10 @@
 	UR(Network, 57, "listen", OTHER, 0), UR(Network, 58, "recv_zc", READ, 0), \
 	UR(Polling, 59, "epoll_wait", OTHER, 0), UR(FS, 60, "readv_fixed", READ, 0), \
 	UR(FS, 61, "writev_fixed", WRITE, 0), UR(IPC, 62, "pipe", OTHER, N), \
-	UR(Misc, IOR_URING_OPS - 1, "other", OTHER, N)
+	UR(Misc, IOR_URING_OPS - 1, "other", OTHER, N), \
+	AIO(FS, 0, "pread", READ, 0), AIO(FS, 1, "pwrite", WRITE, 0), AIO(FS, 2, "fsync", OTHER, 0), \
+	AIO(FS, 3, "fdsync", OTHER, 0), AIO(Polling, 5, "poll", OTHER, 0), AIO(Misc, 6, "noop", OTHER, N), \
+	AIO(FS, 7, "preadv", READ, 0), AIO(FS, 8, "pwritev", WRITE, 0), \
+	AIO(Misc, IOR_AIO_OPS - 1, "other", OTHER, N)
 
 #endif

@@ -319,6 +319,21 @@
  *   totals: uring:read 8 (12388 bytes), uring:write 2 (4196 bytes),
  *   uring:openat 1, uring:close 1; io_uring_enter 9, pread64 1.
  *
+ * aio DIR: DIR/data (16384 bytes of 'a') is written and opened O_RDWR
+ *   (fd 3) and an aio context of 8 made (io_setup) before the release.
+ *   After it, on raw syscalls (no libaio), each io_submit is followed by
+ *   one io_getevents(ctx, N, N) for all its events:
+ *   aio:pread  3, 4096 at 0 -> 4096                        1
+ *   aio:pwrite 3, 4096 at 4096 -> 4096                     1
+ *   aio:fsync  3 -> 0                                      1
+ *   aio:pread  3, 1024 at 1024*i, i < 3, in one io_submit  3
+ *   io_submit of [aio:pread 3, 100 at 0; aio:pread 999] -> 1: the second
+ *     is refused (EBADF) and no op; the first -> 100      1
+ *   aio:preadv 3, 2 x 512 at 0 -> 1024                     1
+ *   pread64 3, 64 at 0 -> 64 (a syscall after the ops)     1
+ *   totals: aio:pread 5 (7268 bytes), aio:pwrite 1 (4096), aio:fsync 1,
+ *   aio:preadv 1 (1024); io_submit 6 (one -> 1 of 2), io_getevents 6.
+ *
  * With WORKLOAD_NOWAIT set in its environment a scenario neither says
  * "ready" nor waits: ior -- workload ... traces it from its first syscall.
  *
@@ -343,6 +358,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -1441,6 +1457,79 @@ static int uring(const char *dir)
 	return 0;
 }
 
+/* ---- libaio on raw syscalls: struct iocb and io_event of aio_abi.h ---- */
+
+struct aio_cb {
+	uint64_t data;
+	uint32_t key, rw_flags;
+	uint16_t opcode;
+	int16_t reqprio;
+	uint32_t fildes;
+	uint64_t buf, nbytes;
+	int64_t offset;
+	uint64_t reserved2;
+	uint32_t flags, resfd;
+};
+
+struct aio_ev {
+	uint64_t data, obj;
+	int64_t res, res2;
+};
+
+enum { AIO_PREAD = 0, AIO_PWRITE = 1, AIO_FSYNC = 2, AIO_PREADV = 7 };
+
+static struct aio_cb aio_make(uint16_t op, int fd, void *buf, uint64_t n, int64_t off)
+{
+	struct aio_cb cb;
+	memset(&cb, 0, sizeof cb);
+	cb.opcode = op;
+	cb.fildes = (uint32_t)fd;
+	cb.buf = (uint64_t)(uintptr_t)buf;
+	cb.nbytes = n;
+	cb.offset = off;
+	return cb;
+}
+
+/* Submits n iocbs (want_taken of them taken), then reaps that many
+ * events, checking each result against its iocb's want. */
+static void aio_run(unsigned long ctx, struct aio_cb *cbs, long n, long want_taken, const int64_t *want)
+{
+	struct aio_cb *ptrs[8];
+	struct aio_ev ev[8];
+	for (long i = 0; i < n; i++)
+		ptrs[i] = &cbs[i];
+	expect(syscall(SYS_io_submit, ctx, n, ptrs), want_taken, "io_submit");
+	expect(syscall(SYS_io_getevents, ctx, want_taken, want_taken, ev, NULL), want_taken, "io_getevents");
+	for (long i = 0; i < want_taken; i++)
+		expect(ev[i].res, want[(struct aio_cb *)(uintptr_t)ev[i].obj - cbs], "aio event");
+}
+
+static int aio(const char *dir)
+{
+	static char buf[16384];
+	char data[512];
+	unsigned long ctx = 0;
+	join_path(data, sizeof data, dir, "data");
+	memset(buf, 'a', sizeof buf);
+	int fd = (int)expect(sys_openat(data, O_RDWR | O_CREAT | O_TRUNC, 0644), 3, "openat data");
+	expect(write(fd, buf, sizeof buf), sizeof buf, "write data");
+	expect(syscall(SYS_io_setup, 8, &ctx), 0, "io_setup");
+	struct iovec iov[2] = { { buf, 512 }, { buf + 512, 512 } };
+	wait_for_release(0);
+
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PREAD, fd, buf, 4096, 0) }, 1, 1, (int64_t[]){ 4096 });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PWRITE, fd, buf, 4096, 4096) }, 1, 1, (int64_t[]){ 4096 });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_FSYNC, fd, 0, 0, 0) }, 1, 1, (int64_t[]){ 0 });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PREAD, fd, buf, 1024, 0), aio_make(AIO_PREAD, fd, buf + 1024, 1024, 1024),
+					aio_make(AIO_PREAD, fd, buf + 2048, 1024, 2048) },
+		3, 3, (int64_t[]){ 1024, 1024, 1024 });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PREAD, fd, buf, 100, 0), aio_make(AIO_PREAD, 999, buf, 100, 0) },
+		2, 1, (int64_t[]){ 100, -EBADF });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PREADV, fd, iov, 2, 0) }, 1, 1, (int64_t[]){ 1024 });
+	expect(pread(fd, buf, 64, 0), 64, "pread64 64");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -1506,6 +1595,8 @@ int main(int argc, char **argv)
 		rc = waits_scenario();
 	else if (!strcmp(sc, "uring") && argc == 3)
 		rc = uring(argv[2]);
+	else if (!strcmp(sc, "aio") && argc == 3)
+		rc = aio(argv[2]);
 	else
 		usage();
 	_exit(rc);

@@ -38,7 +38,20 @@ static const struct attach_point empty[] = {
 #define URING_SUBMIT "ior_uring_submit"
 #define URING_COMPLETE "ior_uring_complete"
 
-_Static_assert(sizeof tracing / sizeof *tracing + 2 <= IOR_PROBE_MAX_ATTACH, "tp_fds holds them and io_uring's");
+/* libaio's programs on the per-syscall tracepoints of its syscalls,
+ * exits before enters; io_pgetevents shares io_getevents' programs. */
+static const struct { const char *prog, *tp; bool optional; } aio_points[] = {
+	{ "ior_aio_submit_exit", "sys_exit_io_submit", false },
+	{ "ior_aio_getevents_exit", "sys_exit_io_getevents", false },
+	{ "ior_aio_getevents_exit", "sys_exit_io_pgetevents", true },
+	{ "ior_aio_getevents", "sys_enter_io_getevents", false },
+	{ "ior_aio_getevents", "sys_enter_io_pgetevents", true },
+	{ "ior_aio_submit", "sys_enter_io_submit", false },
+};
+#define AIO_POINTS (sizeof aio_points / sizeof aio_points[0])
+
+_Static_assert(sizeof tracing / sizeof *tracing + 2 + AIO_POINTS <= IOR_PROBE_MAX_ATTACH,
+	       "tp_fds holds them, io_uring's and libaio's");
 
 static void warn(const struct ior_probe_cfg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(const struct ior_probe_cfg *c, const char *fmt, ...)
@@ -88,6 +101,9 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 		names[k++] = URING_COMPLETE;
 		names[k++] = URING_SUBMIT;
 	}
+	for (unsigned i = 0; p->aio && i < AIO_POINTS && k < max; i++)
+		if (!i || strcmp(aio_points[i].prog, aio_points[i - 1].prog))
+			names[k++] = aio_points[i].prog;
 	return k;
 }
 
@@ -182,6 +198,23 @@ static void setup_uring(struct ior_probe *p, const struct ior_probe_cfg *c)
 	}
 	unselect_async(c, IOR_ASYNC_URING);
 	warn(c, "io_uring: %s; io_uring operations are not traced", why);
+}
+
+/* libaio is traced where its syscalls have tracepoints (no BTF needed). */
+static void setup_aio(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256] = "";
+
+	if (!wants_async(c, IOR_ASYNC_AIO))
+		return;
+	p->aio = true;
+	for (unsigned i = 0; i < AIO_POINTS && p->aio; i++)
+		if (!aio_points[i].optional && ior_loader_tracepoint_id("syscalls", aio_points[i].tp, why, sizeof why) < 0)
+			p->aio = false;
+	if (p->aio)
+		return;
+	unselect_async(c, IOR_ASYNC_AIO);
+	warn(c, "libaio: %s; libaio operations are not traced", why);
 }
 
 /* The tp_btf programs the kernel refused (the loader's warning says why)
@@ -283,14 +316,15 @@ static int fill_async_conf(struct ior_probe *p, const unsigned char *sel, char *
 {
 	int fd;
 
-	if (!p->uring_tp) /* no program reads it: the map was not made */
+	if (!p->uring_tp && !p->aio) /* no program reads it: the map was not made */
 		return 0;
 	if ((fd = ior_loader_map_fd(p->obj, "async_conf")) < 0)
 		return snprintf(err, errlen, "map 'async_conf': not in the BPF object: %s", strerror(-fd)), fd;
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const struct ior_syscall *s = &ior_syscalls[i];
 		int k = ior_syscall_async(s);
-		if (!k || (k == IOR_ASYNC_URING && !p->uring_tp) || (!sel[i] && !ior_syscall_keeps_fds(s)))
+		if (!k || (k == IOR_ASYNC_URING && !p->uring_tp) || (k == IOR_ASYNC_AIO && !p->aio) ||
+		    (!sel[i] && !ior_syscall_keeps_fds(s)))
 			continue;
 		struct ior_async_conf c = {
 			.traced = 1, .fold = sel[i] && !ior_syscall_keeps_fds(s),
@@ -314,7 +348,7 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	int r;
 
 	memset(p, 0, sizeof *p);
-	p->flush_fd = p->enter_fd = p->submit_fd = -1;
+	p->flush_fd = p->enter_fd = p->submit_fd = p->aio_submit_fd = -1;
 	p->empty = c->empty;
 	p->detached = c->detached;
 	r = ior_loader_open(c->object, c->object_size, &p->obj, err, errlen);
@@ -324,8 +358,10 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 		return r;
 	if (!c->empty)
 		set_offsets(p, c);
-	if (!c->empty)
+	if (!c->empty) {
 		setup_uring(p, c);
+		setup_aio(p, c);
+	}
 	if (c->follow && !p->task_offsets)
 		return snprintf(err, errlen, "following new processes needs task_struct's layout from the "
 					     "kernel's BTF (/sys/kernel/btf/vmlinux), which is unavailable"), -ENOTSUP;
@@ -366,6 +402,25 @@ static int attach_uring(struct ior_probe *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* The last one, io_submit's enter, counts as an enter at detach. */
+static int attach_aio(struct ior_probe *p, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < AIO_POINTS; i++) {
+		int fd = ior_loader_prog_fd(p->obj, aio_points[i].prog);
+		if (fd < 0)
+			return snprintf(err, errlen, "prog '%s': not loaded", aio_points[i].prog), fd;
+		fd = ior_loader_attach_tracepoint(fd, "syscalls", aio_points[i].tp, err, errlen);
+		if (fd == -ENOENT && aio_points[i].optional)
+			continue;
+		if (fd < 0)
+			return fd;
+		if (i == AIO_POINTS - 1)
+			p->aio_submit_fd = fd;
+		p->tp_fds[p->ntp++] = fd;
+	}
+	return 0;
+}
+
 int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 {
 	unsigned n;
@@ -386,7 +441,15 @@ int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 			p->enter_fd = fd;
 		p->tp_fds[p->ntp++] = fd;
 	}
-	return p->uring_tp && !p->detached ? attach_uring(p, err, errlen) : 0;
+	if (p->detached)
+		return 0;
+	int r = p->uring_tp ? attach_uring(p, err, errlen) : 0;
+	return !r && p->aio ? attach_aio(p, err, errlen) : r;
+}
+
+static bool is_enter(const struct ior_probe *p, int fd)
+{
+	return fd == p->enter_fd || fd == p->submit_fd || fd == p->aio_submit_fd;
 }
 
 uint64_t ior_probe_detach(struct ior_probe *p)
@@ -394,14 +457,14 @@ uint64_t ior_probe_detach(struct ior_probe *p)
 	uint64_t enters_gone;
 
 	for (unsigned i = 0; i < p->ntp; i++)
-		if (p->tp_fds[i] == p->enter_fd || p->tp_fds[i] == p->submit_fd)
+		if (is_enter(p, p->tp_fds[i]))
 			close(p->tp_fds[i]);
 	enters_gone = ior_mono_ns();
 	for (unsigned i = 0; i < p->ntp; i++)
-		if (p->tp_fds[i] != p->enter_fd && p->tp_fds[i] != p->submit_fd)
+		if (!is_enter(p, p->tp_fds[i]))
 			close(p->tp_fds[i]);
 	p->ntp = 0;
-	p->enter_fd = p->submit_fd = -1;
+	p->enter_fd = p->submit_fd = p->aio_submit_fd = -1;
 	return enters_gone;
 }
 
@@ -410,7 +473,7 @@ void ior_probe_close(struct ior_probe *p)
 	ior_probe_detach(p);
 	ior_loader_close(p->obj);
 	memset(p, 0, sizeof *p);
-	p->flush_fd = p->enter_fd = p->submit_fd = -1;
+	p->flush_fd = p->enter_fd = p->submit_fd = p->aio_submit_fd = -1;
 }
 
 int ior_probe_counter(const struct ior_probe *p, const char *name, uint64_t *v, char *err, size_t errlen)

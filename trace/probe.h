@@ -11,7 +11,7 @@
 
 struct ior_bpf_obj;
 
-#define IOR_PROBE_MAX_ATTACH 10
+#define IOR_PROBE_MAX_ATTACH 16
 
 struct ior_probe_cfg {
 	const void *object;   /* bpf.c's ELF object (the binary embeds it) */
@@ -49,6 +49,8 @@ struct ior_probe {
 	int submit_fd;        /* io_uring's submit attachment, or -1 */
 	const char *uring_tp; /* io_uring's submit tracepoint when io_uring is
 			       * traced, else NULL */
+	bool aio;             /* libaio is traced */
+	int aio_submit_fd;    /* io_submit's enter attachment, or -1 */
 };
 
 /* Opens the embedded object, sets the filters and kernel offsets, loads

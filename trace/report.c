@@ -123,6 +123,9 @@ static void print_oddities(struct ior_session *s, FILE *f, const struct ior_pair
 			(ull)bad, IOR_FOLLOW_MAX);
 	if ((bad = ior_session_counter(s, "async_full")))
 		fprintf(f, "ior: %llu async operations not traced: the in-flight map was full (65536)\n", (ull)bad);
+	if ((bad = ior_session_counter(s, "aio_unread")))
+		fprintf(f, "ior: %llu libaio iocbs or events not traced: past the first %d of a call, or the "
+			   "call could not be remembered\n", (ull)bad, IOR_AIO_BATCH_MAX);
 	if (st->async_fixed)
 		fprintf(f, "ior: io_uring operations on registered (fixed) files, shown without a file: %llu\n",
 			(ull)st->async_fixed);

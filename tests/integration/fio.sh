@@ -58,4 +58,5 @@ if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" = 0 ]; th
 else
 	echo "SKIP: fio-io_uring: io_uring is disabled here"
 fi
+run_engine libaio aio:pread aio:pwrite
 finish

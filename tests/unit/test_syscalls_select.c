@@ -3,10 +3,10 @@
 #include "t.h"
 
 static unsigned char sel[1024];
-/* the io_uring ops (uring:OP rows) in FS, Network and Polling */
-#define U_FS 27
+/* the io_uring and libaio ops (uring:OP, aio:OP rows) in FS, Network and Polling */
+#define U_FS (27 + 6)
 #define U_NET 15
-#define U_POLL 4
+#define U_POLL (4 + 1)
 static char err[8192];
 
 static int selected(const char *name)

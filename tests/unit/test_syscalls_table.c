@@ -16,10 +16,11 @@ static const struct ior_syscall *sc(const char *name)
 }
 
 #define URING_ROWS 64 /* opcodes 0..62 and "other" */
+#define AIO_ROWS 9    /* aio_abi.h's opcodes but the unused 4, and "other" */
 
 TEST(every_entry_is_whole)
 {
-	CHECK_EQ_INT(ior_nsyscalls, 367 + URING_ROWS);
+	CHECK_EQ_INT(ior_nsyscalls, 367 + URING_ROWS + AIO_ROWS);
 	CHECK(ior_nsyscalls <= IOR_NR_MAX); /* the selection arrays (cmd/) hold one byte per row */
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const struct ior_syscall *s = &ior_syscalls[i];
@@ -102,6 +103,27 @@ TEST(uring_rows)
 	CHECK(o && o->aux_is_dirfd && o->path_arg[0] == 0 && o->flags_arg == 0);
 }
 
+/* libaio's iocb opcodes (aio_abi.h IOCB_CMD_*). */
+TEST(aio_rows)
+{
+	static const struct { const char *name; unsigned op, cls; } want[] = {
+		{ "aio:pread", 0, IOR_SC_READ }, { "aio:pwrite", 1, IOR_SC_WRITE },
+		{ "aio:fsync", 2, IOR_SC_OTHER }, { "aio:fdsync", 3, IOR_SC_OTHER },
+		{ "aio:poll", 5, IOR_SC_OTHER }, { "aio:noop", 6, IOR_SC_OTHER },
+		{ "aio:preadv", 7, IOR_SC_READ }, { "aio:pwritev", 8, IOR_SC_WRITE },
+		{ "aio:other", IOR_AIO_OPS - 1, IOR_SC_OTHER },
+	};
+	unsigned n = 0;
+	for (unsigned i = 0; i < ior_nsyscalls; i++)
+		n += ior_syscall_async(&ior_syscalls[i]) == IOR_ASYNC_AIO;
+	CHECK_EQ_INT(n, AIO_ROWS);
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const struct ior_syscall *s = ior_syscall_by_name(want[i].name);
+		if (!s || s->nr != IOR_NR_AIO + want[i].op || s->cls != want[i].cls || ior_syscall_keeps_fds(s))
+			T_FAIL("%s: row", want[i].name);
+	}
+}
+
 TEST(counts_per_family)
 {
 	static const unsigned want[IOR_NFAMILIES] = {
@@ -110,11 +132,11 @@ TEST(counts_per_family)
 		[IOR_FAM_Sched] = 12, [IOR_FAM_IPC] = 37, [IOR_FAM_Time] = 19,
 		[IOR_FAM_Security] = 21, [IOR_FAM_AIO] = 9, [IOR_FAM_Misc] = 16,
 	};
-	/* the io_uring ops of each family */
+	/* the io_uring and libaio ops of each family */
 	static const unsigned uring[IOR_NFAMILIES] = {
-		[IOR_FAM_FS] = 27, [IOR_FAM_Network] = 15, [IOR_FAM_Polling] = 4,
+		[IOR_FAM_FS] = 27 + 6, [IOR_FAM_Network] = 15, [IOR_FAM_Polling] = 4 + 1,
 		[IOR_FAM_Memory] = 3, [IOR_FAM_Process] = 1, [IOR_FAM_IPC] = 5, [IOR_FAM_Time] = 3,
-		[IOR_FAM_Misc] = 6,
+		[IOR_FAM_Misc] = 6 + 2,
 	};
 	unsigned total = 0;
 	for (unsigned f = 0; f < IOR_NFAMILIES; f++) {
@@ -196,6 +218,7 @@ int main(void)
 	RUN(foreign_names);
 	RUN(counts_per_family);
 	RUN(uring_rows);
+	RUN(aio_rows);
 	RUN(families_of_some);
 	RUN(socket_roles);
 	RUN(fd_names);

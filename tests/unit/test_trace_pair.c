@@ -881,6 +881,44 @@ TEST(async_open_close_unpaired_in_flight)
 	rig_free(r);
 }
 
+/* libaio: iocb keys are user addresses, so two processes may use the
+ * same one; an iocb io_submit refused is withdrawn: no pair, no op. */
+TEST(aio_keys_per_process_and_withdrawn)
+{
+	struct rig *r = rig_new(NULL);
+	uint16_t pread_nr = IOR_NR_AIO + 0;
+	struct ior_rec_async_submit a = submit(10, 3, 3, pread_nr, 0x7000, 4);
+	struct ior_rec_async_submit b = submit(11, 5, 5, pread_nr, 0x7000, 4);
+	struct ior_rec_async_submit c = submit(12, 3, 3, pread_nr, 0x7040, 999);
+	struct ior_rec_async_done wc = done(13, 3, 3, pread_nr, 0x7040, 0);
+	struct ior_rec_async_done db = done(20, 5, 5, pread_nr, 0x7000, 7);
+	struct ior_rec_async_done da = done(30, 3, 3, pread_nr, 0x7000, 9);
+	struct ior_pair_stats st;
+
+	wc.more = IOR_ASYNC_DONE_WITHDRAWN;
+	ior_fdtab_set(r->fds, 3, 4, "/a", O_RDONLY);
+	ior_fdtab_set(r->fds, 5, 4, "/b", O_RDONLY);
+	push(r, 0, &a, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &b, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &c, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &wc, sizeof wc);
+	push(r, 1, &db, sizeof db);
+	push(r, 1, &da, sizeof da);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 2);
+	CHECK_EQ_STR(r->g.path[0], "/b");
+	CHECK_EQ_INT(r->g.p[0].bytes, 7);
+	CHECK_EQ_INT(r->g.p[0].duration_ns, 9);
+	CHECK_EQ_STR(r->g.path[1], "/a");
+	CHECK_EQ_INT(r->g.p[1].bytes, 9);
+	CHECK_EQ_INT(r->g.p[1].sys, ior_syscall_index(ior_syscall_by_name("aio:pread")));
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.t.in_flight, 0);
+	CHECK_EQ_INT(st.t.unpaired_exits, 0);
+	CHECK_EQ_INT(st.t.pairs, 2);
+	rig_free(r);
+}
+
 int main(void)
 {
 	RUN(enter_and_exit_on_different_cpus_exit_first);
@@ -903,5 +941,6 @@ int main(void)
 	RUN(summary_rows_filtered_by_path);
 	RUN(async_ops_pair_by_key_outside_the_gap_chain);
 	RUN(async_open_close_unpaired_in_flight);
+	RUN(aio_keys_per_process_and_withdrawn);
 	return t_done();
 }
