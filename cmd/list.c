@@ -64,8 +64,9 @@ int ior_cmd_list(const struct ior_opts *o)
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const struct ior_syscall *s = &ior_syscalls[i];
 		char tp[96];
-		snprintf(tp, sizeof tp, "sys_enter_%s", s->name);
-		r = ior_loader_tracepoint_id("syscalls", tp, err, sizeof err);
+		const char *cat;
+		ior_syscall_tracepoint(s, &cat, tp, sizeof tp);
+		r = ior_loader_tracepoint_id(cat, tp, err, sizeof err);
 		if (r == -ENOENT) {
 			size_t n = strlen(missing);
 			snprintf(missing + n, sizeof missing - n, " %s", s->name);

@@ -58,6 +58,18 @@ int ior_syscall_async(const struct ior_syscall *s)
 	return s->nr >= IOR_NR_URING ? IOR_ASYNC_URING : IOR_ASYNC_NONE;
 }
 
+const char *ior_syscall_tracepoint(const struct ior_syscall *s, const char **category, char *buf, size_t len)
+{
+	int k = ior_syscall_async(s);
+
+	*category = k == IOR_ASYNC_URING ? "io_uring" : "syscalls";
+	snprintf(buf, len, "%s", k == IOR_ASYNC_URING ? "io_uring_complete" :
+				 k == IOR_ASYNC_AIO ? "sys_enter_io_submit" : "sys_enter_");
+	if (!k)
+		snprintf(buf, len, "sys_enter_%s", s->name);
+	return buf;
+}
+
 unsigned ior_syscall_index(const struct ior_syscall *s)
 {
 	return (unsigned)(s - ior_syscalls);

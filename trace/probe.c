@@ -244,12 +244,12 @@ static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
 {
 	char missing[2048] = "", tp[96], why[256];
 
-	p->nattached = 0;
+	p->nattached = p->nasync = 0;
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		if (!c->sel[i])
 			continue;
-		if (ior_syscall_async(&ior_syscalls[i])) { /* setup_uring() decided */
-			p->nattached++;
+		if (ior_syscall_async(&ior_syscalls[i])) { /* setup_uring() and setup_aio() decided */
+			p->nasync++;
 			continue;
 		}
 		snprintf(tp, sizeof tp, "sys_enter_%s", ior_syscalls[i].name);
@@ -262,7 +262,7 @@ static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
 			warn(c, "cannot check which syscalls this kernel has: %s", why);
 			p->nattached = 0;
 			for (unsigned j = 0; j < ior_nsyscalls; j++)
-				p->nattached += c->sel[j] != 0;
+				p->nattached += c->sel[j] && !ior_syscall_async(&ior_syscalls[j]);
 			return;
 		}
 		if (c->sel[i] != IOR_SEL_NAMED) {
@@ -374,7 +374,7 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	if (r)
 		return r;
 	drop_missing(p, c);
-	if (!p->nattached)
+	if (!p->nattached && !p->nasync)
 		return snprintf(err, errlen, "none of the selected syscalls has a tracepoint on this kernel"), -ENOENT;
 	if (c->empty)
 		return 0;

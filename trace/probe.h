@@ -40,6 +40,7 @@ struct ior_probe {
 	bool task_offsets;    /* task_struct's layout known: forks tracked */
 	bool file_idents;     /* opens carry the file's identity */
 	unsigned nattached;   /* selected syscalls with tracepoints */
+	unsigned nasync;      /* selected async ops (io_uring, libaio) traced */
 	bool empty;           /* cfg->empty */
 	bool detached;        /* cfg->detached */
 	int flush_fd;         /* bpf.c's ior_flush, or < 0 */
