@@ -458,6 +458,38 @@ else
 	fi
 fi
 
+# io_uring per request where -check says it is traced (Linux 5.19+ with
+# BTF: the request's address is in the tracepoints), else none of its ops
+# and one warning; libaio per iocb on every kernel. tests/workload.c has
+# the ops; tests/integration/trace_uring.sh and trace_aio.sh the same
+# assertions.
+if ! traced_ok uring; then
+	fail uring-run "$WHY"
+else
+	C=$OUT/uring.out P=$(out uring.pid)
+	if grep -qE '^async ops: +io_uring io_uring_submit' "$OUT/check.out"; then
+		stats uring 22
+		csv uring-ops "$C" "pid=$P" "count[name=uring:read]==8" "count[name=uring:write]==2" \
+			"count[name=uring:openat,path=/tmp/uringd/other,fd=5]==1" "count[name=uring:close,fd=5]==1" \
+			"sum_bytes[name=uring:read]==12388" "sum_bytes[name=uring:write]==4196" \
+			"count[name=uring:read,ret=-9,fd=999]==1" "count[name=uring:read,path=/tmp/uringd/data]==6" \
+			"max_gap[name~uring:]==0" "tids==1" "count[name=io_uring_enter]==9"
+	elif [ "$(grep -c 'io_uring operations are not traced' "$OUT/uring.err")" = 1 ]; then
+		csv uring-skipped "$C" "pid=$P" "count[name~uring:]==0" "count[name=io_uring_enter]==9" "count==10"
+	else
+		fail uring-skipped "io_uring not traced (-check: $(grep '^async ops:' "$OUT/check.out")) and no single warning: $(head -c 300 "$OUT/uring.err")"
+	fi
+fi
+if ! traced_ok aio; then
+	fail aio-run "$WHY"
+else
+	C=$OUT/aio.out P=$(out aio.pid)
+	stats aio 21
+	csv aio-ops "$C" "pid=$P" "count[name=aio:pread]==5" "count[name=aio:pwrite]==1" \
+		"count[name=aio:fsync]==1" "count[name=aio:preadv]==1" "sum_bytes[name=aio:pread]==7268" \
+		"count[name~aio:,path=/tmp/aiod/data,fd=3]==8" "max_gap[name~aio:]==0" "count[name=io_submit]==6"
+fi
+
 # The read loop against 64 KiB rings: whatever came as events or as
 # summaries, the recording counts every pread64 and its byte; nothing lost.
 if ! traced_ok saturate; then
