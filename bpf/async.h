@@ -76,6 +76,7 @@ INLINE struct ior_rec_async_submit *async_submit(void *ctx, const struct ior_asy
 	fill_head(&r->h, pid_tgid, IOR_REC_ASYNC_SUBMIT, nr, IOR_REC_ASYNC_SUBMIT_BASE);
 	r->h.ts = st.enter_ns;
 	r->key = key->ptr;
+	r->ring = 0;
 	r->fd = fd;
 	r->sqe_flags = 0;
 	__builtin_memcpy(r->comm, st.comm, IOR_COMM_LEN);

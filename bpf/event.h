@@ -49,6 +49,7 @@ enum ior_rec_kind {
 	IOR_REC_STREAK = 7, /* struct ior_rec_streak: the thread's pairs were summarized */
 	IOR_REC_ASYNC_SUBMIT = 8, /* struct ior_rec_async_submit: an async op was taken */
 	IOR_REC_ASYNC_DONE = 9,   /* struct ior_rec_async_done: it completed */
+	IOR_REC_URING_FILES = 10, /* struct ior_rec_uring_files: a ring's registered files changed */
 };
 
 struct ior_rec_head {
@@ -96,6 +97,7 @@ struct ior_rec_streak {
 struct ior_rec_async_submit {
 	struct ior_rec_head h;
 	__u64 key;
+	__u64 ring;      /* io_uring: the ring (its struct io_ring_ctx), for fixed files */
 	__s32 fd;
 	__u32 sqe_flags; /* IOR_ASYNC_FIXED, IOR_ASYNC_FORCE */
 	char comm[IOR_COMM_LEN];
@@ -129,6 +131,30 @@ enum ior_async_done {
 	IOR_ASYNC_DONE_MORE = 1,
 	/* io_submit refused this iocb (it returned fewer): no pair, no op */
 	IOR_ASYNC_DONE_WITHDRAWN = 2,
+};
+
+/* A successful io_uring_register that changed a ring's registered
+ * files (IORING_REGISTER_FILES, _FILES2, _FILES_UPDATE, _FILES_UPDATE2,
+ * UNREGISTER_FILES), read at its exit: fds[i] (nfds of them; -1 empty,
+ * -2 left as it was) goes to slot offset + i. Slots past
+ * IOR_URING_FILES_MAX per call are counted in unread. */
+#define IOR_URING_FILES_MAX 64
+struct ior_rec_uring_files {
+	struct ior_rec_head h;
+	__u64 ring;
+	__u32 op;     /* enum ior_uring_files_op */
+	__u32 offset;
+	__u32 nfds;
+	__u32 unread;
+	__s32 fds[IOR_URING_FILES_MAX];
+};
+
+#define IOR_REC_URING_FILES_BASE __builtin_offsetof(struct ior_rec_uring_files, fds)
+
+enum ior_uring_files_op {
+	IOR_URING_FILES_SET = 1,    /* the table is now fds, from slot 0 */
+	IOR_URING_FILES_UPDATE = 2, /* fds replace slots from offset */
+	IOR_URING_FILES_CLEAR = 3,  /* no registered files */
 };
 
 /* iocbs read per io_submit, events per io_getevents; the rest are

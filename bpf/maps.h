@@ -56,6 +56,11 @@ const volatile __u32 uring_on = 0;
 const volatile __u32 uring_s_req_off = 0, uring_s_op_off = 0, uring_s_flags_off = 0;
 const volatile __u32 uring_c_req_off = 0, uring_c_res_off = 0, uring_c_cflags_off = 0;
 const volatile __u32 uring_fd_off = 0;
+const volatile __u32 uring_s_ctx_off = 0;
+/* fixed files: a ring fd's file leads to its ring (file->private_data,
+ * with the ident offsets to the file) */
+const volatile __u32 uring_files_on = 0;
+const volatile __u32 uring_file_ctx_off = 0;
 const volatile __u32 uring_open_on = 0;
 const volatile __u32 uring_open_dfd_off = 0, uring_open_name_off = 0, uring_open_how_off = 0;
 const volatile __u32 filename_name_off = 0;
@@ -90,6 +95,9 @@ __u64 async_full = 0;
 /* libaio iocbs and events past IOR_AIO_BATCH_MAX in one call, or whose
  * call could not be remembered (aio_calls full): not traced. */
 __u64 aio_unread = 0;
+/* Registered-file slots past IOR_URING_FILES_MAX in one call, and calls
+ * that could not be remembered from enter to exit: fixed files unnamed. */
+__u64 uring_files_unread = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -219,6 +227,19 @@ struct {
 	__type(key, __u32);
 	__type(value, struct aio_call);
 } aio_calls SEC(".maps");
+
+/* io_uring_register's arguments, by tid, from its enter to its exit. */
+struct uring_reg {
+	__s64 fd;
+	__u64 opcode, arg, nr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct uring_reg);
+} uring_regs SEC(".maps");
 
 #endif
 

@@ -55,6 +55,7 @@ INLINE int uring_submit(void *ctx)
 	if (!(r = async_submit(ctx, &k, nr, fd, c, &b)) || !b)
 		return 0;
 	r->sqe_flags = sqe_flags & (IOR_ASYNC_FIXED | IOR_ASYNC_FORCE);
+	r->ring = tp_u64(ctx, uring_s_ctx_off);
 	if (c->args == IOR_ASYNC_ARGS_OPEN)
 		uring_open_args(req, r);
 	batch_commit(b, r->h.len);

@@ -71,6 +71,15 @@ static void op_delete(struct ior_pairer *p, struct async_op *o)
 	}
 }
 
+static void ring_clear(struct uring_files *r)
+{
+	for (uint32_t i = 0; i < r->n; i++)
+		free(r->slot[i]);
+	free(r->slot);
+	r->slot = NULL;
+	r->n = 0;
+}
+
 void ior_pair_async_free(struct ior_pairer *p)
 {
 	for (uint32_t i = 0; p->ops && i <= p->ops_mask; i++)
@@ -78,6 +87,99 @@ void ior_pair_async_free(struct ior_pairer *p)
 	free(p->ops);
 	p->ops = NULL;
 	p->nops = 0;
+	for (uint32_t i = 0; i < p->nrings; i++)
+		ring_clear(&p->rings[i]);
+	free(p->rings);
+	p->rings = NULL;
+	p->nrings = 0;
+}
+
+static struct uring_files *ring_find(const struct ior_pairer *p, uint32_t pid, uint64_t ring)
+{
+	for (uint32_t i = 0; i < p->nrings; i++)
+		if (p->rings[i].pid == pid && p->rings[i].ring == ring)
+			return &p->rings[i];
+	return NULL;
+}
+
+static struct uring_files *ring_get(struct ior_pairer *p, uint32_t pid, uint64_t ring)
+{
+	struct uring_files *r = ring_find(p, pid, ring), *a;
+
+	if (r || !(a = realloc(p->rings, (p->nrings + 1) * sizeof *a)))
+		return r;
+	p->rings = a;
+	r = &p->rings[p->nrings++];
+	*r = (struct uring_files){ .pid = pid, .ring = ring };
+	return r;
+}
+
+/* Slot i gets fd's path now (fd < 0: empty); the table grows to hold it. */
+static void ring_set(struct ior_pairer *p, struct uring_files *r, uint32_t i, int32_t fd)
+{
+	int64_t flags;
+	const char *path = fd >= 0 ? ior_fdtab_get(p->cfg.fds, r->pid, fd, &flags) : "";
+
+	if (i >= IOR_URING_SLOTS_MAX) {
+		p->st.uring_slots_cut++;
+		return;
+	}
+	if (i >= r->n) {
+		uint32_t n = i + 1 > 2 * r->n ? i + 1 : 2 * r->n;
+		char **a = realloc(r->slot, n * sizeof *a);
+		if (!a)
+			return;
+		memset(a + r->n, 0, (n - r->n) * sizeof *a);
+		r->slot = a;
+		r->n = n;
+	}
+	free(r->slot[i]);
+	r->slot[i] = path[0] ? strdup(path) : NULL;
+}
+
+void ior_pair_uring_files(struct ior_pairer *p, const char *rec, size_t len)
+{
+	struct ior_rec_uring_files u;
+	struct uring_files *r;
+	int32_t fds[IOR_URING_FILES_MAX];
+
+	if (len < IOR_REC_URING_FILES_BASE) {
+		p->st.bad_records++;
+		return;
+	}
+	memcpy(&u, rec, IOR_REC_URING_FILES_BASE);
+	if (u.nfds > IOR_URING_FILES_MAX || len < IOR_REC_URING_FILES_BASE + u.nfds * sizeof(int32_t)) {
+		p->st.bad_records++;
+		return;
+	}
+	memcpy(fds, rec + IOR_REC_URING_FILES_BASE, u.nfds * sizeof(int32_t));
+	if (!(r = ring_get(p, u.h.pid, u.ring)))
+		return;
+	if (u.op != IOR_URING_FILES_UPDATE)
+		ring_clear(r);
+	for (uint32_t i = 0; i < u.nfds; i++)
+		if (fds[i] != -2) /* IORING_REGISTER_FILES_SKIP: left as it was */
+			ring_set(p, r, (u.op == IOR_URING_FILES_UPDATE ? u.offset : 0) + i, fds[i]);
+}
+
+void ior_pair_async_proc_exit(struct ior_pairer *p, uint32_t pid)
+{
+	for (uint32_t i = 0; i < p->nrings;) {
+		if (p->rings[i].pid != pid) {
+			i++;
+			continue;
+		}
+		ring_clear(&p->rings[i]);
+		p->rings[i] = p->rings[--p->nrings];
+	}
+}
+
+/* The path of a fixed file's slot, or NULL. */
+static const char *fixed_path(const struct ior_pairer *p, const struct async_op *o)
+{
+	const struct uring_files *r = ring_find(p, o->pid, o->ring);
+
+	return r && o->fd >= 0 && (uint32_t)o->fd < r->n ? r->slot[o->fd] : NULL;
 }
 
 /* The open op's path, bounded by the record. */
@@ -116,7 +218,7 @@ void ior_pair_async_submit(struct ior_pairer *p, const char *rec, size_t len)
 		return;
 	}
 	o = op_slot(p->ops, p->ops_mask, r.key, r.h.pid);
-	*o = (struct async_op){ .used = 1, .key = r.key, .pid = r.h.pid, .tid = r.h.tid, .nr = r.h.nr,
+	*o = (struct async_op){ .used = 1, .key = r.key, .ring = r.ring, .pid = r.h.pid, .tid = r.h.tid, .nr = r.h.nr,
 				.enter_ts = r.h.ts, .fd = r.fd, .sqe_flags = r.sqe_flags, .flags = r.flags,
 				.dirfd = r.dirfd, .path = submit_path(&r, rec, len) };
 	memcpy(o->comm, r.comm, sizeof o->comm);
@@ -155,11 +257,16 @@ static void deliver(struct ior_pairer *p, const struct async_op *o, const struct
 
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && d->res > 0)
 		e.bytes = (uint64_t)d->res;
-	if ((o->sqe_flags & IOR_ASYNC_FIXED) && s->fd_arg != IOR_ARG_NONE)
-		p->st.async_fixed++;
 	p->has_ident = 0;
 	p->leaf[0] = 0;
 	ior_pair_name_files(p, s, &t, &e, o->path ? o->path : "", "");
+	if ((o->sqe_flags & IOR_ASYNC_FIXED) && s->fd_arg != IOR_ARG_NONE) {
+		const char *fixed = fixed_path(p, o); /* shown without an fd: a slot is none */
+		if (fixed)
+			e.path = fixed;
+		else
+			p->st.async_fixed++;
+	}
 	ior_pair_deliver(p, s, &t, &e, d->h.ts, 0);
 }
 

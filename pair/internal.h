@@ -27,6 +27,7 @@ struct tid_st {
 /* An async op between its submission and completion (pair/async.c). */
 struct async_op {
 	uint64_t key;
+	uint64_t ring;
 	uint64_t enter_ts;
 	uint32_t pid, tid;
 	uint16_t nr;
@@ -37,6 +38,14 @@ struct async_op {
 	int32_t dirfd;
 	char comm[IOR_COMM_LEN];
 	char *path; /* an open op's, owned; NULL when none */
+};
+
+/* A ring's registered files: slot -> path (owned; NULL empty). */
+struct uring_files {
+	uint32_t pid;
+	uint64_t ring;
+	uint32_t n;
+	char **slot;
 };
 
 struct ior_pairer {
@@ -57,6 +66,8 @@ struct ior_pairer {
 	unsigned nwaits;
 	struct async_op *ops; /* NULL until the first submission */
 	uint32_t ops_mask, nops;
+	struct uring_files *rings; /* few: a process has a ring or two */
+	uint32_t nrings;
 	char raw[2][IOR_PATH_MAX];
 	char path[2][IOR_FD_PATH_MAX];
 };
@@ -97,6 +108,9 @@ void ior_pair_deliver(struct ior_pairer *p, const struct ior_syscall *s, struct 
 void ior_pair_async_submit(struct ior_pairer *p, const char *rec, size_t len);
 void ior_pair_async_done(struct ior_pairer *p, const char *rec, size_t len);
 void ior_pair_async_free(struct ior_pairer *p);
+/* pair/async.c: a ring's registered files changed; a process ended. */
+void ior_pair_uring_files(struct ior_pairer *p, const char *rec, size_t len);
+void ior_pair_async_proc_exit(struct ior_pairer *p, uint32_t pid);
 uint64_t ior_pair_async_in_flight(const struct ior_pairer *p);
 void ior_pair_async_close_gone(struct ior_pairer *p, int (*alive)(void *ctx, uint32_t pid, uint32_t tid),
 			       void *ctx);

@@ -374,6 +374,7 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 	case IOR_REC_PROC_EXIT:
 		tid_delete(p, h.tid);
 		ior_fdtab_proc_exit(p->cfg.fds, h.pid, h.ts);
+		ior_pair_async_proc_exit(p, h.pid);
 		break;
 	case IOR_REC_FORK:
 		on_fork(p, rec, len);
@@ -392,6 +393,9 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 		break;
 	case IOR_REC_ASYNC_DONE:
 		ior_pair_async_done(p, rec, len);
+		break;
+	case IOR_REC_URING_FILES:
+		ior_pair_uring_files(p, rec, len);
 		break;
 	default:
 		p->st.bad_records++;

@@ -148,6 +148,7 @@ static int set_uring_submit(struct ior_bpf_obj *obj, const char **tp, char *why,
 		if (set_one(obj, type, "req", "uring_s_req_off", 0, why, whylen))
 			continue;
 		if (set_one(obj, type, "opcode", "uring_s_op_off", 0, why, whylen) ||
+		    set_one(obj, type, "ctx", "uring_s_ctx_off", 0, why, whylen) ||
 		    set_one(obj, type, "flags", "uring_s_flags_off", 0, why, whylen))
 			return 0;
 		*tp = names[i];
@@ -189,4 +190,12 @@ int ior_kfields_set_uring(struct ior_bpf_obj *obj, const char **submit_tp, char 
 		return 0;
 	set_uring_open(obj);
 	return 1;
+}
+
+int ior_kfields_set_uring_files(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	uint32_t on = 1;
+
+	return !set_one(obj, "file", "private_data", "uring_file_ctx_off", 0, why, whylen) &&
+	       !ior_loader_set_global(obj, "uring_files_on", &on, sizeof on, why, whylen);
 }

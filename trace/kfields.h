@@ -20,5 +20,8 @@ int ior_kfields_set_sk(struct ior_bpf_obj *obj, char *why, size_t whylen);
  * *submit_tp: the submit tracepoint's name on this kernel. 1 when every
  * offset was found and set, else 0 with why (io_uring is not traced). */
 int ior_kfields_set_uring(struct ior_bpf_obj *obj, const char **submit_tp, char *why, size_t whylen);
+/* A ring fd's file to its ring, for registered files (needs the ident
+ * offsets set: ior_kfields_set_ident). 1 when set, else 0 with why. */
+int ior_kfields_set_uring_files(struct ior_bpf_obj *obj, char *why, size_t whylen);
 
 #endif

@@ -37,6 +37,9 @@ static const struct attach_point empty[] = {
  * come from BTF: trace/kfields.c); the submit one is an enter. */
 #define URING_SUBMIT "ior_uring_submit"
 #define URING_COMPLETE "ior_uring_complete"
+/* registered files: io_uring_register's own tracepoints, exit first */
+#define URING_REG_EXIT "ior_uring_register_exit"
+#define URING_REG "ior_uring_register"
 
 /* libaio's programs on the per-syscall tracepoints of its syscalls,
  * exits before enters; io_pgetevents shares io_getevents' programs. */
@@ -50,7 +53,7 @@ static const struct { const char *prog, *tp; bool optional; } aio_points[] = {
 };
 #define AIO_POINTS (sizeof aio_points / sizeof aio_points[0])
 
-_Static_assert(sizeof tracing / sizeof *tracing + 2 + AIO_POINTS <= IOR_PROBE_MAX_ATTACH,
+_Static_assert(sizeof tracing / sizeof *tracing + 4 + AIO_POINTS <= IOR_PROBE_MAX_ATTACH,
 	       "tp_fds holds them, io_uring's and libaio's");
 
 static void warn(const struct ior_probe_cfg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -100,6 +103,10 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 	if (p->uring_tp && k + 2 <= max) {
 		names[k++] = URING_COMPLETE;
 		names[k++] = URING_SUBMIT;
+	}
+	if (p->uring_files && k + 2 <= max) {
+		names[k++] = URING_REG_EXIT;
+		names[k++] = URING_REG;
 	}
 	for (unsigned i = 0; p->aio && i < AIO_POINTS && k < max; i++)
 		if (!i || strcmp(aio_points[i].prog, aio_points[i - 1].prog))
@@ -178,6 +185,22 @@ static void unselect_async(const struct ior_probe_cfg *c, int k)
 			c->sel[i] = 0;
 }
 
+/* Fixed files are named where io_uring_register's tracepoints exist and
+ * a ring fd leads to its ring (the ident offsets); else they are shown
+ * without a file, and one warning says why. */
+static void setup_uring_files(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256] = "the kernel's BTF lacks the way from an fd to its file";
+
+	if (p->file_idents && ior_kfields_set_uring_files(p->obj, why, sizeof why) &&
+	    ior_loader_tracepoint_id("syscalls", "sys_enter_io_uring_register", why, sizeof why) >= 0 &&
+	    ior_loader_tracepoint_id("syscalls", "sys_exit_io_uring_register", why, sizeof why) >= 0) {
+		p->uring_files = true;
+		return;
+	}
+	warn(c, "io_uring registered files: %s; ops on them are shown without a file", why);
+}
+
 /* io_uring is traced where its tracepoints exist and their records and
  * requests are understood (the kernel's BTF); else everything else is,
  * and one warning says why. */
@@ -194,6 +217,7 @@ static void setup_uring(struct ior_probe *p, const struct ior_probe_cfg *c)
 		 ior_loader_tracepoint_id("io_uring", tp, why, sizeof why) >= 0 &&
 		 ior_loader_tracepoint_id("io_uring", "io_uring_complete", why, sizeof why) >= 0) {
 		p->uring_tp = tp;
+		setup_uring_files(p, c);
 		return;
 	}
 	unselect_async(c, IOR_ASYNC_URING);
@@ -383,6 +407,23 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	return r ? r : fill_async_conf(p, c->sel, err, errlen);
 }
 
+static int attach_uring_files(struct ior_probe *p, char *err, size_t errlen)
+{
+	const char *prog[2] = { URING_REG_EXIT, URING_REG };
+	const char *tp[2] = { "sys_exit_io_uring_register", "sys_enter_io_uring_register" };
+
+	for (int i = 0; i < 2; i++) {
+		int fd = ior_loader_prog_fd(p->obj, prog[i]);
+		if (fd < 0)
+			return snprintf(err, errlen, "prog '%s': not loaded", prog[i]), fd;
+		fd = ior_loader_attach_tracepoint(fd, "syscalls", tp[i], err, errlen);
+		if (fd < 0)
+			return fd;
+		p->tp_fds[p->ntp++] = fd;
+	}
+	return 0;
+}
+
 /* Completions before submissions, like exits before enters. */
 static int attach_uring(struct ior_probe *p, char *err, size_t errlen)
 {
@@ -399,7 +440,7 @@ static int attach_uring(struct ior_probe *p, char *err, size_t errlen)
 			p->submit_fd = fd;
 		p->tp_fds[p->ntp++] = fd;
 	}
-	return 0;
+	return p->uring_files ? attach_uring_files(p, err, errlen) : 0;
 }
 
 /* The last one, io_submit's enter, counts as an enter at detach. */

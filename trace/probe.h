@@ -50,6 +50,7 @@ struct ior_probe {
 	int submit_fd;        /* io_uring's submit attachment, or -1 */
 	const char *uring_tp; /* io_uring's submit tracepoint when io_uring is
 			       * traced, else NULL */
+	bool uring_files;     /* io_uring's registered files are named */
 	bool aio;             /* libaio is traced */
 	int aio_submit_fd;    /* io_submit's enter attachment, or -1 */
 };

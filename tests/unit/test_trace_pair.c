@@ -757,7 +757,7 @@ static struct ior_rec_async_submit submit(uint64_t ts, uint32_t pid, uint32_t ti
 					  int32_t fd)
 {
 	struct ior_rec_async_submit r = { { ts, pid, tid, IOR_REC_ASYNC_SUBMIT, nr, IOR_REC_ASYNC_SUBMIT_BASE },
-					  key, fd, 0, "ring", 0, -1, 0, 0, 0, { 0 } };
+					  key, 0, fd, 0, "ring", 0, -1, 0, 0, 0, { 0 } };
 	return r;
 }
 
@@ -919,6 +919,70 @@ TEST(aio_keys_per_process_and_withdrawn)
 	rig_free(r);
 }
 
+static size_t uring_files(struct ior_rec_uring_files *u, uint64_t ts, uint32_t pid, uint64_t ring, uint32_t op,
+			  uint32_t offset, const int32_t *fds, uint32_t n)
+{
+	memset(u, 0, sizeof *u);
+	u->h = (struct ior_rec_head){ ts, pid, pid, IOR_REC_URING_FILES, 0, 0 };
+	u->ring = ring;
+	u->op = op;
+	u->offset = offset;
+	u->nfds = n;
+	if (n)
+		memcpy(u->fds, fds, n * sizeof *fds);
+	return u->h.len = IOR_REC_URING_FILES_BASE + n * sizeof *fds;
+}
+
+/* Fixed files: named through the ring's registered table as io_uring_
+ * register left it (set, updated, skipped with -2, cleared), per ring;
+ * a slot no table has is counted. */
+TEST(fixed_files_named_through_the_ring_table)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_uring_files set, upd, clr;
+	size_t ls = uring_files(&set, 5, 3, 0x5000, IOR_URING_FILES_SET, 0, (int32_t[]){ 4, -1, 5 }, 3);
+	size_t lu = uring_files(&upd, 6, 3, 0x5000, IOR_URING_FILES_UPDATE, 1, (int32_t[]){ 4, -2 }, 2);
+	size_t lc = uring_files(&clr, 90, 3, 0x5000, IOR_URING_FILES_CLEAR, 0, NULL, 0);
+	struct ior_rec_async_submit s[5];
+	struct ior_rec_async_done d[5];
+	static const int32_t slot[5] = { 0, 1, 2, 3, 0 };
+	static const uint64_t ring[5] = { 0x5000, 0x5000, 0x5000, 0x5000, 0x6000 };
+	struct ior_pair_stats st;
+
+	ior_fdtab_set(r->fds, 3, 4, "/f4", O_RDONLY);
+	ior_fdtab_set(r->fds, 3, 5, "/f5", O_RDONLY);
+	push(r, 0, &set, ls);
+	push(r, 0, &upd, lu);
+	for (int i = 0; i < 5; i++) {
+		s[i] = submit(10 + 10 * (uint64_t)i, 3, 3, NR_UR_READ, 0x100 + (uint64_t)i, slot[i]);
+		s[i].ring = ring[i];
+		s[i].sqe_flags = IOR_ASYNC_FIXED;
+		d[i] = done(15 + 10 * (uint64_t)i, 3, 3, NR_UR_READ, 0x100 + (uint64_t)i, 1);
+		push(r, 0, &s[i], IOR_REC_ASYNC_SUBMIT_BASE);
+		push(r, 0, &d[i], sizeof d[i]);
+	}
+	push(r, 0, &clr, lc);
+	struct ior_rec_async_submit late = submit(100, 3, 3, NR_UR_READ, 0x200, 0);
+	struct ior_rec_async_done late_d = done(110, 3, 3, NR_UR_READ, 0x200, 1);
+	late.ring = 0x5000;
+	late.sqe_flags = IOR_ASYNC_FIXED;
+	push(r, 0, &late, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &late_d, sizeof late_d);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 6);
+	CHECK_EQ_STR(r->g.path[0], "/f4");
+	CHECK_EQ_STR(r->g.path[1], "/f4"); /* slot 1: updated from empty */
+	CHECK_EQ_STR(r->g.path[2], "/f5"); /* slot 2: skipped by the update (-2) */
+	CHECK_EQ_STR(r->g.path[3], "");	   /* slot 3: none */
+	CHECK_EQ_STR(r->g.path[4], "");	   /* another ring */
+	CHECK_EQ_STR(r->g.path[5], "");	   /* after the table was cleared */
+	CHECK_EQ_INT(r->g.p[0].fd, -1);
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.async_fixed, 3);
+	CHECK_EQ_INT(st.bad_records, 0);
+	rig_free(r);
+}
+
 int main(void)
 {
 	RUN(enter_and_exit_on_different_cpus_exit_first);
@@ -942,5 +1006,6 @@ int main(void)
 	RUN(async_ops_pair_by_key_outside_the_gap_chain);
 	RUN(async_open_close_unpaired_in_flight);
 	RUN(aio_keys_per_process_and_withdrawn);
+	RUN(fixed_files_named_through_the_ring_table);
 	return t_done();
 }

@@ -468,14 +468,14 @@ if ! traced_ok uring; then
 else
 	C=$OUT/uring.out P=$(out uring.pid)
 	if grep -qE '^async ops: +io_uring io_uring_submit' "$OUT/check.out"; then
-		stats uring 22
-		csv uring-ops "$C" "pid=$P" "count[name=uring:read]==8" "count[name=uring:write]==2" \
+		stats uring 25
+		csv uring-ops "$C" "pid=$P" "count[name=uring:read]==9" "count[name=uring:write]==2" \
 			"count[name=uring:openat,path=/tmp/uringd/other,fd=5]==1" "count[name=uring:close,fd=5]==1" \
-			"sum_bytes[name=uring:read]==12388" "sum_bytes[name=uring:write]==4196" \
-			"count[name=uring:read,ret=-9,fd=999]==1" "count[name=uring:read,path=/tmp/uringd/data]==6" \
-			"max_gap[name~uring:]==0" "tids==1" "count[name=io_uring_enter]==9"
+			"sum_bytes[name=uring:read]==13412" "sum_bytes[name=uring:write]==4196" \
+			"count[name=uring:read,ret=-9,fd=999]==1" "count[name=uring:read,path=/tmp/uringd/data,fd=4]==6" "count[name=uring:read,file=/tmp/uringd/data]==1" \
+			"max_gap[name~uring:]==0" "tids==1" "count[name=io_uring_enter]==10"
 	elif [ "$(grep -c 'io_uring operations are not traced' "$OUT/uring.err")" = 1 ]; then
-		csv uring-skipped "$C" "pid=$P" "count[name~uring:]==0" "count[name=io_uring_enter]==9" "count==10"
+		csv uring-skipped "$C" "pid=$P" "count[name~uring:]==0" "count[name=io_uring_enter]==10" "count==12"
 	else
 		fail uring-skipped "io_uring not traced (-check: $(grep '^async ops:' "$OUT/check.out")) and no single warning: $(head -c 300 "$OUT/uring.err")"
 	fi
