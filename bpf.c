@@ -451,6 +451,12 @@ int ior_uring_complete(void *ctx)
 	return uring_on ? uring_complete(ctx) : 0;
 }
 
+SEC("tracepoint/io_uring/io_uring_req_failed")
+int ior_uring_failed(void *ctx)
+{
+	return uring_on ? uring_failed(ctx) : 0;
+}
+
 /* io_uring's registered files: io_uring_register's own tracepoints. */
 SEC("tracepoint/syscalls/sys_enter_io_uring_register")
 int ior_uring_register(struct sys_enter_ctx *ctx)

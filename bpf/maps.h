@@ -57,6 +57,8 @@ const volatile __u32 uring_s_req_off = 0, uring_s_op_off = 0, uring_s_flags_off 
 const volatile __u32 uring_c_req_off = 0, uring_c_res_off = 0, uring_c_cflags_off = 0;
 const volatile __u32 uring_fd_off = 0;
 const volatile __u32 uring_s_ctx_off = 0;
+/* io_uring_req_failed: a request refused before it was submitted */
+const volatile __u32 uring_f_req_off = 0, uring_f_op_off = 0;
 /* fixed files: a ring fd's file leads to its ring (file->private_data,
  * with the ident offsets to the file) */
 const volatile __u32 uring_files_on = 0;

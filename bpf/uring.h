@@ -62,6 +62,24 @@ INLINE int uring_submit(void *ctx)
 	return 0;
 }
 
+/* A request that failed before it was submitted (a bad opcode, flags or
+ * fixed file: io_uring_req_failed) still completes with its error: it is
+ * taken here instead, without a file. */
+INLINE int uring_failed(void *ctx)
+{
+	__u64 req = tp_u64(ctx, uring_f_req_off);
+	__u32 op = tp_u32(ctx, uring_f_op_off) & 0xff;
+	__u32 nr = IOR_NR_URING + (op < IOR_URING_OPS ? op : IOR_URING_OPS - 1);
+	const struct ior_async_conf *c = async_traced(nr);
+	struct ior_async_key k = { req, 0, 0 };
+	struct ior_rec_async_submit *r;
+	struct ior_batch *b = NULL;
+
+	if (c && req && (r = async_submit(ctx, &k, nr, -1, c, &b)) && b)
+		batch_commit(b, r->h.len);
+	return 0;
+}
+
 INLINE int uring_complete(void *ctx)
 {
 	__u64 req = tp_u64(ctx, uring_c_req_off);

@@ -317,10 +317,12 @@
  *   uring:close 5 -> 0                                    1
  *   io_uring_register 3, IORING_REGISTER_FILES, [4], 1 -> 0  1
  *   uring:read slot 0 (IOSQE_FIXED_FILE: DIR/data), 1024 at 0 -> 1024  1
+ *   uring:read 4 with an sqe flag no kernel has (0x80): refused before
+ *     submission -> -EINVAL                                1
  *   pread64 4, 64 at 0 -> 64 (a syscall after the ops)    1
- *   totals: uring:read 9 (13412 bytes), uring:write 2 (4196 bytes),
- *   uring:openat 1, uring:close 1; io_uring_enter 10, io_uring_register 1,
- *   pread64 1.
+ *   totals: uring:read 10 (13412 bytes), uring:write 2 (4196 bytes),
+ *   uring:openat 1, uring:close 1; io_uring_enter 11,
+ *   io_uring_register 1, pread64 1.
  *
  * aio DIR: DIR/data (16384 bytes of 'a') is written and opened O_RDWR
  *   (fd 3) and an aio context of 8 made (io_setup) before the release.
@@ -1459,6 +1461,8 @@ static int uring(const char *dir)
 	expect(syscall(427, u.fd, 2 /* IORING_REGISTER_FILES */, &fd, 1), 0, "io_uring_register files");
 	uring_queue(&u, UR_READ, 1 /* IOSQE_FIXED_FILE */, 0, buf, 1024, 0, 0);
 	uring_enter(&u, 1, (int32_t[]){ 1024 });
+	uring_queue(&u, UR_READ, 0x80, fd, buf, 10, 0, 0); /* no such sqe flag */
+	uring_enter(&u, 1, (int32_t[]){ -EINVAL });
 	expect(pread(fd, buf, 64, 0), 64, "pread64 64");
 	return 0;
 }

@@ -199,3 +199,9 @@ int ior_kfields_set_uring_files(struct ior_bpf_obj *obj, char *why, size_t whyle
 	return !set_one(obj, "file", "private_data", "uring_file_ctx_off", 0, why, whylen) &&
 	       !ior_loader_set_global(obj, "uring_files_on", &on, sizeof on, why, whylen);
 }
+
+int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	return !set_one(obj, "trace_event_raw_io_uring_req_failed", "req", "uring_f_req_off", 0, why, whylen) &&
+	       !set_one(obj, "trace_event_raw_io_uring_req_failed", "opcode", "uring_f_op_off", 0, why, whylen);
+}

@@ -37,6 +37,7 @@ static const struct attach_point empty[] = {
  * come from BTF: trace/kfields.c); the submit one is an enter. */
 #define URING_SUBMIT "ior_uring_submit"
 #define URING_COMPLETE "ior_uring_complete"
+#define URING_FAILED "ior_uring_failed" /* a request refused before submission */
 /* registered files: io_uring_register's own tracepoints, exit first */
 #define URING_REG_EXIT "ior_uring_register_exit"
 #define URING_REG "ior_uring_register"
@@ -53,7 +54,7 @@ static const struct { const char *prog, *tp; bool optional; } aio_points[] = {
 };
 #define AIO_POINTS (sizeof aio_points / sizeof aio_points[0])
 
-_Static_assert(sizeof tracing / sizeof *tracing + 4 + AIO_POINTS <= IOR_PROBE_MAX_ATTACH,
+_Static_assert(sizeof tracing / sizeof *tracing + 5 + AIO_POINTS <= IOR_PROBE_MAX_ATTACH,
 	       "tp_fds holds them, io_uring's and libaio's");
 
 static void warn(const struct ior_probe_cfg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -104,6 +105,8 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 		names[k++] = URING_COMPLETE;
 		names[k++] = URING_SUBMIT;
 	}
+	if (p->uring_failed && k < max)
+		names[k++] = URING_FAILED;
 	if (p->uring_files && k + 2 <= max) {
 		names[k++] = URING_REG_EXIT;
 		names[k++] = URING_REG;
@@ -201,6 +204,20 @@ static void setup_uring_files(struct ior_probe *p, const struct ior_probe_cfg *c
 	warn(c, "io_uring registered files: %s; ops on them are shown without a file", why);
 }
 
+/* Requests refused before submission are pairs too where the kernel has
+ * io_uring_req_failed (5.17+); else they are missed, and one warning says so. */
+static void setup_uring_failed(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256];
+
+	if (ior_kfields_set_uring_failed(p->obj, why, sizeof why) &&
+	    ior_loader_tracepoint_id("io_uring", "io_uring_req_failed", why, sizeof why) >= 0) {
+		p->uring_failed = true;
+		return;
+	}
+	warn(c, "io_uring requests refused before submission: %s; they are not traced", why);
+}
+
 /* io_uring is traced where its tracepoints exist and their records and
  * requests are understood (the kernel's BTF); else everything else is,
  * and one warning says why. */
@@ -218,6 +235,7 @@ static void setup_uring(struct ior_probe *p, const struct ior_probe_cfg *c)
 		 ior_loader_tracepoint_id("io_uring", "io_uring_complete", why, sizeof why) >= 0) {
 		p->uring_tp = tp;
 		setup_uring_files(p, c);
+		setup_uring_failed(p, c);
 		return;
 	}
 	unselect_async(c, IOR_ASYNC_URING);
@@ -372,7 +390,7 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	int r;
 
 	memset(p, 0, sizeof *p);
-	p->flush_fd = p->enter_fd = p->submit_fd = p->aio_submit_fd = -1;
+	p->flush_fd = p->enter_fd = p->submit_fd = p->failed_fd = p->aio_submit_fd = -1;
 	p->empty = c->empty;
 	p->detached = c->detached;
 	r = ior_loader_open(c->object, c->object_size, &p->obj, err, errlen);
@@ -427,9 +445,10 @@ static int attach_uring_files(struct ior_probe *p, char *err, size_t errlen)
 /* Completions before submissions, like exits before enters. */
 static int attach_uring(struct ior_probe *p, char *err, size_t errlen)
 {
-	const char *prog[2] = { URING_COMPLETE, URING_SUBMIT }, *tp[2] = { "io_uring_complete", p->uring_tp };
+	const char *prog[3] = { URING_COMPLETE, URING_SUBMIT, URING_FAILED };
+	const char *tp[3] = { "io_uring_complete", p->uring_tp, "io_uring_req_failed" };
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2 + p->uring_failed; i++) {
 		int fd = ior_loader_prog_fd(p->obj, prog[i]);
 		if (fd < 0)
 			return snprintf(err, errlen, "prog '%s': not loaded", prog[i]), fd;
@@ -438,6 +457,8 @@ static int attach_uring(struct ior_probe *p, char *err, size_t errlen)
 			return fd;
 		if (i == 1)
 			p->submit_fd = fd;
+		if (i == 2)
+			p->failed_fd = fd;
 		p->tp_fds[p->ntp++] = fd;
 	}
 	return p->uring_files ? attach_uring_files(p, err, errlen) : 0;
@@ -490,7 +511,7 @@ int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 
 static bool is_enter(const struct ior_probe *p, int fd)
 {
-	return fd == p->enter_fd || fd == p->submit_fd || fd == p->aio_submit_fd;
+	return fd == p->enter_fd || fd == p->submit_fd || fd == p->failed_fd || fd == p->aio_submit_fd;
 }
 
 uint64_t ior_probe_detach(struct ior_probe *p)
@@ -505,7 +526,7 @@ uint64_t ior_probe_detach(struct ior_probe *p)
 		if (!is_enter(p, p->tp_fds[i]))
 			close(p->tp_fds[i]);
 	p->ntp = 0;
-	p->enter_fd = p->submit_fd = p->aio_submit_fd = -1;
+	p->enter_fd = p->submit_fd = p->failed_fd = p->aio_submit_fd = -1;
 	return enters_gone;
 }
 
@@ -514,7 +535,7 @@ void ior_probe_close(struct ior_probe *p)
 	ior_probe_detach(p);
 	ior_loader_close(p->obj);
 	memset(p, 0, sizeof *p);
-	p->flush_fd = p->enter_fd = p->submit_fd = p->aio_submit_fd = -1;
+	p->flush_fd = p->enter_fd = p->submit_fd = p->failed_fd = p->aio_submit_fd = -1;
 }
 
 int ior_probe_counter(const struct ior_probe *p, const char *name, uint64_t *v, char *err, size_t errlen)

@@ -51,6 +51,8 @@ struct ior_probe {
 	const char *uring_tp; /* io_uring's submit tracepoint when io_uring is
 			       * traced, else NULL */
 	bool uring_files;     /* io_uring's registered files are named */
+	bool uring_failed;    /* requests refused before submission are traced */
+	int failed_fd;        /* their attachment (an enter), or -1 */
 	bool aio;             /* libaio is traced */
 	int aio_submit_fd;    /* io_submit's enter attachment, or -1 */
 };

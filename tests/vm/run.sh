@@ -468,14 +468,15 @@ if ! traced_ok uring; then
 else
 	C=$OUT/uring.out P=$(out uring.pid)
 	if grep -qE '^async ops: +io_uring io_uring_submit' "$OUT/check.out"; then
-		stats uring 25
-		csv uring-ops "$C" "pid=$P" "count[name=uring:read]==9" "count[name=uring:write]==2" \
+		stats uring 27
+		csv uring-ops "$C" "pid=$P" "count[name=uring:read]==10" "count[name=uring:write]==2" \
 			"count[name=uring:openat,path=/tmp/uringd/other,fd=5]==1" "count[name=uring:close,fd=5]==1" \
 			"sum_bytes[name=uring:read]==13412" "sum_bytes[name=uring:write]==4196" \
 			"count[name=uring:read,ret=-9,fd=999]==1" "count[name=uring:read,path=/tmp/uringd/data,fd=4]==6" "count[name=uring:read,file=/tmp/uringd/data]==1" \
-			"max_gap[name~uring:]==0" "tids==1" "count[name=io_uring_enter]==10"
+			"max_gap[name~uring:]==0" "tids==1" "count[name=io_uring_enter]==11" \
+			"count[name=uring:read,ret=-22]==1"
 	elif [ "$(grep -c 'io_uring operations are not traced' "$OUT/uring.err")" = 1 ]; then
-		csv uring-skipped "$C" "pid=$P" "count[name~uring:]==0" "count[name=io_uring_enter]==10" "count==12"
+		csv uring-skipped "$C" "pid=$P" "count[name~uring:]==0" "count[name=io_uring_enter]==11" "count==13"
 	else
 		fail uring-skipped "io_uring not traced (-check: $(grep '^async ops:' "$OUT/check.out")) and no single warning: $(head -c 300 "$OUT/uring.err")"
 	fi
