@@ -28,6 +28,10 @@
 #include "bpf/summary.h"
 #include "bpf/net.h"
 #include "bpf/wait.h"
+#include "bpf/async.h"
+#include "bpf/uring.h"
+#include "bpf/aio.h"
+#include "bpf/uring_files.h"
 
 /* ---- syscall enter ---------------------------------------------------- */
 
@@ -334,24 +338,6 @@ INLINE int do_task_exit(void *ctx, int raw)
 	return 0;
 }
 
-/* Process lifecycle for the fd tables: rare, so batched like the exits
- * above and read with helpers, for both program families. Returns the
- * claimed batch's slot, or NULL (busy: counted). */
-INLINE void *lifecycle_slot(void *ctx, struct ior_batch **b)
-{
-	if (!(*b = batch_get()))
-		return NULL;
-	if (!batch_claim(ctx, *b)) {
-		batch_busy_drop();
-		return NULL;
-	}
-	if (!batch_has_room(*b)) {
-		reserve_drop(*b);
-		return NULL;
-	}
-	return batch_slot(*b);
-}
-
 /* A new process of a followed one is followed too (a thread shares its
  * process's entry). */
 INLINE void follow_child(__u32 pid)
@@ -447,6 +433,67 @@ int ior_raw_task_exit(void *ctx)
 	do_task_exit(ctx, 1);
 	follow_exit();
 	return 0;
+}
+
+/* ---- async operations ------------------------------------------------- */
+
+/* io_uring: a request taken (io_uring_submit_sqe before Linux 6.4, the
+ * same program: trace/uring.c picks the tracepoint) and completed. */
+SEC("tracepoint/io_uring/io_uring_submit_req")
+int ior_uring_submit(void *ctx)
+{
+	return uring_on ? uring_submit(ctx) : 0;
+}
+
+SEC("tracepoint/io_uring/io_uring_complete")
+int ior_uring_complete(void *ctx)
+{
+	return uring_on ? uring_complete(ctx) : 0;
+}
+
+SEC("tracepoint/io_uring/io_uring_req_failed")
+int ior_uring_failed(void *ctx)
+{
+	return uring_on ? uring_failed(ctx) : 0;
+}
+
+/* io_uring's registered files: io_uring_register's own tracepoints. */
+SEC("tracepoint/syscalls/sys_enter_io_uring_register")
+int ior_uring_register(struct sys_enter_ctx *ctx)
+{
+	return uring_register(ctx);
+}
+
+SEC("tracepoint/syscalls/sys_exit_io_uring_register")
+int ior_uring_register_exit(struct sys_exit_ctx *ctx)
+{
+	return uring_register_exit(ctx);
+}
+
+/* libaio: on the per-syscall tracepoints of its four syscalls. */
+SEC("tracepoint/syscalls/sys_enter_io_submit")
+int ior_aio_submit(struct sys_enter_ctx *ctx)
+{
+	return aio_submit(ctx);
+}
+
+SEC("tracepoint/syscalls/sys_exit_io_submit")
+int ior_aio_submit_exit(struct sys_exit_ctx *ctx)
+{
+	return aio_submit_exit(ctx);
+}
+
+/* io_getevents and io_pgetevents: the same arguments up to events */
+SEC("tracepoint/syscalls/sys_enter_io_getevents")
+int ior_aio_getevents(struct sys_enter_ctx *ctx)
+{
+	return aio_getevents(ctx);
+}
+
+SEC("tracepoint/syscalls/sys_exit_io_getevents")
+int ior_aio_getevents_exit(struct sys_exit_ctx *ctx)
+{
+	return aio_getevents_exit(ctx);
 }
 
 /* ---- flush and the bench's empty programs ----------------------------- */

@@ -126,4 +126,22 @@ INLINE void reserve_drop(struct ior_batch *b)
 	batch_release(b);
 }
 
+/* The slot of a rare record (process lifecycle, registered files) in the
+ * claimed batch, or NULL (busy or no room: counted). Batched like the
+ * exits, and written with helpers, for every program family. */
+INLINE void *lifecycle_slot(void *ctx, struct ior_batch **b)
+{
+	if (!(*b = batch_get()))
+		return NULL;
+	if (!batch_claim(ctx, *b)) {
+		batch_busy_drop();
+		return NULL;
+	}
+	if (!batch_has_room(*b)) {
+		reserve_drop(*b);
+		return NULL;
+	}
+	return batch_slot(*b);
+}
+
 #endif

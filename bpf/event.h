@@ -30,6 +30,15 @@
  * batched, and syscalls never summarized. */
 #define IOR_BATCH_FILL 8192
 #define IOR_FOLLOW_MAX 16384   /* processes -follow and ior -- CMD trace at once */
+/* Async operations take numbers past every syscall's (h.nr, the summary
+ * key): an io_uring request is IOR_NR_URING + its opcode, a libaio iocb
+ * IOR_NR_AIO + its aio_lio_opcode. Opcodes past the table share its last. */
+#define IOR_NR_URING 1024
+#define IOR_URING_OPS 128
+#define IOR_NR_AIO (IOR_NR_URING + IOR_URING_OPS)
+#define IOR_AIO_OPS 16
+#define IOR_NR_ASYNC_END (IOR_NR_AIO + IOR_AIO_OPS)
+#define IOR_ASYNC_OPS (IOR_NR_ASYNC_END - IOR_NR_URING)
 
 enum ior_rec_kind {
 	IOR_REC_ENTER = 1,
@@ -39,6 +48,9 @@ enum ior_rec_kind {
 	IOR_REC_FORK = 5, /* struct ior_rec_fork: the head's thread made a task */
 	IOR_REC_EXEC = 6, /* the head's process runs a new image (cloexec fds closed) */
 	IOR_REC_STREAK = 7, /* struct ior_rec_streak: the thread's pairs were summarized */
+	IOR_REC_ASYNC_SUBMIT = 8, /* struct ior_rec_async_submit: an async op was taken */
+	IOR_REC_ASYNC_DONE = 9,   /* struct ior_rec_async_done: it completed */
+	IOR_REC_URING_FILES = 10, /* struct ior_rec_uring_files: a ring's registered files changed */
 };
 
 struct ior_rec_head {
@@ -74,6 +86,94 @@ struct ior_rec_streak {
 	__u64 last_exit; /* exit of the streak's last pair */
 	__s32 first_fd;  /* the first pair's summary key: (pid, tid, h.nr, first_fd) */
 	__u32 pairs;     /* pairs summarized in the streak */
+};
+
+/* An async operation the kernel took (io_uring_submit_req; a libaio
+ * iocb at io_submit): h is the submitting thread, h.nr the op's number
+ * (IOR_NR_URING + opcode, ...). key matches its completion (the request
+ * pointer). fd is the file argument (with IOR_ASYNC_FIXED, an index into
+ * the ring's registered files), -1 when the op has none. An open op
+ * carries its dirfd, open flags and path (path_len bytes, no NUL); the
+ * record is cut after the path. */
+struct ior_rec_async_submit {
+	struct ior_rec_head h;
+	__u64 key;
+	__u64 ring;      /* io_uring: the ring (its struct io_ring_ctx), for fixed files */
+	__s32 fd;
+	__u32 sqe_flags; /* IOR_ASYNC_FIXED, IOR_ASYNC_FORCE */
+	char comm[IOR_COMM_LEN];
+	__u64 flags;     /* open flags of an open op */
+	__s32 dirfd;
+	__u16 path_len;
+	__u8 cut;
+	__u8 pad;
+	char path[IOR_PATH_MAX];
+};
+
+#define IOR_ASYNC_FIXED 1u /* IOSQE_FIXED_FILE: fd is a registered-file index */
+#define IOR_ASYNC_FORCE 16u /* IOSQE_ASYNC: punted to io-wq */
+#define IOR_REC_ASYNC_SUBMIT_BASE __builtin_offsetof(struct ior_rec_async_submit, path)
+
+/* Its completion, wherever it ran (an io-wq worker, an interrupt, the
+ * submitter's task work; for libaio the io_getevents exit that returned
+ * its event): h is the submitting thread, h.ts the completion. */
+struct ior_rec_async_done {
+	struct ior_rec_head h;
+	__u64 key;
+	__s64 res;
+	__u32 more; /* enum ior_async_done */
+	__u32 pad;
+};
+
+enum ior_async_done {
+	IOR_ASYNC_DONE_LAST = 0,
+	/* a multishot request posted this result and stays armed: the next
+	 * result is a pair of its own, timed from this one */
+	IOR_ASYNC_DONE_MORE = 1,
+	/* io_submit refused this iocb (it returned fewer): no pair, no op */
+	IOR_ASYNC_DONE_WITHDRAWN = 2,
+};
+
+/* A successful io_uring_register that changed a ring's registered
+ * files (IORING_REGISTER_FILES, _FILES2, _FILES_UPDATE, _FILES_UPDATE2,
+ * UNREGISTER_FILES), read at its exit: fds[i] (nfds of them; -1 empty,
+ * -2 left as it was) goes to slot offset + i. Slots past
+ * IOR_URING_FILES_MAX per call are counted in unread. */
+#define IOR_URING_FILES_MAX 64
+struct ior_rec_uring_files {
+	struct ior_rec_head h;
+	__u64 ring;
+	__u32 op;     /* enum ior_uring_files_op */
+	__u32 offset;
+	__u32 nfds;
+	__u32 unread;
+	__s32 fds[IOR_URING_FILES_MAX];
+};
+
+#define IOR_REC_URING_FILES_BASE __builtin_offsetof(struct ior_rec_uring_files, fds)
+
+enum ior_uring_files_op {
+	IOR_URING_FILES_SET = 1,    /* the table is now fds, from slot 0 */
+	IOR_URING_FILES_UPDATE = 2, /* fds replace slots from offset */
+	IOR_URING_FILES_CLEAR = 3,  /* no registered files */
+};
+
+/* iocbs read per io_submit, events per io_getevents; the rest are
+ * counted (bpf.c aio_unread) and not traced. */
+#define IOR_AIO_BATCH_MAX 32
+
+/* Per async op (index nr - IOR_NR_URING), filled by user space. */
+struct ior_async_conf {
+	__u8 traced;
+	__u8 fold;         /* may be summarized while the CPU's ring is full */
+	__u8 ret_is_bytes;
+	__u8 args;         /* enum ior_async_args: where the op's own arguments are */
+};
+
+enum ior_async_args {
+	IOR_ASYNC_ARGS_FILE,  /* the fd the request's file came from (or none) */
+	IOR_ASYNC_ARGS_OPEN,  /* an open: dirfd, flags and path */
+	IOR_ASYNC_ARGS_CLOSE, /* a close: the fd it closes */
 };
 
 /* A new process (child_pid == child_tid) or thread (child_pid == h.pid). */

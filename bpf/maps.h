@@ -48,6 +48,25 @@ const volatile __u32 qstr_name_off = 0;
  * size; 0: unknown, every leaf name takes a read of its own. */
 const volatile __u32 dentry_iname_off = 0;
 const volatile __u32 dentry_iname_len = 0;
+/* io_uring (trace/uring.c sets them from the kernel's BTF): where the
+ * tracepoints' records keep their fields, where a request keeps its fd
+ * (io_kiocb.cqe.fd) and, for an open, its struct io_open; uring_on when
+ * the tracepoints are understood, uring_open_on when the open's are too. */
+const volatile __u32 uring_on = 0;
+const volatile __u32 uring_s_req_off = 0, uring_s_op_off = 0, uring_s_flags_off = 0;
+const volatile __u32 uring_c_req_off = 0, uring_c_res_off = 0, uring_c_cflags_off = 0;
+const volatile __u32 uring_fd_off = 0;
+const volatile __u32 uring_s_ctx_off = 0;
+/* io_uring_req_failed: a request refused before it was submitted */
+const volatile __u32 uring_f_req_off = 0, uring_f_op_off = 0;
+/* fixed files: a ring fd's file leads to its ring (file->private_data,
+ * with the ident offsets to the file) */
+const volatile __u32 uring_files_on = 0;
+const volatile __u32 uring_file_ctx_off = 0;
+const volatile __u32 uring_open_on = 0;
+const volatile __u32 uring_open_dfd_off = 0, uring_open_name_off = 0, uring_open_how_off = 0;
+const volatile __u32 filename_name_off = 0;
+const volatile __u32 uring_close_fd_off = 0; /* struct io_close's fd: a close op has no file */
 
 /* Counted here because nothing else would tell: path pointers that could
  * not be remembered between enter and exit (path_args full), and records
@@ -73,6 +92,14 @@ __u64 pending_n = 0;
 /* New processes of followed ones that "followed" had no room for: they
  * and their descendants are not traced. */
 __u64 follow_full = 0;
+/* Async ops the in-flight map (async_reqs) had no room for: not traced. */
+__u64 async_full = 0;
+/* libaio iocbs and events past IOR_AIO_BATCH_MAX in one call, or whose
+ * call could not be remembered (aio_calls full): not traced. */
+__u64 aio_unread = 0;
+/* Registered-file slots past IOR_URING_FILES_MAX in one call, and calls
+ * that could not be remembered from enter to exit: fixed files unnamed. */
+__u64 uring_files_unread = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -154,4 +181,67 @@ struct {
 	__type(value, __u32);
 } followed SEC(".maps");
 
+/* Async ops in flight: request (or iocb) pointer -> who submitted it and
+ * when, so the completion, wherever it runs, is charged to the submitter.
+ * Bounded: what does not fit is counted in async_full. */
+struct ior_async_start {
+	__u64 pid_tgid;
+	__u64 enter_ns;
+	__s32 fd;
+	__u16 nr;
+	__u8 folded; /* no submit record went out: the pair is summarized */
+	__u8 pad;
+	char comm[IOR_COMM_LEN];
+};
+
+/* io_uring: the request (a kernel address, pid 0); libaio: the iocb's
+ * user address in its process. */
+struct ior_async_key {
+	__u64 ptr;
+	__u32 pid;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct ior_async_key);
+	__type(value, struct ior_async_start);
+} async_reqs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, IOR_ASYNC_OPS);
+	__type(key, __u32);
+	__type(value, struct ior_async_conf);
+} async_conf SEC(".maps");
+
+/* The user array an io_submit or io_getevents enter named (iocb
+ * pointers, io_events), by tid, for its exit. */
+struct aio_call {
+	__u64 ptr;
+	__u64 n;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct aio_call);
+} aio_calls SEC(".maps");
+
+/* io_uring_register's arguments, by tid, from its enter to its exit. */
+struct uring_reg {
+	__s64 fd;
+	__u64 opcode, arg, nr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct uring_reg);
+} uring_regs SEC(".maps");
+
 #endif
+

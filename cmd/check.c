@@ -115,22 +115,37 @@ static const char *check_tracefs(struct check *c)
 }
 
 /* 1 present, 0 missing, <0 cannot tell (err filled). */
-static int has_tracepoint(const char *prefix, const char *name, char *err, size_t errlen)
+static int has_tracepoint(const char *category, const char *prefix, const char *name, char *err, size_t errlen)
 {
 	char tp[128];
 	snprintf(tp, sizeof tp, "%s%s", prefix, name);
-	int id = ior_loader_tracepoint_id("syscalls", tp, err, errlen);
+	int id = ior_loader_tracepoint_id(category, tp, err, errlen);
 	return id >= 0 ? 1 : id == -ENOENT ? 0 : id;
+}
+
+/* An async op's row: its kind's tracepoint (the probe says more). */
+static int has_async(const struct ior_syscall *s, char *err, size_t errlen)
+{
+	char tp[96];
+	const char *cat;
+	ior_syscall_tracepoint(s, &cat, tp, sizeof tp);
+	return has_tracepoint(cat, "", tp, err, errlen);
 }
 
 static void check_tracepoints(struct check *c)
 {
 	char err[512], missing[4096] = ""; /* every name: a kernel lacks a family's newest */
-	unsigned present = 0, nmissing = 0;
+	unsigned present = 0, nmissing = 0, nasync = 0;
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const char *name = ior_syscalls[i].name;
-		int in = has_tracepoint("sys_enter_", name, err, sizeof err);
-		int out = in > 0 ? has_tracepoint("sys_exit_", name, err, sizeof err) : in;
+		if (ior_syscall_async(&ior_syscalls[i])) {
+			int in = has_async(&ior_syscalls[i], err, sizeof err);
+			c->sel[i] = in > 0;
+			nasync++;
+			continue;
+		}
+		int in = has_tracepoint("syscalls", "sys_enter_", name, err, sizeof err);
+		int out = in > 0 ? has_tracepoint("syscalls", "sys_exit_", name, err, sizeof err) : in;
 		if (in < 0 || out < 0) {
 			failed(c, "tracepoints:", err);
 			return;
@@ -150,9 +165,10 @@ static void check_tracepoints(struct check *c)
 		return;
 	}
 	if (nmissing)
-		line("tracepoints:", "%u/%u syscalls (missing %u: %s)", present, ior_nsyscalls, nmissing, missing);
+		line("tracepoints:", "%u/%u syscalls (missing %u: %s)", present, ior_nsyscalls - nasync, nmissing,
+		     missing);
 	else
-		line("tracepoints:", "%u/%u syscalls", present, ior_nsyscalls);
+		line("tracepoints:", "%u/%u syscalls", present, ior_nsyscalls - nasync);
 }
 
 static void check_perf_buffer(struct check *c)
@@ -195,7 +211,7 @@ static void check_object(struct check *c, bool verbose)
 	struct ior_probe_cfg cfg = { .object = ior_bpf_object, .object_size = size, .pid = -1, .tid = -1,
 				     .comm = "", .sel = c->sel, .verbose = verbose };
 	struct ior_probe p;
-	const char *names[IOR_PROBE_MAX_ATTACH + 2];
+	const char *names[IOR_PROBE_MAX_ATTACH + 4];
 
 	void *out;
 	ior_log_fn print = ior_log_set(probe_warning, NULL, &out);
@@ -208,11 +224,14 @@ static void check_object(struct check *c, bool verbose)
 		ior_probe_close(&p);
 		return;
 	}
-	unsigned n = ior_probe_programs(&p, names, IOR_PROBE_MAX_ATTACH + 1);
+	unsigned n = ior_probe_programs(&p, names, IOR_PROBE_MAX_ATTACH + 4);
 	line("bpf object:", "loads, verifies and attaches (%u of its %u programs, %u maps, %zu bytes)", n,
 	     ior_loader_prog_count(p.obj), ior_loader_map_count(p.obj), size);
 	line("programs:", "%s", p.use_btf ? "BTF (tp_btf: direct reads, cheapest)"
 					  : "raw (the BTF programs are not usable here: see the warning)");
+	line("async ops:", "io_uring %s%s%s, libaio %s", p.uring_tp ? p.uring_tp : "not traced (see the warning)",
+	     p.uring_files ? " + registered files" : "", p.uring_failed ? " + refused requests" : "",
+	     p.aio ? "io_submit/io_getevents" : "not traced (see the warning)");
 	if (verbose && ior_loader_verifier_log(p.obj))
 		printf("%s\n", ior_loader_verifier_log(p.obj));
 	ior_probe_close(&p);

@@ -50,7 +50,7 @@ int ior_cmd_list(const struct ior_opts *o)
 {
 	static unsigned char sel[IOR_NR_MAX];
 	char err[512], missing[4096] = "";
-	unsigned present = 0, nsel = 0;
+	unsigned present = 0, nsel = 0, nasync = 0, nasync_here = 0;
 	bool mounted = false;
 	int r = ior_cmd_select(o, sel);
 
@@ -64,8 +64,9 @@ int ior_cmd_list(const struct ior_opts *o)
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const struct ior_syscall *s = &ior_syscalls[i];
 		char tp[96];
-		snprintf(tp, sizeof tp, "sys_enter_%s", s->name);
-		r = ior_loader_tracepoint_id("syscalls", tp, err, sizeof err);
+		const char *cat;
+		ior_syscall_tracepoint(s, &cat, tp, sizeof tp);
+		r = ior_loader_tracepoint_id(cat, tp, err, sizeof err);
 		if (r == -ENOENT) {
 			size_t n = strlen(missing);
 			snprintf(missing + n, sizeof missing - n, " %s", s->name);
@@ -77,9 +78,13 @@ int ior_cmd_list(const struct ior_opts *o)
 		}
 		present++;
 		nsel += sel[i];
+		nasync_here += ior_syscall_async(s) != 0;
 		printf("%-4u %-24s %-9s %s\n", s->nr, s->name, ior_family_name(s->family), traced(s, sel[i]));
 	}
-	printf("# %u of ior's %u syscalls have tracepoints here, %u traced with these flags; not here:%s\n",
-	       present, ior_nsyscalls, nsel, missing[0] ? missing : " none");
+	for (unsigned i = 0; i < ior_nsyscalls; i++)
+		nasync += ior_syscall_async(&ior_syscalls[i]) != 0;
+	printf("# %u of ior's %u syscalls and %u of its %u async ops have tracepoints here, %u traced with "
+	       "these flags; not here:%s\n", present - nasync_here, ior_nsyscalls - nasync, nasync_here, nasync,
+	       nsel, missing[0] ? missing : " none");
 	return 0;
 }

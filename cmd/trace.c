@@ -629,9 +629,12 @@ int ior_cmd_trace(const struct ior_opts *o)
 		teardown(&t);
 		return rc;
 	}
-	fprintf(stderr, "ior: tracing %u syscalls on %u CPUs (%s tracepoints), Ctrl-C to stop\n",
-		ior_session_probe(t.session)->nattached, ior_session_cpus(t.session),
-		ior_session_probe(t.session)->use_btf ? "BTF" : "raw");
+	const struct ior_probe *pr = ior_session_probe(t.session);
+	char async[48] = "";
+	if (pr->nasync)
+		snprintf(async, sizeof async, " and %u async ops", pr->nasync);
+	fprintf(stderr, "ior: tracing %u syscalls%s on %u CPUs (%s tracepoints), Ctrl-C to stop\n",
+		pr->nattached, async, ior_session_cpus(t.session), pr->use_btf ? "BTF" : "raw");
 	if (t.http)
 		fprintf(stderr, "Live flamegraph at %s\n", ior_http_url(t.http));
 	t.http_polled_ns = ior_mono_ns();

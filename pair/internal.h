@@ -26,6 +26,30 @@ struct tid_st {
 	char comm[IOR_COMM_LEN];
 };
 
+/* An async op between its submission and completion (pair/async.c). */
+struct async_op {
+	uint64_t key;
+	uint64_t ring;
+	uint64_t enter_ts;
+	uint32_t pid, tid;
+	uint16_t nr;
+	uint8_t used;
+	int32_t fd;
+	uint32_t sqe_flags;
+	uint64_t flags;
+	int32_t dirfd;
+	char comm[IOR_COMM_LEN];
+	char *path; /* an open op's, owned; NULL when none */
+};
+
+/* A ring's registered files: slot -> path (owned; NULL empty). */
+struct uring_files {
+	uint32_t pid;
+	uint64_t ring;
+	uint32_t n;
+	char **slot;
+};
+
 struct ior_pairer {
 	struct ior_pair_cfg cfg;
 	struct tid_st *tids;
@@ -42,6 +66,10 @@ struct ior_pairer {
 	const struct ior_syscall *wait_sys[8]; /* the waits (pair/net.h) */
 	unsigned char wait_kind[8];
 	unsigned nwaits;
+	struct async_op *ops; /* NULL until the first submission */
+	uint32_t ops_mask, nops;
+	struct uring_files *rings; /* few: a process has a ring or two */
+	uint32_t nrings;
 	char raw[2][IOR_PATH_MAX];
 	char path[2][IOR_FD_PATH_MAX];
 };
@@ -72,6 +100,24 @@ void ior_pair_net_init(struct ior_pairer *p);
  * waits their timeout. After ior_pair_name_files(). */
 void ior_pair_name_net(struct ior_pairer *p, const struct ior_syscall *s, const struct tid_st *t,
 		       struct ior_event_pair *e);
+/* Delivers a named pair (visible, filters, counts, sink) and applies
+ * what it did to the fd table; chain: it is a syscall in its thread's
+ * gap chain (t->last_exit moves to ts), not an async op. */
+void ior_pair_deliver(struct ior_pairer *p, const struct ior_syscall *s, struct tid_st *t,
+		      struct ior_event_pair *e, uint64_t ts, int chain);
+
+/* pair/async.c: the records of async ops, the ops in flight. */
+void ior_pair_async_submit(struct ior_pairer *p, const char *rec, size_t len);
+void ior_pair_async_done(struct ior_pairer *p, const char *rec, size_t len);
+void ior_pair_async_free(struct ior_pairer *p);
+/* pair/async.c: a ring's registered files changed; a process ended. */
+void ior_pair_uring_files(struct ior_pairer *p, const char *rec, size_t len);
+void ior_pair_async_proc_exit(struct ior_pairer *p, uint32_t pid);
+uint64_t ior_pair_async_in_flight(const struct ior_pairer *p);
+void ior_pair_async_close_gone(struct ior_pairer *p, int (*alive)(void *ctx, uint32_t pid, uint32_t tid),
+			       void *ctx);
+/* Up to max ops in flight into out (unordered); returns how many. */
+size_t ior_pair_async_list(const struct ior_pairer *p, struct ior_in_flight *out, size_t max);
 void ior_pair_learn_unpaired_open(struct ior_pairer *p, const struct exit_base *x, const char *rec,
 				  size_t len);
 

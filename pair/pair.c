@@ -35,6 +35,7 @@ void ior_pair_free(struct ior_pairer *p)
 {
 	if (!p)
 		return;
+	ior_pair_async_free(p);
 	free(p->tids);
 	free(p);
 }
@@ -229,19 +230,27 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	ior_pair_name_files(p, s, t, &e, raw0, raw1);
 	if (p->has_net || s->family == IOR_FAM_Polling || s == p->mmsg[0] || s == p->mmsg[1])
 		ior_pair_name_net(p, s, t, &e);
-	if (p->cfg.visible && !p->cfg.visible[e.sys]) {
-		ior_pair_update_fds(p, s, t, &e);
+	ior_pair_deliver(p, s, t, &e, x.h.ts, 1);
+}
+
+void ior_pair_deliver(struct ior_pairer *p, const struct ior_syscall *s, struct tid_st *t,
+		      struct ior_event_pair *e, uint64_t ts, int chain)
+{
+	if (p->cfg.visible && !p->cfg.visible[e->sys]) {
+		ior_pair_update_fds(p, s, t, e);
 		return;
 	}
-	t->has_prev = 1;
-	t->last_exit = x.h.ts;
-	p->st.t.pairs_seen++;
-	if (path_wanted(p, &e)) {
-		p->st.t.pairs++;
-		count_unattributed(p, &e, x.h.ts);
-		p->cfg.sink(p->cfg.sink_ctx, &e);
+	if (chain) {
+		t->has_prev = 1;
+		t->last_exit = ts;
 	}
-	ior_pair_update_fds(p, s, t, &e);
+	p->st.t.pairs_seen++;
+	if (path_wanted(p, e)) {
+		p->st.t.pairs++;
+		count_unattributed(p, e, ts);
+		p->cfg.sink(p->cfg.sink_ctx, e);
+	}
+	ior_pair_update_fds(p, s, t, e);
 }
 
 /* Delivers a summary row (or a gap correction, at ts) for key, named as
@@ -365,6 +374,7 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 	case IOR_REC_PROC_EXIT:
 		tid_delete(p, h.tid);
 		ior_fdtab_proc_exit(p->cfg.fds, h.pid, h.ts);
+		ior_pair_async_proc_exit(p, h.pid);
 		break;
 	case IOR_REC_FORK:
 		on_fork(p, rec, len);
@@ -377,6 +387,15 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 		break;
 	case IOR_REC_STREAK:
 		on_streak(p, rec, len);
+		break;
+	case IOR_REC_ASYNC_SUBMIT:
+		ior_pair_async_submit(p, rec, len);
+		break;
+	case IOR_REC_ASYNC_DONE:
+		ior_pair_async_done(p, rec, len);
+		break;
+	case IOR_REC_URING_FILES:
+		ior_pair_uring_files(p, rec, len);
 		break;
 	default:
 		p->st.bad_records++;
@@ -402,6 +421,7 @@ void ior_pair_close_gone(struct ior_pairer *p, int (*alive)(void *ctx, uint32_t 
 			p->st.enters_at_thread_exit++;
 		}
 	}
+	ior_pair_async_close_gone(p, alive, ctx);
 }
 
 void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s)
@@ -410,6 +430,7 @@ void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s)
 	s->t.in_flight = 0;
 	for (uint32_t i = 0; i <= p->mask; i++)
 		s->t.in_flight += open_and_visible(p, &p->tids[i]);
+	s->t.in_flight += ior_pair_async_in_flight(p);
 	s->threads = p->count;
 }
 
@@ -417,6 +438,21 @@ static int by_enter(const void *a, const void *b)
 {
 	const struct ior_in_flight *x = a, *y = b;
 	return x->enter_ns < y->enter_ns ? -1 : x->enter_ns > y->enter_ns;
+}
+
+/* Appends the async ops in flight to *all (n so far, *cap allocated). */
+static size_t in_flight_async(const struct ior_pairer *p, struct ior_in_flight **all, size_t n, size_t *cap)
+{
+	size_t want = n + (size_t)ior_pair_async_in_flight(p);
+
+	if (want > *cap) {
+		struct ior_in_flight *a = realloc(*all, want * sizeof *a);
+		if (!a)
+			return n;
+		*all = a;
+		*cap = want;
+	}
+	return n + ior_pair_async_list(p, *all + n, want - n);
 }
 
 size_t ior_pair_in_flight(const struct ior_pairer *p, struct ior_in_flight *out, size_t max)
@@ -444,6 +480,7 @@ size_t ior_pair_in_flight(const struct ior_pairer *p, struct ior_in_flight *out,
 		memcpy(all[n].comm, t->comm, sizeof all[n].comm);
 		n++;
 	}
+	n = in_flight_async(p, &all, n, &cap);
 	if (n) {
 		qsort(all, n, sizeof *all, by_enter);
 		memcpy(out, all, (n < max ? n : max) * sizeof *out);

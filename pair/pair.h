@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Registered-file slots kept per ring (io_uring allows more; ops on
+ * slots past these are shown without a file, and counted). */
+#define IOR_URING_SLOTS_MAX 65536
+
 struct ior_pair_stats {
 	struct ior_trace_totals t;
 	uint64_t mismatched_exits; /* exit of another syscall than the open enter (records lost between) */
@@ -24,6 +28,8 @@ struct ior_pair_stats {
 	uint64_t unattributed_why[IOR_FD_NREASONS];
 	uint64_t paths_cut;        /* paths longer than IOR_PATH_MAX - 1 bytes, shown cut */
 	uint64_t mmsg_unread;      /* sendmmsg/recvmmsg messages past IOR_MMSG_MAX: bytes not counted */
+	uint64_t async_fixed;      /* io_uring ops on registered (fixed) files not named */
+	uint64_t uring_slots_cut;  /* registered-file slots past IOR_URING_SLOTS_MAX: not kept */
 };
 
 /* An enter still open: what a hung syscall looks like. */

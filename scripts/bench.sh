@@ -15,7 +15,7 @@
 #                 pairs/s, size against the .ior.zst, DuckDB's totals)
 #   --keep        keep the work directory (tracer outputs, recordings)
 #   --workloads L comma-separated subset of: read open write mixed read2
-#                 getpid send (default all)
+#                 getpid send uring aio (default all)
 #   --stats-runs N  runs per workload of the BPF run-time statistics phase
 #                 (empty, ior-flame, ior-plain; default 3, 0: none)
 #   --ab-runs N   runs per workload of the A/B phase (scripts/bench_ab.sh:
@@ -72,14 +72,18 @@ case $AB_RUNS in '' | *[!0-9]*) echo "bench.sh: --ab-runs needs a number" >&2; e
 # getpid: a syscall no default family has (it must stay nearly free);
 # send: Network syscalls, the cost of the default families beyond FS
 # (ior -flamegraph traces them, ior -trace-families=FS does not)
-WLS=(read open write mixed read2 getpid send)
-declare -A WL_MODE=([read]=read [open]=open [write]=write [mixed]=mixed [read2]=read [getpid]=getpid [send]=send)
+# uring, aio: async reads at queue depth 8 (their figures are per op, 8 per
+# io_uring_enter or io_submit + io_getevents)
+WLS=(read open write mixed read2 getpid send uring aio)
+declare -A WL_MODE=([read]=read [open]=open [write]=write [mixed]=mixed [read2]=read [getpid]=getpid [send]=send
+	[uring]=uring [aio]=aio)
 declare -A WL_ITERS=([read]=300000 [open]=100000 [write]=300000 [mixed]=33000 [read2]=150000 [getpid]=300000
-	[send]=150000)
-declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2 [getpid]=1 [send]=1)
+	[send]=150000 [uring]=40000 [aio]=40000)
+declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2 [getpid]=1 [send]=1 [uring]=1 [aio]=1)
 declare -A WL_DESC=([read]="pread64 4 KiB, /dev/shm" [open]="openat+fstat+close"
 	[write]="write 64 B" [mixed]="open,fstat,4 pread,2 write,close" [read2]="pread64, 2 threads"
-	[getpid]="getpid (not traced by default)" [send]="sendto+recvfrom 64 B, unix socketpair")
+	[getpid]="getpid (not traced by default)" [send]="sendto+recvfrom 64 B, unix socketpair"
+	[uring]="io_uring read 4 KiB, depth 8 (per op)" [aio]="libaio pread 4 KiB, depth 8 (per op)")
 if [ -n "$WORKLOADS" ]; then
 	for w in ${WORKLOADS//,/ }; do
 		[ -n "${WL_MODE[$w]:-}" ] || { echo "bench.sh: unknown workload '$w'" >&2; exit 2; }

@@ -59,12 +59,15 @@ def main():
  * lacks many (open, stat, rename, dup2, pipe, poll, select, ...: only their
  * *at, ppoll, pselect6 forms). From {UNIFIED} on, numbers are the same on
  * every arch. tests/unit/test_syscalls_arch.c checks them against the headers. */
+#include "syscalls/async_rows.h"
 #include "syscalls/rows.h"
 
 const struct ior_syscall ior_syscalls_{arch}[] = {{""")
     for _, text in sorted(out):
         print(text)
-    print(f"""}};
+    print(f"""\t/* async operations: bpf/event.h IOR_NR_URING */
+\tIOR_ASYNC_ROWS,
+}};
 
 const unsigned ior_nsyscalls_{arch} = sizeof ior_syscalls_{arch} / sizeof ior_syscalls_{arch}[0];
 #if {CPP_ARCH[arch]}

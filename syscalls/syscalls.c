@@ -14,7 +14,7 @@
 
 /* nr -> index + 1; 0 means not traced. Built before main() so lookups
  * need no lock. */
-static unsigned short by_nr[IOR_NR_MAX];
+static unsigned short by_nr[IOR_NR_ASYNC_END];
 
 __attribute__((constructor)) static void build_index(void)
 {
@@ -24,7 +24,7 @@ __attribute__((constructor)) static void build_index(void)
 
 const struct ior_syscall *ior_syscall_by_nr(unsigned nr)
 {
-	if (nr >= IOR_NR_MAX)
+	if (nr >= IOR_NR_ASYNC_END)
 		return 0;
 	return by_nr[nr] ? &ior_syscalls[by_nr[nr] - 1] : 0;
 }
@@ -35,6 +35,25 @@ const struct ior_syscall *ior_syscall_by_name(const char *name)
 		if (!strcmp(ior_syscalls[i].name, name))
 			return &ior_syscalls[i];
 	return 0;
+}
+
+int ior_syscall_async(const struct ior_syscall *s)
+{
+	if (s->nr >= IOR_NR_AIO)
+		return IOR_ASYNC_AIO;
+	return s->nr >= IOR_NR_URING ? IOR_ASYNC_URING : IOR_ASYNC_NONE;
+}
+
+const char *ior_syscall_tracepoint(const struct ior_syscall *s, const char **category, char *buf, size_t len)
+{
+	int k = ior_syscall_async(s);
+
+	*category = k == IOR_ASYNC_URING ? "io_uring" : "syscalls";
+	snprintf(buf, len, "%s", k == IOR_ASYNC_URING ? "io_uring_complete" :
+				 k == IOR_ASYNC_AIO ? "sys_enter_io_submit" : "sys_enter_");
+	if (!k)
+		snprintf(buf, len, "sys_enter_%s", s->name);
+	return buf;
 }
 
 unsigned ior_syscall_index(const struct ior_syscall *s)

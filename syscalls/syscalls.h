@@ -106,6 +106,16 @@ const struct ior_syscall *ior_syscall_by_nr(unsigned nr);
 /* NULL when unknown. */
 const struct ior_syscall *ior_syscall_by_name(const char *name);
 /* Index of s (a row of ior_syscalls[]) in ior_syscalls[], and so its ior_sys() index. */
+/* Whether s is a syscall or an async operation (bpf/event.h
+ * IOR_NR_URING): a row of neither sys_conf nor the syscall tracepoints. */
+enum ior_async_kind { IOR_ASYNC_NONE, IOR_ASYNC_URING, IOR_ASYNC_AIO };
+int ior_syscall_async(const struct ior_syscall *s);
+/* The tracepoint whose presence says this kernel has s, into buf:
+ * syscalls/sys_enter_NAME, io_uring/io_uring_complete for io_uring ops,
+ * syscalls/sys_enter_io_submit for libaio's; *category gets its
+ * category. Returns buf. */
+const char *ior_syscall_tracepoint(const struct ior_syscall *s, const char **category, char *buf, size_t len);
+/* Index of s in ior_syscalls[]: a small stable id for recordings. */
 unsigned ior_syscall_index(const struct ior_syscall *s);
 /* Whether s changes the fd table (or the cwd): traced even when -tps
  * leaves it out, and never summarized. */

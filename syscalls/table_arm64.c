@@ -4,6 +4,7 @@
  * lacks many (open, stat, rename, dup2, pipe, poll, select, ...: only their
  * *at, ppoll, pselect6 forms). From 424 on, numbers are the same on
  * every arch. tests/unit/test_syscalls_arch.c checks them against the headers. */
+#include "syscalls/async_rows.h"
 #include "syscalls/rows.h"
 
 const struct ior_syscall ior_syscalls_arm64[] = {
@@ -331,6 +332,8 @@ const struct ior_syscall ior_syscalls_arm64[] = {
 	AT(FS, file_getattr, 468, OTHER, 4, 1, N),
 	AT(FS, file_setattr, 469, OTHER, 4, 1, N),
 	NR(FS, listns, 470),
+	/* async operations: bpf/event.h IOR_NR_URING */
+	IOR_ASYNC_ROWS,
 };
 
 const unsigned ior_nsyscalls_arm64 = sizeof ior_syscalls_arm64 / sizeof ior_syscalls_arm64[0];

@@ -2,6 +2,7 @@
  * the 64-bit and common ABIs; entries without an implementation left out),
  * in number order, with its family and argument roles. HACKING.md's
  * "Recipe: add a syscall" says how to read a row. */
+#include "syscalls/async_rows.h"
 #include "syscalls/rows.h"
 
 /* sendmmsg and recvmmsg return a count of messages: their bytes are the
@@ -374,6 +375,8 @@ const struct ior_syscall ior_syscalls_x86_64[] = {
 	AT(FS, file_getattr, 468, OTHER, 4, 1, N),
 	AT(FS, file_setattr, 469, OTHER, 4, 1, N),
 	NR(FS, listns, 470),
+	/* async operations: bpf/event.h IOR_NR_URING */
+	IOR_ASYNC_ROWS,
 };
 
 const unsigned ior_nsyscalls_x86_64 = sizeof ior_syscalls_x86_64 / sizeof ior_syscalls_x86_64[0];

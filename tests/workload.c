@@ -302,6 +302,43 @@
  *   thread: openat FILE O_WRONLY|O_CREAT|O_TRUNC 0644 -> 3; write 3, 1;
  *           close 3                                       3
  *
+ * uring DIR: DIR/data (16384 bytes of 'u') is written and opened O_RDWR
+ *   (fd 4) and an io_uring of 8 entries set up (fd 3) before the release.
+ *   After it, each op is submitted alone and waited for with one
+ *   io_uring_enter(3, 1, 1, GETEVENTS), except the batch:
+ *   uring:read  4, 4096 at 0 -> 4096                      1
+ *   uring:write 4, 4096 at 4096 -> 4096                   1
+ *   uring:openat AT_FDCWD DIR/other O_RDWR|O_CREAT 0644 -> 5  1
+ *   uring:write 5, 100 at 0 -> 100                        1
+ *   uring:read  5, 100 at 0 -> 100                        1
+ *   uring:read  999, 10 -> -EBADF                         1
+ *   uring:read  4, 4096 at 8192, IOSQE_ASYNC -> 4096      1
+ *   uring:read  4, 1024 at 1024*i, i < 4, in one enter -> 1024 each  4
+ *   uring:close 5 -> 0                                    1
+ *   io_uring_register 3, IORING_REGISTER_FILES, [4], 1 -> 0  1
+ *   uring:read slot 0 (IOSQE_FIXED_FILE: DIR/data), 1024 at 0 -> 1024  1
+ *   uring:read 4 with an sqe flag no kernel has (0x80): refused before
+ *     submission -> -EINVAL                                1
+ *   pread64 4, 64 at 0 -> 64 (a syscall after the ops)    1
+ *   totals: uring:read 10 (13412 bytes), uring:write 2 (4196 bytes),
+ *   uring:openat 1, uring:close 1; io_uring_enter 11,
+ *   io_uring_register 1, pread64 1.
+ *
+ * aio DIR: DIR/data (16384 bytes of 'a') is written and opened O_RDWR
+ *   (fd 3) and an aio context of 8 made (io_setup) before the release.
+ *   After it, on raw syscalls (no libaio), each io_submit is followed by
+ *   one io_getevents(ctx, N, N) for all its events:
+ *   aio:pread  3, 4096 at 0 -> 4096                        1
+ *   aio:pwrite 3, 4096 at 4096 -> 4096                     1
+ *   aio:fsync  3 -> 0                                      1
+ *   aio:pread  3, 1024 at 1024*i, i < 3, in one io_submit  3
+ *   io_submit of [aio:pread 3, 100 at 0; aio:pread 999] -> 1: the second
+ *     is refused (EBADF) and no op; the first -> 100      1
+ *   aio:preadv 3, 2 x 512 at 0 -> 1024                     1
+ *   pread64 3, 64 at 0 -> 64 (a syscall after the ops)     1
+ *   totals: aio:pread 5 (7268 bytes), aio:pwrite 1 (4096), aio:fsync 1,
+ *   aio:preadv 1 (1024); io_submit 6 (one -> 1 of 2), io_getevents 6.
+ *
  * With WORKLOAD_NOWAIT set in its environment a scenario neither says
  * "ready" nor waits: ior -- workload ... traces it from its first syscall.
  *
@@ -323,8 +360,10 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -1303,6 +1342,204 @@ static _Noreturn void usage(void)
 	_exit(2);
 }
 
+/* ---- io_uring on raw syscalls (no liburing): just what uring needs ---- */
+
+struct ur_sqe {
+	uint8_t opcode, flags;
+	uint16_t ioprio;
+	int32_t fd;
+	uint64_t off, addr;
+	uint32_t len, op_flags;
+	uint64_t user_data;
+	uint64_t pad[3];
+};
+
+struct ur_cqe {
+	uint64_t user_data;
+	int32_t res;
+	uint32_t flags;
+};
+
+struct ur_params {
+	uint32_t sq_entries, cq_entries, flags, sq_thread_cpu, sq_thread_idle, features, wq_fd, resv[3];
+	uint32_t sq_off[10]; /* head, tail, ring_mask, ring_entries, flags, dropped, array, resv1, user_addr(2) */
+	uint32_t cq_off[10]; /* head, tail, ring_mask, ring_entries, overflow, cqes, flags, resv1, user_addr(2) */
+};
+
+struct uring {
+	int fd;
+	char *sq, *cq;
+	struct ur_sqe *sqes;
+	struct ur_params p;
+};
+
+enum { UR_READ = 22, UR_WRITE = 23, UR_OPENAT = 18, UR_CLOSE = 19, UR_ASYNC = 16 };
+
+#define UR_U32(base, off) ((volatile uint32_t *)((base) + (off)))
+
+static void uring_setup(struct uring *u, unsigned entries)
+{
+	memset(u, 0, sizeof *u);
+	u->fd = (int)syscall(425, entries, &u->p);
+	if (u->fd < 0)
+		die("io_uring_setup", strerror(errno));
+	size_t sqlen = u->p.sq_off[6] + u->p.sq_entries * 4, cqlen = u->p.cq_off[5] + u->p.cq_entries * sizeof(struct ur_cqe);
+	u->sq = mmap(0, sqlen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, u->fd, 0);
+	u->cq = mmap(0, cqlen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, u->fd, 0x8000000);
+	u->sqes = mmap(0, u->p.sq_entries * sizeof *u->sqes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		       u->fd, 0x10000000);
+	if (u->sq == MAP_FAILED || u->cq == MAP_FAILED || u->sqes == MAP_FAILED)
+		die("io_uring mmap", strerror(errno));
+}
+
+/* Queues one sqe; submitted by the next uring_enter. */
+static void uring_queue(struct uring *u, uint8_t op, uint8_t flags, int fd, void *addr, uint32_t len,
+			uint64_t off, uint32_t op_flags)
+{
+	uint32_t tail = *UR_U32(u->sq, u->p.sq_off[1]), mask = *UR_U32(u->sq, u->p.sq_off[2]);
+	struct ur_sqe *e = &u->sqes[tail & mask];
+	memset(e, 0, sizeof *e);
+	e->opcode = op;
+	e->flags = flags;
+	e->fd = fd;
+	e->addr = (uint64_t)(uintptr_t)addr;
+	e->len = len;
+	e->off = off;
+	e->op_flags = op_flags;
+	e->user_data = tail;
+	UR_U32(u->sq, u->p.sq_off[6])[tail & mask] = tail & mask;
+	__atomic_store_n(UR_U32(u->sq, u->p.sq_off[1]), tail + 1, __ATOMIC_RELEASE);
+}
+
+/* Submits n queued sqes, waits for all n, checks each result. */
+static void uring_enter(struct uring *u, unsigned n, const int32_t *want)
+{
+	expect(syscall(426, u->fd, n, n, 1u /* IORING_ENTER_GETEVENTS */, 0, 0), n, "io_uring_enter");
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t head = *UR_U32(u->cq, u->p.cq_off[0]), mask = *UR_U32(u->cq, u->p.cq_off[2]);
+		if (head == __atomic_load_n(UR_U32(u->cq, u->p.cq_off[1]), __ATOMIC_ACQUIRE))
+			die("io_uring", "completion missing");
+		struct ur_cqe *c = (struct ur_cqe *)(u->cq + u->p.cq_off[5]) + (head & mask);
+		expect(c->res, want[i], "io_uring op");
+		__atomic_store_n(UR_U32(u->cq, u->p.cq_off[0]), head + 1, __ATOMIC_RELEASE);
+	}
+}
+
+static int uring(const char *dir)
+{
+	static char buf[16384], small[100];
+	char data[512], other[512];
+	struct uring u;
+	join_path(data, sizeof data, dir, "data");
+	join_path(other, sizeof other, dir, "other");
+	memset(buf, 'u', sizeof buf);
+	memset(small, 's', sizeof small);
+	uring_setup(&u, 8);
+	int fd = (int)expect(sys_openat(data, O_RDWR | O_CREAT | O_TRUNC, 0644), 4, "openat data");
+	expect(write(fd, buf, sizeof buf), sizeof buf, "write data");
+	wait_for_release(0);
+
+	uring_queue(&u, UR_READ, 0, fd, buf, 4096, 0, 0);
+	uring_enter(&u, 1, (int32_t[]){ 4096 });
+	uring_queue(&u, UR_WRITE, 0, fd, buf, 4096, 4096, 0);
+	uring_enter(&u, 1, (int32_t[]){ 4096 });
+	uring_queue(&u, UR_OPENAT, 0, AT_FDCWD, other, 0644, 0, O_RDWR | O_CREAT);
+	uring_enter(&u, 1, (int32_t[]){ 5 });
+	uring_queue(&u, UR_WRITE, 0, 5, small, 100, 0, 0);
+	uring_enter(&u, 1, (int32_t[]){ 100 });
+	uring_queue(&u, UR_READ, 0, 5, small, 100, 0, 0);
+	uring_enter(&u, 1, (int32_t[]){ 100 });
+	uring_queue(&u, UR_READ, 0, 999, small, 10, 0, 0);
+	uring_enter(&u, 1, (int32_t[]){ -EBADF });
+	uring_queue(&u, UR_READ, UR_ASYNC, fd, buf, 4096, 8192, 0);
+	uring_enter(&u, 1, (int32_t[]){ 4096 });
+	for (int i = 0; i < 4; i++)
+		uring_queue(&u, UR_READ, 0, fd, buf + 1024 * i, 1024, 1024 * (uint64_t)i, 0);
+	uring_enter(&u, 4, (int32_t[]){ 1024, 1024, 1024, 1024 });
+	uring_queue(&u, UR_CLOSE, 0, 5, 0, 0, 0, 0);
+	uring_enter(&u, 1, (int32_t[]){ 0 });
+	expect(syscall(427, u.fd, 2 /* IORING_REGISTER_FILES */, &fd, 1), 0, "io_uring_register files");
+	uring_queue(&u, UR_READ, 1 /* IOSQE_FIXED_FILE */, 0, buf, 1024, 0, 0);
+	uring_enter(&u, 1, (int32_t[]){ 1024 });
+	uring_queue(&u, UR_READ, 0x80, fd, buf, 10, 0, 0); /* no such sqe flag */
+	uring_enter(&u, 1, (int32_t[]){ -EINVAL });
+	expect(pread(fd, buf, 64, 0), 64, "pread64 64");
+	return 0;
+}
+
+/* ---- libaio on raw syscalls: struct iocb and io_event of aio_abi.h ---- */
+
+struct aio_cb {
+	uint64_t data;
+	uint32_t key, rw_flags;
+	uint16_t opcode;
+	int16_t reqprio;
+	uint32_t fildes;
+	uint64_t buf, nbytes;
+	int64_t offset;
+	uint64_t reserved2;
+	uint32_t flags, resfd;
+};
+
+struct aio_ev {
+	uint64_t data, obj;
+	int64_t res, res2;
+};
+
+enum { AIO_PREAD = 0, AIO_PWRITE = 1, AIO_FSYNC = 2, AIO_PREADV = 7 };
+
+static struct aio_cb aio_make(uint16_t op, int fd, void *buf, uint64_t n, int64_t off)
+{
+	struct aio_cb cb;
+	memset(&cb, 0, sizeof cb);
+	cb.opcode = op;
+	cb.fildes = (uint32_t)fd;
+	cb.buf = (uint64_t)(uintptr_t)buf;
+	cb.nbytes = n;
+	cb.offset = off;
+	return cb;
+}
+
+/* Submits n iocbs (want_taken of them taken), then reaps that many
+ * events, checking each result against its iocb's want. */
+static void aio_run(unsigned long ctx, struct aio_cb *cbs, long n, long want_taken, const int64_t *want)
+{
+	struct aio_cb *ptrs[8];
+	struct aio_ev ev[8];
+	for (long i = 0; i < n; i++)
+		ptrs[i] = &cbs[i];
+	expect(syscall(SYS_io_submit, ctx, n, ptrs), want_taken, "io_submit");
+	expect(syscall(SYS_io_getevents, ctx, want_taken, want_taken, ev, NULL), want_taken, "io_getevents");
+	for (long i = 0; i < want_taken; i++)
+		expect(ev[i].res, want[(struct aio_cb *)(uintptr_t)ev[i].obj - cbs], "aio event");
+}
+
+static int aio(const char *dir)
+{
+	static char buf[16384];
+	char data[512];
+	unsigned long ctx = 0;
+	join_path(data, sizeof data, dir, "data");
+	memset(buf, 'a', sizeof buf);
+	int fd = (int)expect(sys_openat(data, O_RDWR | O_CREAT | O_TRUNC, 0644), 3, "openat data");
+	expect(write(fd, buf, sizeof buf), sizeof buf, "write data");
+	expect(syscall(SYS_io_setup, 8, &ctx), 0, "io_setup");
+	struct iovec iov[2] = { { buf, 512 }, { buf + 512, 512 } };
+	wait_for_release(0);
+
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PREAD, fd, buf, 4096, 0) }, 1, 1, (int64_t[]){ 4096 });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PWRITE, fd, buf, 4096, 4096) }, 1, 1, (int64_t[]){ 4096 });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_FSYNC, fd, 0, 0, 0) }, 1, 1, (int64_t[]){ 0 });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PREAD, fd, buf, 1024, 0), aio_make(AIO_PREAD, fd, buf + 1024, 1024, 1024),
+					aio_make(AIO_PREAD, fd, buf + 2048, 1024, 2048) },
+		3, 3, (int64_t[]){ 1024, 1024, 1024 });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PREAD, fd, buf, 100, 0), aio_make(AIO_PREAD, 999, buf, 100, 0) },
+		2, 1, (int64_t[]){ 100, -EBADF });
+	aio_run(ctx, (struct aio_cb[]){ aio_make(AIO_PREADV, fd, iov, 2, 0) }, 1, 1, (int64_t[]){ 1024 });
+	expect(pread(fd, buf, 64, 0), 64, "pread64 64");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -1366,6 +1603,10 @@ int main(int argc, char **argv)
 		rc = endpoints(argv[2]);
 	else if (!strcmp(sc, "waits") && argc == 2)
 		rc = waits_scenario();
+	else if (!strcmp(sc, "uring") && argc == 3)
+		rc = uring(argv[2]);
+	else if (!strcmp(sc, "aio") && argc == 3)
+		rc = aio(argv[2]);
 	else
 		usage();
 	_exit(rc);

@@ -116,3 +116,95 @@ int ior_kfields_set_sk(struct ior_bpf_obj *obj, char *why, size_t whylen)
 	return set_all(obj, sk_fields, sizeof sk_fields / sizeof sk_fields[0], why, whylen) &&
 	       !ior_loader_set_global(obj, "sk_on", &on, sizeof on, why, whylen);
 }
+
+/* io_uring's tracepoint records and requests. Records: req is in both
+ * since Linux 5.19 (before, requests cannot be matched: not traced);
+ * submit_sqe became submit_req in 6.4; flags grew to 64 bits (the bits
+ * read are in the low word, little-endian). */
+static const struct kfield uring_fields[] = {
+	{ "trace_event_raw_io_uring_complete", "req", "uring_c_req_off", 8 },
+	{ "trace_event_raw_io_uring_complete", "res", "uring_c_res_off", 4 },
+	{ "trace_event_raw_io_uring_complete", "cflags", "uring_c_cflags_off", 4 },
+};
+
+static int set_one(struct ior_bpf_obj *obj, const char *type, const char *member, const char *global,
+		   uint32_t add, char *why, size_t whylen)
+{
+	uint32_t off, size;
+	int r = ior_loader_kernel_member(obj, type, member, &off, &size, why, whylen);
+
+	off += add;
+	if (!r)
+		r = ior_loader_set_global(obj, global, &off, sizeof off, why, whylen);
+	return r;
+}
+
+/* The submit record's fields, in whichever of its two names this kernel
+ * has; the tracepoint's name goes to *tp. */
+static int set_uring_submit(struct ior_bpf_obj *obj, const char **tp, char *why, size_t whylen)
+{
+	static const char *const names[] = { "io_uring_submit_req", "io_uring_submit_sqe" };
+	char type[96];
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(type, sizeof type, "trace_event_raw_%s", names[i]);
+		if (set_one(obj, type, "req", "uring_s_req_off", 0, why, whylen))
+			continue;
+		if (set_one(obj, type, "opcode", "uring_s_op_off", 0, why, whylen) ||
+		    set_one(obj, type, "ctx", "uring_s_ctx_off", 0, why, whylen) ||
+		    set_one(obj, type, "flags", "uring_s_flags_off", 0, why, whylen))
+			return 0;
+		*tp = names[i];
+		return 1;
+	}
+	snprintf(why, whylen, "kernel BTF: no io_uring submit tracepoint with a request pointer "
+			      "(Linux 5.19 or later has one)");
+	return 0;
+}
+
+/* The open op's struct io_open and the close op's struct io_close at
+ * the start of the request's command data (Linux 6.0+); without them
+ * opens carry no path and closes no fd (the fd table misses them). */
+static void set_uring_open(struct ior_bpf_obj *obj)
+{
+	uint32_t cmd, size, on = 1;
+	char why[256];
+
+	if (ior_loader_kernel_member(obj, "io_kiocb", "cmd", &cmd, &size, why, sizeof why) ||
+	    set_one(obj, "io_close", "fd", "uring_close_fd_off", cmd, why, sizeof why) ||
+	    set_one(obj, "io_open", "dfd", "uring_open_dfd_off", cmd, why, sizeof why) ||
+	    set_one(obj, "io_open", "filename", "uring_open_name_off", cmd, why, sizeof why) ||
+	    set_one(obj, "io_open", "how", "uring_open_how_off", cmd, why, sizeof why) ||
+	    set_one(obj, "filename", "name", "filename_name_off", 0, why, sizeof why))
+		return;
+	ior_loader_set_global(obj, "uring_open_on", &on, sizeof on, why, sizeof why);
+}
+
+int ior_kfields_set_uring(struct ior_bpf_obj *obj, const char **submit_tp, char *why, size_t whylen)
+{
+	uint32_t cqe, on = 1;
+
+	if (!set_uring_submit(obj, submit_tp, why, whylen) ||
+	    !set_all(obj, uring_fields, sizeof uring_fields / sizeof uring_fields[0], why, whylen))
+		return 0;
+	if (ior_loader_kernel_member(obj, "io_kiocb", "cqe", &cqe, &(uint32_t){ 0 }, why, whylen) ||
+	    set_one(obj, "io_cqe", "fd", "uring_fd_off", cqe, why, whylen) ||
+	    ior_loader_set_global(obj, "uring_on", &on, sizeof on, why, whylen))
+		return 0;
+	set_uring_open(obj);
+	return 1;
+}
+
+int ior_kfields_set_uring_files(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	uint32_t on = 1;
+
+	return !set_one(obj, "file", "private_data", "uring_file_ctx_off", 0, why, whylen) &&
+	       !ior_loader_set_global(obj, "uring_files_on", &on, sizeof on, why, whylen);
+}
+
+int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	return !set_one(obj, "trace_event_raw_io_uring_req_failed", "req", "uring_f_req_off", 0, why, whylen) &&
+	       !set_one(obj, "trace_event_raw_io_uring_req_failed", "opcode", "uring_f_op_off", 0, why, whylen);
+}

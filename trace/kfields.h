@@ -16,5 +16,14 @@ int ior_kfields_set_ident(struct ior_bpf_obj *obj, char *why, size_t whylen);
 /* The offsets from a file to its socket's addresses (struct
  * ior_exit_net's sk_*); 1 when all were found and set, else 0. */
 int ior_kfields_set_sk(struct ior_bpf_obj *obj, char *why, size_t whylen);
+/* io_uring's tracepoint records and request layout (bpf/uring.h);
+ * *submit_tp: the submit tracepoint's name on this kernel. 1 when every
+ * offset was found and set, else 0 with why (io_uring is not traced). */
+int ior_kfields_set_uring(struct ior_bpf_obj *obj, const char **submit_tp, char *why, size_t whylen);
+/* A ring fd's file to its ring, for registered files (needs the ident
+ * offsets set: ior_kfields_set_ident). 1 when set, else 0 with why. */
+int ior_kfields_set_uring_files(struct ior_bpf_obj *obj, char *why, size_t whylen);
+/* io_uring_req_failed's record (Linux 5.17+); 1 when set, else 0. */
+int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whylen);
 
 #endif

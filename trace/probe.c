@@ -36,8 +36,29 @@ static const struct attach_point empty[] = {
 	{ NULL, "ior_raw_empty", "sys_enter", false },
 };
 #define FLUSH_PROG "ior_flush" /* run on a CPU to send its batch, never attached */
+/* io_uring's programs, on classic tracepoints (their records' layouts
+ * come from BTF: trace/kfields.c); the submit one is an enter. */
+#define URING_SUBMIT "ior_uring_submit"
+#define URING_COMPLETE "ior_uring_complete"
+#define URING_FAILED "ior_uring_failed" /* a request refused before submission */
+/* registered files: io_uring_register's own tracepoints, exit first */
+#define URING_REG_EXIT "ior_uring_register_exit"
+#define URING_REG "ior_uring_register"
 
-_Static_assert(sizeof tracing / sizeof *tracing <= IOR_PROBE_MAX_ATTACH, "tp_fds holds them");
+/* libaio's programs on the per-syscall tracepoints of its syscalls,
+ * exits before enters; io_pgetevents shares io_getevents' programs. */
+static const struct { const char *prog, *tp; bool optional; } aio_points[] = {
+	{ "ior_aio_submit_exit", "sys_exit_io_submit", false },
+	{ "ior_aio_getevents_exit", "sys_exit_io_getevents", false },
+	{ "ior_aio_getevents_exit", "sys_exit_io_pgetevents", true },
+	{ "ior_aio_getevents", "sys_enter_io_getevents", false },
+	{ "ior_aio_getevents", "sys_enter_io_pgetevents", true },
+	{ "ior_aio_submit", "sys_enter_io_submit", false },
+};
+#define AIO_POINTS (sizeof aio_points / sizeof aio_points[0])
+
+_Static_assert(sizeof tracing / sizeof *tracing + 5 + AIO_POINTS <= IOR_PROBE_MAX_ATTACH,
+	       "tp_fds holds them, io_uring's and libaio's");
 
 /* What tracing does without a feature, said once (log/log.h). */
 #define warn(c, ...) ((void)(c), ior_log(IOR_LOG_WARN, __VA_ARGS__))
@@ -72,6 +93,19 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 	}
 	if (!p->empty && k < max)
 		names[k++] = FLUSH_PROG;
+	if (p->uring_tp && k + 2 <= max) {
+		names[k++] = URING_COMPLETE;
+		names[k++] = URING_SUBMIT;
+	}
+	if (p->uring_failed && k < max)
+		names[k++] = URING_FAILED;
+	if (p->uring_files && k + 2 <= max) {
+		names[k++] = URING_REG_EXIT;
+		names[k++] = URING_REG;
+	}
+	for (unsigned i = 0; p->aio && i < AIO_POINTS && k < max; i++)
+		if (!i || strcmp(aio_points[i].prog, aio_points[i - 1].prog))
+			names[k++] = aio_points[i].prog;
 	return k;
 }
 
@@ -155,6 +189,95 @@ static void probe_test_run(const struct ior_probe *p)
 	ior_feature_set(IOR_FEAT_TEST_RUN, !r, r ? strerror(-r) : NULL);
 }
 
+/* Whether the run traces any async op of kind k (selected, or kept for
+ * the fd table). */
+static bool wants_async(const struct ior_probe_cfg *c, int k)
+{
+	for (unsigned i = 0; i < ior_nsyscalls; i++)
+		if (ior_syscall_async(&ior_syscalls[i]) == k &&
+		    (c->sel[i] || ior_syscall_keeps_fds(&ior_syscalls[i])))
+			return true;
+	return false;
+}
+
+static void unselect_async(const struct ior_probe_cfg *c, int k)
+{
+	for (unsigned i = 0; i < ior_nsyscalls; i++)
+		if (ior_syscall_async(&ior_syscalls[i]) == k)
+			c->sel[i] = 0;
+}
+
+/* Fixed files are named where io_uring_register's tracepoints exist and
+ * a ring fd leads to its ring (the ident offsets); else they are shown
+ * without a file, and one warning says why. */
+static void setup_uring_files(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256] = "the kernel's BTF lacks the way from an fd to its file";
+
+	if (p->file_idents && ior_kfields_set_uring_files(p->obj, why, sizeof why) &&
+	    ior_loader_tracepoint_id("syscalls", "sys_enter_io_uring_register", why, sizeof why) >= 0 &&
+	    ior_loader_tracepoint_id("syscalls", "sys_exit_io_uring_register", why, sizeof why) >= 0) {
+		p->uring_files = true;
+		return;
+	}
+	warn(c, "io_uring registered files: %s; ops on them are shown without a file", why);
+}
+
+/* Requests refused before submission are pairs too where the kernel has
+ * io_uring_req_failed (5.17+); else they are missed, and one warning says so. */
+static void setup_uring_failed(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256];
+
+	if (ior_kfields_set_uring_failed(p->obj, why, sizeof why) &&
+	    ior_loader_tracepoint_id("io_uring", "io_uring_req_failed", why, sizeof why) >= 0) {
+		p->uring_failed = true;
+		return;
+	}
+	warn(c, "io_uring requests refused before submission: %s; they are not traced", why);
+}
+
+/* io_uring is traced where its tracepoints exist and their records and
+ * requests are understood (the kernel's BTF); else everything else is,
+ * and one warning says why. */
+static void setup_uring(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256];
+	const char *tp = NULL;
+
+	if (!wants_async(c, IOR_ASYNC_URING))
+		return;
+	if (!p->use_btf)
+		snprintf(why, sizeof why, "needs the kernel's BTF");
+	else if (ior_kfields_set_uring(p->obj, &tp, why, sizeof why) &&
+		 ior_loader_tracepoint_id("io_uring", tp, why, sizeof why) >= 0 &&
+		 ior_loader_tracepoint_id("io_uring", "io_uring_complete", why, sizeof why) >= 0) {
+		p->uring_tp = tp;
+		setup_uring_files(p, c);
+		setup_uring_failed(p, c);
+		return;
+	}
+	unselect_async(c, IOR_ASYNC_URING);
+	warn(c, "io_uring: %s; io_uring operations are not traced", why);
+}
+
+/* libaio is traced where its syscalls have tracepoints (no BTF needed). */
+static void setup_aio(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256] = "";
+
+	if (!wants_async(c, IOR_ASYNC_AIO))
+		return;
+	p->aio = true;
+	for (unsigned i = 0; i < AIO_POINTS && p->aio; i++)
+		if (!aio_points[i].optional && ior_loader_tracepoint_id("syscalls", aio_points[i].tp, why, sizeof why) < 0)
+			p->aio = false;
+	if (p->aio)
+		return;
+	unselect_async(c, IOR_ASYNC_AIO);
+	warn(c, "libaio: %s; libaio operations are not traced", why);
+}
+
 /* The tp_btf programs the kernel refused (the loader's warning says why)
  * give way to their raw twins, all of them: one mode per run. */
 static int fall_back_to_raw(struct ior_probe *p, bool verbose, char *err, size_t errlen)
@@ -182,10 +305,14 @@ static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
 {
 	char missing[2048] = "", tp[96], why[256];
 
-	p->nattached = 0;
+	p->nattached = p->nasync = 0;
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		if (!c->sel[i])
 			continue;
+		if (ior_syscall_async(&ior_syscalls[i])) { /* setup_uring() and setup_aio() decided */
+			p->nasync++;
+			continue;
+		}
 		snprintf(tp, sizeof tp, "sys_enter_%s", ior_syscalls[i].name);
 		int r = ior_loader_tracepoint_id("syscalls", tp, why, sizeof why);
 		if (r >= 0) {
@@ -196,7 +323,7 @@ static void drop_missing(struct ior_probe *p, const struct ior_probe_cfg *c)
 			warn(c, "cannot check which syscalls this kernel has: %s", why);
 			p->nattached = 0;
 			for (unsigned j = 0; j < ior_nsyscalls; j++)
-				p->nattached += c->sel[j];
+				p->nattached += c->sel[j] && !ior_syscall_async(&ior_syscalls[j]);
 			return;
 		}
 		if (c->sel[i] != IOR_SEL_NAMED) {
@@ -236,7 +363,7 @@ static int fill_sys_conf(struct ior_probe *p, const unsigned char *sel, char *er
 		const struct ior_syscall *s = &ior_syscalls[i];
 		struct ior_sys_conf c = sys_conf_of(s, sel[i]);
 		uint32_t key = s->nr;
-		if (!sel[i] && !ior_syscall_keeps_fds(s))
+		if ((!sel[i] && !ior_syscall_keeps_fds(s)) || ior_syscall_async(s))
 			continue;
 		int r = ior_sys_map_update_elem(fd, &key, &c, 0);
 		if (r < 0)
@@ -245,14 +372,43 @@ static int fill_sys_conf(struct ior_probe *p, const unsigned char *sel, char *er
 	return 0;
 }
 
+/* async_conf: the ops traced (selected, or kept for the fd table). */
+static int fill_async_conf(struct ior_probe *p, const unsigned char *sel, char *err, size_t errlen)
+{
+	int fd;
+
+	if (!p->uring_tp && !p->aio) /* no program reads it: the map was not made */
+		return 0;
+	if ((fd = ior_loader_map_fd(p->obj, "async_conf")) < 0)
+		return snprintf(err, errlen, "map 'async_conf': not in the BPF object: %s", strerror(-fd)), fd;
+	for (unsigned i = 0; i < ior_nsyscalls; i++) {
+		const struct ior_syscall *s = &ior_syscalls[i];
+		int k = ior_syscall_async(s);
+		if (!k || (k == IOR_ASYNC_URING && !p->uring_tp) || (k == IOR_ASYNC_AIO && !p->aio) ||
+		    (!sel[i] && !ior_syscall_keeps_fds(s)))
+			continue;
+		struct ior_async_conf c = {
+			.traced = 1, .fold = sel[i] && !ior_syscall_keeps_fds(s),
+			.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER,
+			.args = s->cls == IOR_SC_OPEN && s->path_arg[0] != IOR_ARG_NONE ? IOR_ASYNC_ARGS_OPEN :
+				s->cls == IOR_SC_CLOSE ? IOR_ASYNC_ARGS_CLOSE : IOR_ASYNC_ARGS_FILE,
+		};
+		uint32_t key = s->nr - IOR_NR_URING;
+		int r = ior_sys_map_update_elem(fd, &key, &c, 0);
+		if (r < 0)
+			return snprintf(err, errlen, "map 'async_conf': update of %s: %s", s->name, strerror(-r)), r;
+	}
+	return 0;
+}
+
 int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err, size_t errlen)
 {
-	const char *names[IOR_PROBE_MAX_ATTACH + 2] = { 0 };
+	const char *names[IOR_PROBE_MAX_ATTACH + 4] = { 0 };
 	struct ior_load_opts lo = { .verbose = c->verbose, .progs = names };
 	int r;
 
 	memset(p, 0, sizeof *p);
-	p->flush_fd = p->enter_fd = -1;
+	p->flush_fd = p->enter_fd = p->submit_fd = p->failed_fd = p->aio_submit_fd = -1;
 	p->empty = c->empty;
 	p->detached = c->detached;
 	r = ior_loader_open(c->object, c->object_size, &p->obj, err, errlen);
@@ -262,10 +418,14 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 		return r;
 	if (!c->empty)
 		set_offsets(p, c);
+	if (!c->empty) {
+		setup_uring(p, c);
+		setup_aio(p, c);
+	}
 	if (c->follow && !p->task_offsets)
 		return snprintf(err, errlen, "following new processes needs task_struct's layout from the "
 					     "kernel's BTF (/sys/kernel/btf/vmlinux), which is unavailable"), -ENOTSUP;
-	ior_probe_programs(p, names, IOR_PROBE_MAX_ATTACH + 1);
+	ior_probe_programs(p, names, IOR_PROBE_MAX_ATTACH + 3);
 	r = ior_loader_load(p->obj, &lo, err, errlen);
 	bool wanted_btf = p->use_btf;
 	if (!r)
@@ -277,13 +437,72 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	if (r)
 		return r;
 	drop_missing(p, c);
-	if (!p->nattached)
+	if (!p->nattached && !p->nasync)
 		return snprintf(err, errlen, "none of the selected syscalls has a tracepoint on this kernel"), -ENOENT;
 	if (c->empty)
 		return 0;
 	p->flush_fd = ior_loader_prog_fd(p->obj, FLUSH_PROG);
 	probe_test_run(p);
-	return fill_sys_conf(p, c->sel, err, errlen);
+	r = fill_sys_conf(p, c->sel, err, errlen);
+	return r ? r : fill_async_conf(p, c->sel, err, errlen);
+}
+
+static int attach_uring_files(struct ior_probe *p, char *err, size_t errlen)
+{
+	const char *prog[2] = { URING_REG_EXIT, URING_REG };
+	const char *tp[2] = { "sys_exit_io_uring_register", "sys_enter_io_uring_register" };
+
+	for (int i = 0; i < 2; i++) {
+		int fd = ior_loader_prog_fd(p->obj, prog[i]);
+		if (fd < 0)
+			return snprintf(err, errlen, "prog '%s': not loaded", prog[i]), fd;
+		fd = ior_loader_attach_tracepoint(fd, "syscalls", tp[i], err, errlen);
+		if (fd < 0)
+			return fd;
+		p->tp_fds[p->ntp++] = fd;
+	}
+	return 0;
+}
+
+/* Completions before submissions, like exits before enters. */
+static int attach_uring(struct ior_probe *p, char *err, size_t errlen)
+{
+	const char *prog[3] = { URING_COMPLETE, URING_SUBMIT, URING_FAILED };
+	const char *tp[3] = { "io_uring_complete", p->uring_tp, "io_uring_req_failed" };
+
+	for (int i = 0; i < 2 + p->uring_failed; i++) {
+		int fd = ior_loader_prog_fd(p->obj, prog[i]);
+		if (fd < 0)
+			return snprintf(err, errlen, "prog '%s': not loaded", prog[i]), fd;
+		fd = ior_loader_attach_tracepoint(fd, "io_uring", tp[i], err, errlen);
+		if (fd < 0)
+			return fd;
+		if (i == 1)
+			p->submit_fd = fd;
+		if (i == 2)
+			p->failed_fd = fd;
+		p->tp_fds[p->ntp++] = fd;
+	}
+	return p->uring_files ? attach_uring_files(p, err, errlen) : 0;
+}
+
+/* The last one, io_submit's enter, counts as an enter at detach. */
+static int attach_aio(struct ior_probe *p, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < AIO_POINTS; i++) {
+		int fd = ior_loader_prog_fd(p->obj, aio_points[i].prog);
+		if (fd < 0)
+			return snprintf(err, errlen, "prog '%s': not loaded", aio_points[i].prog), fd;
+		fd = ior_loader_attach_tracepoint(fd, "syscalls", aio_points[i].tp, err, errlen);
+		if (fd == -ENOENT && aio_points[i].optional)
+			continue;
+		if (fd < 0)
+			return fd;
+		if (i == AIO_POINTS - 1)
+			p->aio_submit_fd = fd;
+		p->tp_fds[p->ntp++] = fd;
+	}
+	return 0;
 }
 
 int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
@@ -306,7 +525,15 @@ int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 			p->enter_fd = fd;
 		p->tp_fds[p->ntp++] = fd;
 	}
-	return 0;
+	if (p->detached)
+		return 0;
+	int r = p->uring_tp ? attach_uring(p, err, errlen) : 0;
+	return !r && p->aio ? attach_aio(p, err, errlen) : r;
+}
+
+static bool is_enter(const struct ior_probe *p, int fd)
+{
+	return fd == p->enter_fd || fd == p->submit_fd || fd == p->failed_fd || fd == p->aio_submit_fd;
 }
 
 uint64_t ior_probe_detach(struct ior_probe *p)
@@ -314,14 +541,14 @@ uint64_t ior_probe_detach(struct ior_probe *p)
 	uint64_t enters_gone;
 
 	for (unsigned i = 0; i < p->ntp; i++)
-		if (p->tp_fds[i] == p->enter_fd)
+		if (is_enter(p, p->tp_fds[i]))
 			close(p->tp_fds[i]);
 	enters_gone = ior_mono_ns();
 	for (unsigned i = 0; i < p->ntp; i++)
-		if (p->tp_fds[i] != p->enter_fd)
+		if (!is_enter(p, p->tp_fds[i]))
 			close(p->tp_fds[i]);
 	p->ntp = 0;
-	p->enter_fd = -1;
+	p->enter_fd = p->submit_fd = p->failed_fd = p->aio_submit_fd = -1;
 	return enters_gone;
 }
 
@@ -330,7 +557,7 @@ void ior_probe_close(struct ior_probe *p)
 	ior_probe_detach(p);
 	ior_loader_close(p->obj);
 	memset(p, 0, sizeof *p);
-	p->flush_fd = p->enter_fd = -1;
+	p->flush_fd = p->enter_fd = p->submit_fd = p->failed_fd = p->aio_submit_fd = -1;
 }
 
 int ior_probe_counter(const struct ior_probe *p, const char *name, uint64_t *v, char *err, size_t errlen)

@@ -11,7 +11,7 @@
 
 struct ior_bpf_obj;
 
-#define IOR_PROBE_MAX_ATTACH 8
+#define IOR_PROBE_MAX_ATTACH 16
 
 struct ior_probe_cfg {
 	const void *object;   /* bpf.c's ELF object (the binary embeds it) */
@@ -38,12 +38,21 @@ struct ior_probe {
 	bool task_offsets;    /* task_struct's layout known: forks tracked */
 	bool file_idents;     /* opens carry the file's identity */
 	unsigned nattached;   /* selected syscalls with tracepoints */
+	unsigned nasync;      /* selected async ops (io_uring, libaio) traced */
 	bool empty;           /* cfg->empty */
 	bool detached;        /* cfg->detached */
 	int flush_fd;         /* bpf.c's ior_flush, or < 0 */
 	int tp_fds[IOR_PROBE_MAX_ATTACH]; /* attachments, in attach order */
 	unsigned ntp;
 	int enter_fd;         /* the sys_enter attachment among them, or -1 */
+	int submit_fd;        /* io_uring's submit attachment, or -1 */
+	const char *uring_tp; /* io_uring's submit tracepoint when io_uring is
+			       * traced, else NULL */
+	bool uring_files;     /* io_uring's registered files are named */
+	bool uring_failed;    /* requests refused before submission are traced */
+	int failed_fd;        /* their attachment (an enter), or -1 */
+	bool aio;             /* libaio is traced */
+	int aio_submit_fd;    /* io_submit's enter attachment, or -1 */
 };
 
 /* Opens the embedded object, sets the filters and kernel offsets, loads

@@ -121,6 +121,18 @@ static void print_oddities(struct ior_session *s, FILE *f, const struct ior_pair
 	if (s->cfg.probe.follow && (bad = ior_session_counter(s, "follow_full")))
 		fprintf(f, "ior: %llu new processes not traced: the followed set was full (%d processes)\n",
 			(ull)bad, IOR_FOLLOW_MAX);
+	if ((bad = ior_session_counter(s, "async_full")))
+		fprintf(f, "ior: %llu async operations not traced: the in-flight map was full (65536)\n", (ull)bad);
+	if ((bad = ior_session_counter(s, "aio_unread")))
+		fprintf(f, "ior: %llu libaio iocbs or events not traced: past the first %d of a call, or the "
+			   "call could not be remembered\n", (ull)bad, IOR_AIO_BATCH_MAX);
+	if ((bad = ior_session_counter(s, "uring_files_unread")) || st->uring_slots_cut)
+		fprintf(f, "ior: io_uring registered files not kept: %llu slots past the first %d of a call (or "
+			   "calls not remembered), %llu slots past %d\n", (ull)bad, IOR_URING_FILES_MAX,
+			(ull)st->uring_slots_cut, IOR_URING_SLOTS_MAX);
+	if (st->async_fixed)
+		fprintf(f, "ior: io_uring operations on registered (fixed) files, shown without a file: %llu\n",
+			(ull)st->async_fixed);
 	bad = 0;
 	if (full)
 		fprintf(f, "ior: %llu syscalls without their path: their path pointers could not be kept "

@@ -100,7 +100,7 @@ int ior_session_open(struct ior_session **out, const struct ior_session_cfg *cfg
 	if (!s)
 		return snprintf(err, errlen, "out of memory"), -ENOMEM;
 	s->cfg = *cfg;
-	s->probe.flush_fd = s->probe.enter_fd = -1;
+	s->probe.flush_fd = s->probe.enter_fd = s->probe.submit_fd = s->probe.failed_fd = s->probe.aio_submit_fd = -1;
 	if ((r = ior_probe_load(&s->probe, &cfg->probe, err, errlen)) < 0)
 		return r;
 	if (cfg->probe.empty)

@@ -13,6 +13,12 @@
  *   getpid getpid: a syscall ior does not trace by default  1 syscall/iter
  *   send   sendto 64 B + recvfrom 64 B on a unix socketpair (Network:
  *          traced by default, not with -trace-families=FS) 2 syscalls/iter
+ *   uring  8 io_uring reads of 4 KiB (IORING_OP_READ) submitted and
+ *          waited for by one io_uring_enter: queue depth 8  8 ops/iter
+ *   aio    8 libaio reads of 4 KiB: one io_submit of 8 iocbs, one
+ *          io_getevents for 8 events (raw syscalls)    8 ops/iter
+ * (uring and aio count ops, not syscalls, in syscalls=: 2 or 1 syscalls
+ * carry each 8 ops)
  * -n counts iterations per thread; -t runs each thread for that long.
  * -rate paces each thread to R iterations per second (clock_nanosleep,
  * which ior does not trace), to find the rate a tracer sustains.
@@ -38,6 +44,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -53,8 +60,9 @@
 #define BLOCK_ITERS 64
 #define MAX_BLOCKS (1 << 20)
 
-enum mode { MODE_READ, MODE_OPEN, MODE_WRITE, MODE_MIXED, MODE_GETPID, MODE_SEND };
-static const char *const mode_names[] = { "read", "open", "write", "mixed", "getpid", "send" };
+enum mode { MODE_READ, MODE_OPEN, MODE_WRITE, MODE_MIXED, MODE_GETPID, MODE_SEND, MODE_URING, MODE_AIO };
+static const char *const mode_names[] = { "read", "open", "write", "mixed", "getpid", "send", "uring", "aio" };
+#define DEPTH 8 /* async ops per iteration, in flight together */
 
 struct config {
 	enum mode mode;
@@ -80,11 +88,38 @@ struct worker {
 	char log_path[256];/* written by write and mixed */
 	int data_fd, log_fd;
 	int sv[2];         /* send: a unix socketpair, -1 otherwise */
+	struct ring *ring; /* uring */
+	unsigned long aio_ctx; /* aio */
 	uint64_t log_writes;
 	uint64_t syscalls;
 	int failed_errno;
 	struct block *blocks; /* -blocks: allocated and touched before the loop */
 	size_t nblocks;
+};
+
+/* io_uring without liburing: the rings and the few fields used. */
+struct ring {
+	int fd;
+	char *sq, *cq;
+	uint8_t (*sqes)[64];
+	uint32_t off_sq[10], off_cq[10];
+};
+
+struct iocb_ {
+	uint64_t data;
+	uint32_t key, rw_flags;
+	uint16_t opcode;
+	int16_t prio;
+	uint32_t fd;
+	uint64_t buf, nbytes;
+	int64_t offset;
+	uint64_t pad;
+	uint32_t flags, resfd;
+};
+
+struct io_event_ {
+	uint64_t data, obj;
+	int64_t res, res2;
 };
 
 static pthread_barrier_t start_line;
@@ -108,7 +143,7 @@ static void die(const char *what, const char *on, int err)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: iorbench read|open|write|mixed|getpid|send [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR] [-blocks PATH]\n");
+		"usage: iorbench read|open|write|mixed|getpid|send|uring|aio [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR] [-blocks PATH]\n");
 	exit(2);
 }
 
@@ -169,6 +204,82 @@ static int send_recv(struct worker *w)
 	return 2;
 }
 
+#define U32(base, off) ((volatile uint32_t *)((base) + (off)))
+
+static struct ring *ring_new(void)
+{
+	uint32_t params[30] = { 0 }; /* struct io_uring_params: 120 bytes */
+	struct ring *r = calloc(1, sizeof *r);
+
+	if (!r || (r->fd = (int)syscall(425, 2 * DEPTH, params)) < 0)
+		die("cannot set up", "an io_uring", r ? errno : ENOMEM);
+	memcpy(r->off_sq, params + 10, sizeof r->off_sq);
+	memcpy(r->off_cq, params + 20, sizeof r->off_cq);
+	r->sq = mmap(NULL, r->off_sq[6] + params[0] * 4, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd, 0);
+	r->cq = mmap(NULL, r->off_cq[5] + params[1] * 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
+		     0x8000000);
+	r->sqes = mmap(NULL, params[0] * 64, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd, 0x10000000);
+	if (r->sq == MAP_FAILED || r->cq == MAP_FAILED || r->sqes == MAP_FAILED)
+		die("cannot map", "the io_uring", errno);
+	return r;
+}
+
+static void ring_read(struct ring *r, int fd, void *buf, uint64_t off)
+{
+	uint32_t tail = *U32(r->sq, r->off_sq[1]), i = tail & *U32(r->sq, r->off_sq[2]);
+	uint8_t *e = r->sqes[i];
+
+	memset(e, 0, 64);
+	e[0] = 22; /* IORING_OP_READ */
+	memcpy(e + 4, &fd, 4);
+	memcpy(e + 8, &off, 8);
+	uint64_t addr = (uint64_t)(uintptr_t)buf;
+	uint32_t len = READ_SIZE;
+	memcpy(e + 16, &addr, 8);
+	memcpy(e + 24, &len, 4);
+	U32(r->sq, r->off_sq[6])[i] = i;
+	__atomic_store_n(U32(r->sq, r->off_sq[1]), tail + 1, __ATOMIC_RELEASE);
+}
+
+static int uring_reads(struct worker *w, uint64_t i)
+{
+	struct ring *r = w->ring;
+
+	for (int k = 0; k < DEPTH; k++)
+		ring_read(r, w->data_fd, read_buf[w->index], ((i * DEPTH + k) % (FILE_SIZE / READ_SIZE)) * READ_SIZE);
+	if (syscall(426, r->fd, DEPTH, DEPTH, 1u, NULL, 0) != DEPTH)
+		w->failed_errno = errno ? errno : EIO;
+	for (int k = 0; k < DEPTH && !w->failed_errno; k++) {
+		uint32_t head = *U32(r->cq, r->off_cq[0]);
+		int32_t res;
+		memcpy(&res, r->cq + r->off_cq[5] + 16 * (head & *U32(r->cq, r->off_cq[2])) + 8, 4);
+		if (res != READ_SIZE)
+			w->failed_errno = res < 0 ? -res : EIO;
+		__atomic_store_n(U32(r->cq, r->off_cq[0]), head + 1, __ATOMIC_RELEASE);
+	}
+	return DEPTH;
+}
+
+static int aio_reads(struct worker *w, uint64_t i)
+{
+	struct iocb_ cb[DEPTH], *ptr[DEPTH];
+	struct io_event_ ev[DEPTH];
+
+	for (int k = 0; k < DEPTH; k++) {
+		cb[k] = (struct iocb_){ .opcode = 0, .fd = (uint32_t)w->data_fd,
+					.buf = (uint64_t)(uintptr_t)read_buf[w->index], .nbytes = READ_SIZE,
+					.offset = (int64_t)(((i * DEPTH + k) % (FILE_SIZE / READ_SIZE)) * READ_SIZE) };
+		ptr[k] = &cb[k];
+	}
+	if (syscall(SYS_io_submit, w->aio_ctx, DEPTH, ptr) != DEPTH ||
+	    syscall(SYS_io_getevents, w->aio_ctx, DEPTH, DEPTH, ev, NULL) != DEPTH)
+		w->failed_errno = errno ? errno : EIO;
+	for (int k = 0; k < DEPTH && !w->failed_errno; k++)
+		if (ev[k].res != READ_SIZE)
+			w->failed_errno = ev[k].res < 0 ? (int)-ev[k].res : EIO;
+	return DEPTH;
+}
+
 static int one_iteration(struct worker *w, uint64_t i)
 {
 	switch (w->cfg->mode) {
@@ -185,6 +296,10 @@ static int one_iteration(struct worker *w, uint64_t i)
 		return 1;
 	case MODE_SEND:
 		return send_recv(w);
+	case MODE_URING:
+		return uring_reads(w, i);
+	case MODE_AIO:
+		return aio_reads(w, i);
 	}
 	return 0;
 }
@@ -252,7 +367,12 @@ static void setup_worker(struct worker *w, const struct config *cfg, int index)
 	snprintf(w->log_path, sizeof w->log_path, "%s/iorbench-%d-%d.log", cfg->dir, (int)getpid(), index);
 	if (cfg->mode == MODE_SEND && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, w->sv))
 		die("cannot make", "a socketpair", errno);
-	if (cfg->mode == MODE_READ || cfg->mode == MODE_OPEN || cfg->mode == MODE_MIXED) {
+	if (cfg->mode == MODE_URING)
+		w->ring = ring_new();
+	if (cfg->mode == MODE_AIO && syscall(SYS_io_setup, DEPTH, &w->aio_ctx))
+		die("cannot set up", "an aio context", errno);
+	if (cfg->mode == MODE_READ || cfg->mode == MODE_OPEN || cfg->mode == MODE_MIXED || cfg->mode == MODE_URING ||
+	    cfg->mode == MODE_AIO) {
 		make_file(w->path);
 		w->data_fd = open(w->path, O_RDONLY | O_CLOEXEC);
 		if (w->data_fd < 0)

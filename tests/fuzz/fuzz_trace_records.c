@@ -2,7 +2,8 @@
  * sample splitting -> merge -> pairing (with the fd table) -> CSV. Input:
  * chunks of
  *   [sel][syscall][thread][ts lo][ts hi][n] + n payload bytes
- * sel picks the CPU (bit 0), record kind (streaks included), (bit 6) a
+ * sel picks the CPU (bit 0), record kind (streaks, async submissions and
+ * completions, registered files included), (bit 6) a
  * summary read from the map made of the same bytes, and (bit 7) a head
  * length that lies; the payload fills the record after its head (fd, flags, aux, comm /
  * ret, path lengths, paths), so lengths and paths are whatever the fuzzer
@@ -90,9 +91,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			.ts = ts += (uint64_t)(c[3] | c[4] << 8) - 200, /* may go backwards */
 			.pid = 1 + c[2] % 3,
 			.tid = 1 + c[2] % 5,
-			.kind = (uint16_t)(1 + (c[0] >> 1) % 8), /* enter .. streak, and one unknown */
-			.nr = ior_syscalls[c[1] % ior_nsyscalls].nr,
+			.kind = (uint16_t)(1 + (c[0] >> 1) % 11), /* enter .. uring files, and one unknown */
 		};
+		/* async records: mostly the async rows at the table's end */
+		h.nr = ior_syscalls[h.kind >= IOR_REC_ASYNC_SUBMIT ? ior_nsyscalls - 1 - c[1] % 80 : c[1] % ior_nsyscalls].nr;
 		i += 6;
 		if (n > size - i)
 			n = size - i;

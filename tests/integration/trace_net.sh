@@ -190,9 +190,10 @@ elif head -n 1 "$T/list.out" | grep -qE '^NR +SYSCALL +FAMILY +TRACED$' &&
 	grep -qE '^0 +read +FS +yes$' "$T/list.out" && grep -qE '^44 +sendto +Network +no$' "$T/list.out" &&
 	grep -qE '^41 +socket +Network +fds$' "$T/list.out" && grep -qE '^232 +epoll_wait +Polling +no$' "$T/list.out" &&
 	grep -qE '^39 +getpid +Process +no$' "$T/list.out" &&
-	[ "$(grep -cE '^[0-9]+ ' "$T/list.out")" = "$(ls -d /sys/kernel/tracing/events/syscalls/sys_enter_* | wc -l)" ] &&
+	[ "$(awk '$1 ~ /^[0-9]+$/ && $1 < 1024' "$T/list.out" | wc -l)" = "$(ls -d /sys/kernel/tracing/events/syscalls/sys_enter_* | wc -l)" ] &&
+	grep -qE '^1046 +uring:read +FS +yes$' "$T/list.out" && grep -qE '^1152 +aio:pread +FS +yes$' "$T/list.out" &&
 	[ "$(awk '$3 == "FS" && $4 == "yes"' "$T/list.out" | wc -l)" = "$(awk '$3 == "FS"' "$T/list.out" | wc -l)" ] &&
-	tail -n 1 "$T/list.out" | grep -qE '^# [0-9]+ of ior.s [0-9]+ syscalls have tracepoints here, [0-9]+ traced with these flags'; then
+	tail -n 1 "$T/list.out" | grep -qE '^# [0-9]+ of ior.s [0-9]+ syscalls and [0-9]+ of its [0-9]+ async ops have tracepoints here, [0-9]+ traced with these flags'; then
 	pass list
 else
 	fail list "$(head -n 3 "$T/list.out" | tr '\n' '|') ... $(tail -n 1 "$T/list.out")"

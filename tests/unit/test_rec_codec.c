@@ -1003,6 +1003,57 @@ TEST(full_disk_mid_recording)
 	ior_rec_reader_close(r);
 }
 
+/* Async pairs (uring:OP) overlap the syscalls of their thread: they
+ * begin before the previous pair's exit and have no gap. They read back
+ * exactly, and so do the syscalls' gaps around them. */
+TEST(async_pairs_round_trip)
+{
+	static struct spair v[6];
+	unsigned rd = ior_syscall_index(ior_syscall_by_name("read"));
+	unsigned ur = ior_syscall_index(ior_syscall_by_name("uring:read"));
+	unsigned ue = ior_syscall_index(ior_syscall_by_name("io_uring_enter"));
+	/* enter, duration, gap, sys, ret */
+	static const uint64_t t[6][5] = {
+		{ 1000, 100, 0, 0, 10 },   { 1300, 50, 0, 1, 1 },	{ 1310, 400, 0, 2, 4096 },
+		{ 1320, 20, 0, 2, 4096 },  { 1400, 30, 50, 1, 1 },	{ 1900, 10, 470, 0, 0 },
+	};
+	unsigned sys[3] = { rd, ue, ur };
+	memset(v, 0, sizeof v);
+	for (int i = 0; i < 6; i++) {
+		struct ior_event_pair *p = &v[i].p;
+		p->enter_ns = t[i][0];
+		p->duration_ns = t[i][1];
+		p->gap_ns = t[i][2];
+		p->sys = (uint16_t)sys[t[i][3]];
+		p->ret = (int64_t)t[i][4];
+		p->bytes = t[i][3] != 1 ? t[i][4] : 0;
+		p->flags = IOR_FLAGS_UNKNOWN;
+		p->pid = p->tid = 42;
+		p->fd = t[i][3] == 1 ? 3 : 4;
+		strcpy(v[i].comm, "db");
+		strcpy(v[i].path, t[i][3] == 1 ? "anon_inode:[io_uring]" : "/data/f");
+		p->comm = v[i].comm;
+		p->path = v[i].path;
+		p->path2 = "";
+	}
+	const char *path = tmp_path("async.ior.zst");
+	CHECK_EQ_INT(write_stream(path, v, 6, 0, NULL, NULL, NULL), 0);
+	struct ior_rec_reader *r;
+	char err[256];
+	CHECK_EQ_INT(ior_rec_reader_open(&r, path, err, sizeof err), 0);
+	if (!r)
+		return;
+	struct ior_event_pair p;
+	size_t i = 0;
+	while (ior_rec_read(r, &p) == 1 && i < 6) {
+		if (!same_pair(&p, &v[i].p))
+			T_FAIL("pair %zu differs", i);
+		i++;
+	}
+	CHECK_EQ_INT(i, 6);
+	ior_rec_reader_close(r);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -1010,6 +1061,7 @@ int main(void)
 		return 1;
 	}
 	RUN(round_trip_random_streams);
+	RUN(async_pairs_round_trip);
 	RUN(strings_at_every_alignment_and_length);
 	RUN(zstd_tool_accepts_the_file);
 	RUN(truncated_at_every_byte);

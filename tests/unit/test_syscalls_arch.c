@@ -90,6 +90,8 @@ static void check_arch(const struct arch *a)
 	/* Rows past the headers' last number are newer than the headers. */
 	for (unsigned i = 0; i < a->n; i++) {
 		const struct ior_syscall *s = &a->rows[i];
+		if (ior_syscall_async(s)) /* ior's own numbers: test_syscalls_table.c */
+			continue;
 		if (s->nr >= IOR_NR_MAX || (s->nr <= max && !seen[s->nr] && !in(a->newer, s->name)))
 			T_FAIL("%s: %s (%u) is not in the headers", a->name, s->name, s->nr);
 		if (ior_syscall_changes_names(s)) {

@@ -6,6 +6,7 @@
 #include "t.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 
@@ -19,12 +20,16 @@ static const struct ior_syscall *sc(const char *name)
 	return sys < 0 ? NULL : ior_sys((unsigned)sys);
 }
 
+#define URING_ROWS 64 /* opcodes 0..62 and "other" */
+#define AIO_ROWS 9    /* aio_abi.h's opcodes but the unused 4, and "other" */
 
 TEST(every_entry_is_whole)
 {
+	CHECK(ior_nsyscalls <= IOR_NR_MAX); /* the selection arrays (cmd/) hold one byte per row */
 	for (unsigned i = 0; i < ior_nsyscalls; i++) {
 		const struct ior_syscall *s = &ior_syscalls[i];
-		if (!s->name || !s->name[0] || s->family >= IOR_NFAMILIES || s->nr >= IOR_NR_MAX ||
+		if (!s->name || !s->name[0] || s->family >= IOR_NFAMILIES ||
+		    s->nr >= (ior_syscall_async(s) ? IOR_NR_ASYNC_END : IOR_NR_MAX) ||
 		    s->cls > IOR_SC_FCNTL)
 			T_FAIL("entry %u (%s)", i, s->name ? s->name : "?");
 		for (int a = 0; a < 2; a++)
@@ -73,8 +78,8 @@ TEST(index_space)
 		CHECK_EQ_INT(ior_sys_find(ior_syscalls[i].name), ior_syscall_index(&ior_syscalls[i]));
 	check_table_in_index(ior_syscalls_x86_64, ior_nsyscalls_x86_64);
 	check_table_in_index(ior_syscalls_arm64, ior_nsyscalls_arm64);
-	/* x86_64's 367 names and arm64's fadvise64_64 */
-	CHECK_EQ_INT(ior_sys_count(), 368);
+	/* x86_64's names (its syscalls and the async ops) and arm64's fadvise64_64 */
+	CHECK_EQ_INT(ior_sys_count(), ior_nsyscalls_x86_64 + 1);
 	CHECK(ior_sys_find("fadvise64") != ior_sys_find("fadvise64_64"));
 	CHECK_EQ_STR(ior_sys(ior_sys_count())->name, "?");
 	CHECK_EQ_INT(ior_sys(ior_sys_count())->family, IOR_FAM_Misc);
@@ -102,7 +107,7 @@ TEST(index_define)
  * family on x86_64. They are read from README.md (the tests run from the
  * repo root) and compared with the tables, so the two cannot drift. */
 struct readme_counts {
-	unsigned x86_64, arm64, nfamilies, by_default;
+	unsigned x86_64, arm64, nfamilies, nasync, by_default;
 	unsigned family[IOR_NFAMILIES];
 	int rows[IOR_NFAMILIES]; /* table rows seen per family */
 };
@@ -158,9 +163,10 @@ static int readme_counts(const char *path, struct readme_counts *c)
 	for (p = text; *p; p++)
 		*p = *p == '\n' ? ' ' : *p;
 	p = strstr(flat, holds);
-	if (!p || sscanf(p + sizeof holds - 1, "%u syscalls on x86_64 and %u on arm64, in %u families",
-			 &c->x86_64, &c->arm64, &c->nfamilies) != 3) {
-		T_FAIL("%s: no sentence \"%sN syscalls on x86_64 and N on arm64, in N families\"", path, holds);
+	if (!p || sscanf(p + sizeof holds - 1, "%u syscalls on x86_64 and %u on arm64, in %u families, and %u async ops",
+			 &c->x86_64, &c->arm64, &c->nfamilies, &c->nasync) != 4) {
+		T_FAIL("%s: no sentence \"%sN syscalls on x86_64 and N on arm64, in N families, and N async ops\"", path,
+		       holds);
 		ok = 0;
 	}
 	p = strstr(flat, dflt);
@@ -178,12 +184,22 @@ static int readme_counts(const char *path, struct readme_counts *c)
 	return ok ? 0 : -1;
 }
 
+/* Syscalls only: the async ops (uring:OP, aio:OP) are counted apart. */
 static unsigned count_family(const struct ior_syscall *t, unsigned n, unsigned family)
 {
 	unsigned k = 0;
 
 	for (unsigned i = 0; i < n; i++)
-		k += t[i].family == family;
+		k += t[i].family == family && !ior_syscall_async(&t[i]);
+	return k;
+}
+
+static unsigned count_async(const struct ior_syscall *t, unsigned n, bool async)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		k += !ior_syscall_async(&t[i]) != async;
 	return k;
 }
 
@@ -205,10 +221,16 @@ static void check_readme(const char *path)
 
 	if (readme_counts(path, &c))
 		return;
-	if (c.x86_64 != ior_nsyscalls_x86_64)
-		T_FAIL("%s says %u syscalls on x86_64; syscalls/table_x86_64.c has %u", path, c.x86_64, ior_nsyscalls_x86_64);
-	if (c.arm64 != ior_nsyscalls_arm64)
-		T_FAIL("%s says %u syscalls on arm64; syscalls/table_arm64.c has %u", path, c.arm64, ior_nsyscalls_arm64);
+	unsigned x = count_async(ior_syscalls_x86_64, ior_nsyscalls_x86_64, false);
+	unsigned a = count_async(ior_syscalls_arm64, ior_nsyscalls_arm64, false);
+	unsigned ops = count_async(ior_syscalls_x86_64, ior_nsyscalls_x86_64, true);
+
+	if (c.x86_64 != x)
+		T_FAIL("%s says %u syscalls on x86_64; syscalls/table_x86_64.c has %u", path, c.x86_64, x);
+	if (c.arm64 != a)
+		T_FAIL("%s says %u syscalls on arm64; syscalls/table_arm64.c has %u", path, c.arm64, a);
+	if (c.nasync != ops || ops != count_async(ior_syscalls_arm64, ior_nsyscalls_arm64, true))
+		T_FAIL("%s says %u async ops; the tables have %u", path, c.nasync, ops);
 	if (c.nfamilies != IOR_NFAMILIES)
 		T_FAIL("%s says %u families; there are %u", path, c.nfamilies, (unsigned)IOR_NFAMILIES);
 	if (c.by_default != count_default())
@@ -227,6 +249,63 @@ static void check_readme(const char *path)
 TEST(readme_states_the_tables_counts)
 {
 	check_readme(getenv("IOR_README") ? getenv("IOR_README") : "README.md");
+}
+
+/* io_uring's opcodes 0..62 and the row for any later one. */
+TEST(uring_rows)
+{
+	static const struct { const char *name; unsigned op, cls, fam; int fd; } want[] = {
+		{ "uring:nop", 0, IOR_SC_OTHER, IOR_FAM_Misc, 0 },
+		{ "uring:readv", 1, IOR_SC_READ, IOR_FAM_FS, 1 },
+		{ "uring:openat", 18, IOR_SC_OPEN, IOR_FAM_FS, 0 },
+		{ "uring:close", 19, IOR_SC_CLOSE, IOR_FAM_FS, 1 },
+		{ "uring:read", 22, IOR_SC_READ, IOR_FAM_FS, 1 },
+		{ "uring:write", 23, IOR_SC_WRITE, IOR_FAM_FS, 1 },
+		{ "uring:send", 26, IOR_SC_WRITE, IOR_FAM_Network, 1 },
+		{ "uring:recv", 27, IOR_SC_READ, IOR_FAM_Network, 1 },
+		{ "uring:writev_fixed", 61, IOR_SC_WRITE, IOR_FAM_FS, 1 },
+		{ "uring:pipe", 62, IOR_SC_OTHER, IOR_FAM_IPC, 0 },
+		{ "uring:other", IOR_URING_OPS - 1, IOR_SC_OTHER, IOR_FAM_Misc, 0 },
+	};
+	unsigned n = 0;
+	for (unsigned i = 0; i < ior_nsyscalls; i++) {
+		const struct ior_syscall *s = &ior_syscalls[i];
+		if (ior_syscall_async(s) != IOR_ASYNC_URING)
+			continue;
+		n++;
+		if (strncmp(s->name, "uring:", 6) || ior_syscall_keeps_fds(s) != (s->cls >= IOR_SC_OPEN))
+			T_FAIL("%s: name or roles", s->name);
+	}
+	CHECK_EQ_INT(n, URING_ROWS);
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const struct ior_syscall *s = ior_syscall_by_name(want[i].name);
+		if (!s || s->nr != IOR_NR_URING + want[i].op || s->cls != want[i].cls || s->family != want[i].fam ||
+		    (s->fd_arg != IOR_ARG_NONE) != want[i].fd)
+			T_FAIL("%s: row", want[i].name);
+	}
+	const struct ior_syscall *o = ior_syscall_by_name("uring:openat");
+	CHECK(o && o->aux_is_dirfd && o->path_arg[0] == 0 && o->flags_arg == 0);
+}
+
+/* libaio's iocb opcodes (aio_abi.h IOCB_CMD_*). */
+TEST(aio_rows)
+{
+	static const struct { const char *name; unsigned op, cls; } want[] = {
+		{ "aio:pread", 0, IOR_SC_READ }, { "aio:pwrite", 1, IOR_SC_WRITE },
+		{ "aio:fsync", 2, IOR_SC_OTHER }, { "aio:fdsync", 3, IOR_SC_OTHER },
+		{ "aio:poll", 5, IOR_SC_OTHER }, { "aio:noop", 6, IOR_SC_OTHER },
+		{ "aio:preadv", 7, IOR_SC_READ }, { "aio:pwritev", 8, IOR_SC_WRITE },
+		{ "aio:other", IOR_AIO_OPS - 1, IOR_SC_OTHER },
+	};
+	unsigned n = 0;
+	for (unsigned i = 0; i < ior_nsyscalls; i++)
+		n += ior_syscall_async(&ior_syscalls[i]) == IOR_ASYNC_AIO;
+	CHECK_EQ_INT(n, AIO_ROWS);
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const struct ior_syscall *s = ior_syscall_by_name(want[i].name);
+		if (!s || s->nr != IOR_NR_AIO + want[i].op || s->cls != want[i].cls || ior_syscall_keeps_fds(s))
+			T_FAIL("%s: row", want[i].name);
+	}
 }
 
 TEST(counts_per_family)
@@ -310,6 +389,8 @@ int main(void)
 	RUN(index_define);
 	RUN(counts_per_family);
 	RUN(readme_states_the_tables_counts);
+	RUN(uring_rows);
+	RUN(aio_rows);
 	RUN(families_of_some);
 	RUN(socket_roles);
 	RUN(fd_names);

@@ -754,6 +754,242 @@ TEST(summary_rows_filtered_by_path)
 	rig_free(r);
 }
 
+/* ---- async operations (io_uring requests, libaio iocbs) ---- */
+
+#define NR_UR_READ (IOR_NR_URING + 22)
+#define NR_UR_OPENAT (IOR_NR_URING + 18)
+#define NR_UR_CLOSE (IOR_NR_URING + 19)
+
+static struct ior_rec_async_submit submit(uint64_t ts, uint32_t pid, uint32_t tid, uint16_t nr, uint64_t key,
+					  int32_t fd)
+{
+	struct ior_rec_async_submit r = { { ts, pid, tid, IOR_REC_ASYNC_SUBMIT, nr, IOR_REC_ASYNC_SUBMIT_BASE },
+					  key, 0, fd, 0, "ring", 0, -1, 0, 0, 0, { 0 } };
+	return r;
+}
+
+static struct ior_rec_async_done done(uint64_t ts, uint32_t pid, uint32_t tid, uint16_t nr, uint64_t key,
+				      int64_t res)
+{
+	struct ior_rec_async_done d = { { ts, pid, tid, IOR_REC_ASYNC_DONE, nr, sizeof d }, key, res, 0, 0 };
+	return d;
+}
+
+/* Two reads overlap a syscall on one thread and complete out of order on
+ * another CPU: each is its own pair (submission to completion), charged
+ * to the submitter, named through its fd table, out of the gap chain:
+ * the syscalls' gaps are exactly what they are without them. */
+TEST(async_ops_pair_by_key_outside_the_gap_chain)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_enter e1 = enter(100, 3, 3, NR_READ, 4, 0, 0);
+	struct ior_rec_exit x1 = exit_(200, 3, 3, NR_READ, 10);
+	struct ior_rec_async_submit s1 = submit(300, 3, 3, NR_UR_READ, 0xaaa0, 4);
+	struct ior_rec_async_submit s2 = submit(310, 3, 3, NR_UR_READ, 0xbbb0, 4);
+	struct ior_rec_enter e2 = enter(400, 3, 3, NR_READ, 4, 0, 0);
+	struct ior_rec_async_done d2 = done(450, 3, 3, NR_UR_READ, 0xbbb0, 4096);
+	struct ior_rec_exit x2 = exit_(500, 3, 3, NR_READ, 20);
+	struct ior_rec_async_done d1 = done(700, 3, 3, NR_UR_READ, 0xaaa0, -9);
+	struct ior_rec_enter e3 = enter(900, 3, 3, NR_READ, 4, 0, 0);
+	struct ior_rec_exit x3 = exit_(950, 3, 3, NR_READ, 0);
+	struct ior_pair_stats st;
+
+	ior_fdtab_set(r->fds, 3, 4, "/data/f", O_RDONLY);
+	push(r, 0, &e1, sizeof e1);
+	push(r, 0, &x1, SHORT_EXIT);
+	push(r, 0, &s1, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &s2, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &e2, sizeof e2);
+	push(r, 1, &d2, sizeof d2);
+	push(r, 0, &x2, SHORT_EXIT);
+	push(r, 1, &d1, sizeof d1);
+	push(r, 0, &e3, sizeof e3);
+	push(r, 0, &x3, SHORT_EXIT);
+	flush(r, 600);
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.t.in_flight, 1); /* 0xaaa0 is not done yet */
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 5);
+	CHECK_EQ_INT(r->g.p[1].sys, ior_syscall_index(ior_syscall_by_name("uring:read")));
+	CHECK_EQ_INT(r->g.p[1].enter_ns, 310);
+	CHECK_EQ_INT(r->g.p[1].duration_ns, 140);
+	CHECK_EQ_INT(r->g.p[1].gap_ns, 0);
+	CHECK_EQ_INT(r->g.p[1].bytes, 4096);
+	CHECK_EQ_INT(r->g.p[1].fd, 4);
+	CHECK_EQ_STR(r->g.path[1], "/data/f");
+	CHECK_EQ_STR(r->g.comm[1], "ring");
+	CHECK_EQ_INT(r->g.p[1].tid, 3);
+	CHECK_EQ_INT(r->g.p[2].gap_ns, 200); /* read 2: from read 1's exit, not an op's */
+	CHECK_EQ_INT(r->g.p[3].enter_ns, 300);
+	CHECK_EQ_INT(r->g.p[3].duration_ns, 400);
+	CHECK_EQ_INT(r->g.p[3].ret, -9);
+	CHECK_EQ_INT(r->g.p[3].bytes, 0);
+	CHECK_EQ_INT(r->g.p[3].gap_ns, 0);
+	CHECK_EQ_INT(r->g.p[4].gap_ns, 400); /* read 3: from read 2's exit at 500 */
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.t.pairs, 5);
+	CHECK_EQ_INT(st.t.in_flight, 0);
+	CHECK_EQ_INT(st.t.unpaired_exits, 0);
+	rig_free(r);
+}
+
+/* An openat op's fd enters the fd table (its path made absolute against
+ * its dirfd); a close op takes it out; a completion without submission is
+ * an unpaired exit; an op in flight at stop is listed with its file; a
+ * resubmitted key whose completion was lost is an overwritten enter. */
+TEST(async_open_close_unpaired_in_flight)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_async_submit so = submit(10, 3, 3, NR_UR_OPENAT, 0x10, -1);
+	struct ior_rec_async_done dop = done(20, 3, 3, NR_UR_OPENAT, 0x10, 7);
+	struct ior_rec_async_submit sr = submit(30, 3, 3, NR_UR_READ, 0x10, 7);
+	struct ior_rec_async_done dr = done(40, 3, 3, NR_UR_READ, 0x10, 5);
+	struct ior_rec_async_submit sc = submit(50, 3, 3, NR_UR_CLOSE, 0x20, 7);
+	struct ior_rec_async_done dc = done(60, 3, 3, NR_UR_CLOSE, 0x20, 0);
+	struct ior_rec_async_done stray = done(70, 3, 3, NR_UR_READ, 0x99, 1);
+	struct ior_rec_async_submit lost = submit(80, 3, 3, NR_UR_READ, 0x30, 4);
+	struct ior_rec_async_submit again = submit(90, 3, 3, NR_UR_READ, 0x30, 4);
+	struct ior_in_flight f[4];
+	struct ior_pair_stats st;
+	int64_t fl;
+
+	so.flags = O_RDWR | O_CREAT;
+	so.dirfd = -100;
+	so.path_len = 5;
+	memcpy(so.path, "out/x", 5);
+	ior_fdtab_set(r->fds, 3, 4, "/data/in", O_RDONLY);
+	push(r, 0, &so, IOR_REC_ASYNC_SUBMIT_BASE + 5 + 3);
+	push(r, 0, &dop, sizeof dop);
+	push(r, 0, &sr, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &dr, sizeof dr);
+	push(r, 0, &sc, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &dc, sizeof dc);
+	push(r, 0, &stray, sizeof stray);
+	push(r, 0, &lost, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &again, IOR_REC_ASYNC_SUBMIT_BASE);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 3);
+	CHECK_EQ_STR(r->g.path[0], "/work/out/x");
+	CHECK_EQ_INT(r->g.p[0].fd, 7);
+	CHECK_EQ_INT(r->g.p[0].flags, O_RDWR | O_CREAT);
+	CHECK_EQ_STR(r->g.path[1], "/work/out/x");
+	CHECK_EQ_INT(r->g.p[1].bytes, 5);
+	CHECK_EQ_STR(r->g.path[2], "/work/out/x");
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 7, &fl), "");
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.t.unpaired_exits, 1);
+	CHECK_EQ_INT(st.t.overwritten_enters, 1);
+	CHECK_EQ_INT(st.t.in_flight, 1);
+	CHECK_EQ_INT(ior_pair_in_flight(r->pr, f, 4), 1);
+	CHECK_EQ_INT(f[0].enter_ns, 90);
+	CHECK_EQ_INT(f[0].fd, 4);
+	CHECK_EQ_STR(f[0].path, "/data/in");
+	CHECK_EQ_INT(f[0].sys, ior_syscall_index(ior_syscall_by_name("uring:read")));
+	rig_free(r);
+}
+
+/* libaio: iocb keys are user addresses, so two processes may use the
+ * same one; an iocb io_submit refused is withdrawn: no pair, no op. */
+TEST(aio_keys_per_process_and_withdrawn)
+{
+	struct rig *r = rig_new(NULL);
+	uint16_t pread_nr = IOR_NR_AIO + 0;
+	struct ior_rec_async_submit a = submit(10, 3, 3, pread_nr, 0x7000, 4);
+	struct ior_rec_async_submit b = submit(11, 5, 5, pread_nr, 0x7000, 4);
+	struct ior_rec_async_submit c = submit(12, 3, 3, pread_nr, 0x7040, 999);
+	struct ior_rec_async_done wc = done(13, 3, 3, pread_nr, 0x7040, 0);
+	struct ior_rec_async_done db = done(20, 5, 5, pread_nr, 0x7000, 7);
+	struct ior_rec_async_done da = done(30, 3, 3, pread_nr, 0x7000, 9);
+	struct ior_pair_stats st;
+
+	wc.more = IOR_ASYNC_DONE_WITHDRAWN;
+	ior_fdtab_set(r->fds, 3, 4, "/a", O_RDONLY);
+	ior_fdtab_set(r->fds, 5, 4, "/b", O_RDONLY);
+	push(r, 0, &a, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &b, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &c, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &wc, sizeof wc);
+	push(r, 1, &db, sizeof db);
+	push(r, 1, &da, sizeof da);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 2);
+	CHECK_EQ_STR(r->g.path[0], "/b");
+	CHECK_EQ_INT(r->g.p[0].bytes, 7);
+	CHECK_EQ_INT(r->g.p[0].duration_ns, 9);
+	CHECK_EQ_STR(r->g.path[1], "/a");
+	CHECK_EQ_INT(r->g.p[1].bytes, 9);
+	CHECK_EQ_INT(r->g.p[1].sys, ior_syscall_index(ior_syscall_by_name("aio:pread")));
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.t.in_flight, 0);
+	CHECK_EQ_INT(st.t.unpaired_exits, 0);
+	CHECK_EQ_INT(st.t.pairs, 2);
+	rig_free(r);
+}
+
+static size_t uring_files(struct ior_rec_uring_files *u, uint64_t ts, uint32_t pid, uint64_t ring, uint32_t op,
+			  uint32_t offset, const int32_t *fds, uint32_t n)
+{
+	memset(u, 0, sizeof *u);
+	u->h = (struct ior_rec_head){ ts, pid, pid, IOR_REC_URING_FILES, 0, 0 };
+	u->ring = ring;
+	u->op = op;
+	u->offset = offset;
+	u->nfds = n;
+	if (n)
+		memcpy(u->fds, fds, n * sizeof *fds);
+	return u->h.len = IOR_REC_URING_FILES_BASE + n * sizeof *fds;
+}
+
+/* Fixed files: named through the ring's registered table as io_uring_
+ * register left it (set, updated, skipped with -2, cleared), per ring;
+ * a slot no table has is counted. */
+TEST(fixed_files_named_through_the_ring_table)
+{
+	struct rig *r = rig_new(NULL);
+	struct ior_rec_uring_files set, upd, clr;
+	size_t ls = uring_files(&set, 5, 3, 0x5000, IOR_URING_FILES_SET, 0, (int32_t[]){ 4, -1, 5 }, 3);
+	size_t lu = uring_files(&upd, 6, 3, 0x5000, IOR_URING_FILES_UPDATE, 1, (int32_t[]){ 4, -2 }, 2);
+	size_t lc = uring_files(&clr, 90, 3, 0x5000, IOR_URING_FILES_CLEAR, 0, NULL, 0);
+	struct ior_rec_async_submit s[5];
+	struct ior_rec_async_done d[5];
+	static const int32_t slot[5] = { 0, 1, 2, 3, 0 };
+	static const uint64_t ring[5] = { 0x5000, 0x5000, 0x5000, 0x5000, 0x6000 };
+	struct ior_pair_stats st;
+
+	ior_fdtab_set(r->fds, 3, 4, "/f4", O_RDONLY);
+	ior_fdtab_set(r->fds, 3, 5, "/f5", O_RDONLY);
+	push(r, 0, &set, ls);
+	push(r, 0, &upd, lu);
+	for (int i = 0; i < 5; i++) {
+		s[i] = submit(10 + 10 * (uint64_t)i, 3, 3, NR_UR_READ, 0x100 + (uint64_t)i, slot[i]);
+		s[i].ring = ring[i];
+		s[i].sqe_flags = IOR_ASYNC_FIXED;
+		d[i] = done(15 + 10 * (uint64_t)i, 3, 3, NR_UR_READ, 0x100 + (uint64_t)i, 1);
+		push(r, 0, &s[i], IOR_REC_ASYNC_SUBMIT_BASE);
+		push(r, 0, &d[i], sizeof d[i]);
+	}
+	push(r, 0, &clr, lc);
+	struct ior_rec_async_submit late = submit(100, 3, 3, NR_UR_READ, 0x200, 0);
+	struct ior_rec_async_done late_d = done(110, 3, 3, NR_UR_READ, 0x200, 1);
+	late.ring = 0x5000;
+	late.sqe_flags = IOR_ASYNC_FIXED;
+	push(r, 0, &late, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &late_d, sizeof late_d);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 6);
+	CHECK_EQ_STR(r->g.path[0], "/f4");
+	CHECK_EQ_STR(r->g.path[1], "/f4"); /* slot 1: updated from empty */
+	CHECK_EQ_STR(r->g.path[2], "/f5"); /* slot 2: skipped by the update (-2) */
+	CHECK_EQ_STR(r->g.path[3], "");	   /* slot 3: none */
+	CHECK_EQ_STR(r->g.path[4], "");	   /* another ring */
+	CHECK_EQ_STR(r->g.path[5], "");	   /* after the table was cleared */
+	CHECK_EQ_INT(r->g.p[0].fd, -1);
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.async_fixed, 3);
+	CHECK_EQ_INT(st.bad_records, 0);
+	rig_free(r);
+}
+
 int main(void)
 {
 	RUN(enter_and_exit_on_different_cpus_exit_first);
@@ -774,5 +1010,9 @@ int main(void)
 	RUN(streak_completes_gaps_and_summaries_are_rows);
 	RUN(streak_edges);
 	RUN(summary_rows_filtered_by_path);
+	RUN(async_ops_pair_by_key_outside_the_gap_chain);
+	RUN(async_open_close_unpaired_in_flight);
+	RUN(aio_keys_per_process_and_withdrawn);
+	RUN(fixed_files_named_through_the_ring_table);
 	return t_done();
 }
