@@ -32,7 +32,7 @@ static void name_pair(struct ior_pairer *p, const struct ior_syscall *s, const s
 		      struct ior_event_pair *e)
 {
 	const struct ior_exit_net *n = &p->net;
-	int sockpair = !strcmp(s->name, "socketpair");
+	int sockpair = s->family == IOR_FAM_Network; /* socketpair; pipe and pipe2 are IPC */
 	char name[2][64];
 
 	for (int i = 0; i < 2; i++) {
@@ -146,14 +146,17 @@ void ior_pair_name_net(struct ior_pairer *p, const struct ior_syscall *s, const 
 	}
 	if (e->fd < 0)
 		return;
-	if (p->net.kind == IOR_NET_ADDR_OUT && !strncmp(s->name, "accept", 6)) {
+	/* by the row's roles (syscalls/rows.h NET): accept's returned fd is
+	 * the socket; connect and bind name theirs, getsockname and
+	 * getpeername one known only by kind; sendto and recvfrom (the ones
+	 * that may fold) name the pair by its peer */
+	if (p->net.kind == IOR_NET_ADDR_OUT && s->net_sk_ret) {
 		name_accepted(p, t, e);
 		return;
 	}
 	ior_net_proto(e->path, proto);
-	if (!strcmp(s->name, "connect") || !strcmp(s->name, "bind") ||
-	    (!strncmp(s->name, "get", 3) && kind_only(e->path)))
+	if (!s->net_fold && !s->net_sk_ret && (s->net == IOR_NET_ADDR_IN || kind_only(e->path)))
 		rename_fd(p, e, e->fd, endpoint(p, proto, name, sizeof name));
-	else if (!strcmp(s->name, "sendto") || !strcmp(s->name, "recvfrom"))
+	else if (s->net_fold)
 		name_peer(p, e, proto);
 }

@@ -1,6 +1,6 @@
-/* The roles a syscall's name gives it beyond its table row: the
+/* The roles a syscall's table row gives it beyond its arguments: the
  * network extra its exit carries (bpf/event.h, struct ior_exit_net) and a
- * wait's timeout argument. Pure: no kernel. */
+ * wait's timeout argument (syscalls/rows.h: NET, WAIT). Pure: no kernel. */
 #ifndef IOR_SYSCALLS_ROLES_H
 #define IOR_SYSCALLS_ROLES_H
 
@@ -11,7 +11,7 @@
 #include "syscalls/syscalls.h"
 
 /* Sets c's net, net_arg, net_len_arg and net_sk_ret for s, and wait and
- * aux_arg for a wait (by name, so every arch's table gets them); clears
+ * aux_arg for a wait; clears
  * fold for those that must not be summarized; leaves c alone for other
  * syscalls. */
 void ior_roles_conf(const struct ior_syscall *s, struct ior_sys_conf *c);

@@ -72,6 +72,14 @@ struct ior_syscall {
 	int open_flags;             /* an open without a flags argument: the flags it implies */
 	unsigned char family;       /* enum ior_sys_family */
 	unsigned char fd_kind;      /* enum ior_fd_kind, for IOR_SC_OPEN */
+	/* The network extra its exit carries (bpf/event.h, enum ior_net_kind;
+	 * 0: none): read from argument net_arg, its length from net_len_arg;
+	 * net_sk_ret: the fd it returns is the socket named (accept);
+	 * net_fold: it may be summarized when its CPU's ring is full (the
+	 * pair loses only its per-call peer). syscalls/roles.c reads them. */
+	unsigned char net, net_arg, net_len_arg, net_sk_ret, net_fold;
+	/* A wait (enum ior_wait_kind; 0: none) and its timeout's argument. */
+	unsigned char wait, wait_arg;
 };
 
 /* The table of the arch the binary is built for. */
