@@ -73,16 +73,16 @@ elif ! start_ior -live -pid "$WL_PID" -fields=flags,tracepoint -count=count; the
 	fail opath-live "$WHY"
 else
 	release_workload
-	url=$(grep -m 1 -o 'http://127\.0\.0\.1:[0-9]*/' "$IOR_ERR")
+	url=$(grep -m 1 -oE 'http://127\.0\.0\.1:[0-9]+/[0-9a-f]{32}' "$IOR_ERR")
 	got=""
 	for ((i = 0; i < 24; i++)); do
-		if [ -n "$url" ] && [ "$(http_get "${url}live.svg" "$T/live.svg")" = 200 ] &&
+		if [ -n "$url" ] && [ "$(http_get "${url}/live.svg" "$T/live.svg")" = 200 ] &&
 			grep -qF "<title>$P1" "$T/live.svg" && grep -qF "<title>$P2" "$T/live.svg"; then
 			got=1
 			break
 		fi
 		sleep 0.25
-		[ -n "$url" ] || url=$(grep -m 1 -o 'http://127\.0\.0\.1:[0-9]*/' "$IOR_ERR")
+		[ -n "$url" ] || url=$(grep -m 1 -oE 'http://127\.0\.0\.1:[0-9]+/[0-9a-f]{32}' "$IOR_ERR")
 	done
 	wait_workload 10
 	if ! stop_ior; then
