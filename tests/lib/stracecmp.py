@@ -88,6 +88,8 @@ def load_table(path):
             continue
         if line == "IOR_ASYNC_ROWS,":  # io_uring ops (syscalls/async_rows.h): no syscalls strace sees
             continue
+        # roles after the arguments (syscalls/rows.h NET, WAIT): not strace's business
+        line = re.sub(r", *(?:NET|WAIT)\([^()]*\)(?=\),$)", "", line)
         for rx, make in rows:
             m = re.match(rx, line)
             if m:
