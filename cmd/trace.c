@@ -36,12 +36,14 @@
 #include "http/http.h"
 #include "loader/loader.h"
 #include "log/log.h"
+#include "flags.h"
 #include "opts.h"
 #include "stats/report.h"
 #include "pair/clock.h"
 #include "csv/out.h"
 #include "parquet/sink.h"
 #include "rec/sink.h"
+#include "recorder/recorder.h"
 #include "syscalls/select.h"
 #include "trace/session.h"
 #include "syscalls/syscalls.h"
@@ -56,7 +58,14 @@
 #define HTTP_TICK_NS 100000000ull       /* server deadlines checked this often */
 #define REPORT_NS 5000000000ull         /* bare ior without a terminal: a report this often */
 
-static volatile sig_atomic_t stop_signal, stop_from_tty;
+static volatile sig_atomic_t stop_signal, stop_from_tty, dump_signal;
+
+/* -recorder: SIGUSR1 asks for a dump now. */
+static void on_dump_signal(int sig)
+{
+	(void)sig;
+	dump_signal = 1;
+}
 
 /* A terminal's Ctrl-C reaches CMD too: si_code says who sent it. */
 static void on_signal(int sig, siginfo_t *si, void *uc)
@@ -75,6 +84,8 @@ struct trace {
 	struct ior_rec_sink rec;     /* -flamegraph */
 	char rec_path[PATH_MAX];
 	struct ior_pq_sink pq;       /* -parquet */
+	struct ior_recorder *recorder; /* -recorder */
+	struct ior_trigger triggers[IOR_FLAG_LIST_MAX];
 	struct ior_flame_spec spec;  /* -live: -fields and -count */
 	struct ior_flame_tree *baseline; /* -live -baseline FILE: its graph */
 	enum ior_flame_normalize norm;
@@ -105,11 +116,40 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
+/* -recorder and its flags: 0 or 2 after saying why. */
+static int check_recorder(struct trace *t)
+{
+	const struct ior_opts *o = t->o;
+	char err[300];
+
+	if (!o->recorder_ns) {
+		const char *f = o->ntriggers ? "-trigger" : o->after_ns != IOR_DURATION_UNSET ? "-after" :
+				o->max_dumps ? "-max-dumps" : NULL;
+		return f ? usage_error("%s belongs to the flight recorder: add -recorder DURATION (e.g. -recorder 60s)",
+				       f) : 0;
+	}
+	if (o->recorder_size < IOR_RECORDER_MIN_BYTES)
+		return usage_error("-recorder-size %s: at least 4M (a frame of pairs can take 1 MiB)",
+				   o->recorder_size ? "too small" : "0");
+	if (o->max_dumps < 0)
+		return usage_error("-max-dumps %s: want 0 (no limit) or more", "below 0");
+	if (o->after_ns != IOR_DURATION_UNSET && o->after_ns > o->recorder_ns * 16)
+		return usage_error("-after %s: at most 16 times the -recorder window", "too long");
+	for (size_t i = 0; i < o->ntriggers; i++)
+		if (ior_trigger_parse(&t->triggers[i], o->triggers[i], err, sizeof err)) {
+			fprintf(stderr, "ior: -trigger \"%.300s\": %s (see ior -help)\n", o->triggers[i], err);
+			return 2;
+		}
+	return 0;
+}
+
 static int check_opts(struct trace *t)
 {
 	const struct ior_opts *o = t->o;
 	char n[32];
 
+	if (check_recorder(t))
+		return 2;
 	if (ior_escape_parse(o->escape, &t->esc))
 		return usage_error("-escape \"%s\": want auto, always or never", o->escape);
 	if (strlen(o->comm) >= IOR_COMM_LEN)
@@ -216,6 +256,73 @@ static int close_recording(struct trace *t)
 	fprintf(stderr, "Wrote %s (%llu pairs, %lld bytes)\n", t->rec_path, (unsigned long long)pairs,
 		stat(t->rec_path, &st) ? -1LL : (long long)st.st_size);
 	return 0;
+}
+
+/* ---- -recorder: the flight recorder --------------------------------------- */
+
+static size_t recorder_in_flight(void *ctx, struct ior_in_flight *out, size_t max)
+{
+	return ior_session_in_flight(ctx, out, max);
+}
+
+static void recorder_totals(void *ctx, struct ior_trace_totals *tot)
+{
+	ior_session_totals(ctx, tot);
+}
+
+static int open_recorder(struct trace *t)
+{
+	const struct ior_opts *o = t->o;
+	struct ior_recorder_cfg c = {
+		.window_ns = o->recorder_ns, .max_bytes = o->recorder_size,
+		.after_ns = o->after_ns == IOR_DURATION_UNSET ? o->recorder_ns / 4 : o->after_ns,
+		.max_dumps = (unsigned)(o->max_dumps > UINT_MAX ? UINT_MAX : o->max_dumps),
+		.triggers = t->triggers, .ntriggers = o->ntriggers, .name = o->name,
+		.in_flight = recorder_in_flight, .totals = recorder_totals, .ctx = t->session,
+	};
+	struct sigaction sa;
+	int r = ior_recorder_new(&t->recorder, &c, t->err, sizeof t->err);
+
+	if (r < 0)
+		return fail(t, r, "-recorder");
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_dump_signal;
+	sigaction(SIGUSR1, &sa, NULL);
+	fprintf(stderr, "ior: recorder: keeping the last %.1f s in at most %llu MiB, %zu trigger%s; "
+			"SIGUSR1 (kill -USR1 %d) dumps now\n",
+		(double)o->recorder_ns / 1e9, (unsigned long long)(o->recorder_size >> 20), o->ntriggers,
+		o->ntriggers == 1 ? "" : "s", (int)getpid());
+	return ior_session_add_sink(t->session, ior_recorder_sink(t->recorder));
+}
+
+static void recorder_signal(struct trace *t)
+{
+	if (!dump_signal || !t->recorder)
+		return;
+	dump_signal = 0;
+	int r = ior_recorder_dump_now(t->recorder, "SIGUSR1");
+	if (r == -EBUSY)
+		fprintf(stderr, "ior: recorder: SIGUSR1 ignored: a dump is being written\n");
+	else if (r == -EDQUOT)
+		fprintf(stderr, "ior: recorder: SIGUSR1 ignored: -max-dumps %lld reached\n", (long long)t->o->max_dumps);
+}
+
+static int close_recorder(struct trace *t)
+{
+	struct ior_recorder_state st;
+	int rc = ior_recorder_close(t->recorder);
+
+	ior_recorder_state(t->recorder, &st);
+	fprintf(stderr, "ior: recorder: held the last %.1f s (%.1f of %llu MiB), %zu trigger%s, %u dump%s written",
+		(double)st.covers_ns / 1e9, (double)st.bytes / 1048576.0, (unsigned long long)(st.max_bytes >> 20),
+		st.ntriggers, st.ntriggers == 1 ? "" : "s", st.dumps, st.dumps == 1 ? "" : "s");
+	if (st.failed)
+		fprintf(stderr, ", %u failed", st.failed);
+	if (st.dropped_pairs)
+		fprintf(stderr, ", %llu pairs dropped by -recorder-size before -recorder's window was up",
+			(unsigned long long)st.dropped_pairs);
+	fputc('\n', stderr);
+	return rc;
 }
 
 /* ---- -live: the aggregate and its server --------------------------------- */
@@ -418,6 +525,7 @@ static int loop(struct trace *t)
 		nhttp = t->http ? (nfds_t)ior_http_pollfds(t->http, pfd + nrings) : 0;
 		poll(pfd, nrings + nhttp, (int)(left_ms < POLL_MS ? left_ms : POLL_MS));
 		now = ior_mono_ns();
+		recorder_signal(t);
 		if (ior_session_step(t->session, now) < 0)
 			break; /* a sink failed: its owner says why */
 		if (t->http)
@@ -491,6 +599,7 @@ static bool asked_plain(const struct ior_opts *o) { return o->plain; }
 static bool asked_flamegraph(const struct ior_opts *o) { return o->flamegraph; }
 static bool asked_parquet(const struct ior_opts *o) { return o->parquet; }
 static bool asked_live(const struct ior_opts *o) { return o->live; }
+static bool asked_recorder(const struct ior_opts *o) { return o->recorder_ns != 0; }
 static bool asked_summary(const struct ior_opts *o) { return o->summary; }
 static bool asked_bench_empty(const struct ior_opts *o) { return o->bench_empty; }
 static bool wants_stats(const struct trace *t) { return t->summary || t->dash; }
@@ -513,6 +622,7 @@ static const struct output {
 	{ "flamegraph", true, false, asked_flamegraph, NULL, open_recording, close_recording },
 	{ "parquet", true, false, asked_parquet, NULL, open_parquet, close_parquet },
 	{ "live", true, false, asked_live, NULL, open_live, close_live },
+	{ "recorder", true, false, asked_recorder, NULL, open_recorder, close_recorder },
 	{ "summary", false, false, asked_summary, wants_stats, open_stats, close_stats },
 	{ "benchEmpty", false, false, asked_bench_empty, NULL, NULL, NULL },
 };
@@ -590,6 +700,7 @@ static void teardown(struct trace *t)
 	if (t->rec.w)
 		ior_rec_writer_close(t->rec.w, NULL, t->err, sizeof t->err);
 	ior_pq_pairs_abort(t->pq.pp);
+	ior_recorder_free(t->recorder);
 	ior_http_close(t->http);
 	ior_flame_live_free(t->live);
 	ior_cmd_free_tree(t->baseline);

@@ -13,6 +13,9 @@
 #include "pair/clock.h"
 #include "csv/csv.h"
 #include "rec/rec.h"
+#include "syscalls/errnos.h"
+#include "syscalls/syscalls.h"
+#include "text/escape.h"
 #include "text/list.h"
 
 #include <errno.h>
@@ -202,6 +205,38 @@ static int escape_from_opts(const struct ior_opts *o, enum ior_escape *esc)
 	return -1;
 }
 
+/* A dump's first lines: what fired it and when, and the pair. */
+static void print_trigger(const struct ior_rec_reader *r, enum ior_escape esc, FILE *out)
+{
+	const struct ior_rec_trigger *t = ior_rec_reader_trigger(r);
+	char expr[1100], comm[80], path[1100], when[64] = "?", err[40] = "";
+	time_t secs;
+	struct tm tm;
+
+	if (!t)
+		return;
+	uint64_t rt = to_realtime(ior_rec_reader_info(r), t->fired_ns);
+	secs = (time_t)(rt / 1000000000ull);
+	if (rt && localtime_r(&secs, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+	ior_escape_str(expr, sizeof expr, t->expr, strlen(t->expr), esc);
+	fprintf(out, "Dump: trigger %s fired at %s\n", expr, when);
+	if (t->kind == IOR_REC_TRIGGER_NONE) {
+		fputc('\n', out);
+		return;
+	}
+	const struct ior_event_pair *p = &t->pair;
+	ior_escape_str(comm, sizeof comm, p->comm, strlen(p->comm), esc);
+	ior_escape_str(path, sizeof path, p->path, strlen(p->path), esc);
+	if (p->ret < 0)
+		snprintf(err, sizeof err, " (%s)",
+			 ior_errno_name((uint64_t)-p->ret) ? ior_errno_name((uint64_t)-p->ret) : "error");
+	fprintf(out, "Trigger pair: %s %s by %s (pid %u, tid %u) %s %.3f ms, ret %lld%s\n\n", ior_sys(p->sys)->name,
+		path[0] ? path : "-", comm, p->pid, p->tid,
+		t->kind == IOR_REC_TRIGGER_IN_FLIGHT ? "in flight for" : "took", (double)p->duration_ns / 1e6,
+		(long long)p->ret, err);
+}
+
 int ior_cmd_summary(const struct ior_opts *o, const char *file)
 {
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
@@ -224,6 +259,8 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 		if (ior_flame_spec_match(&filter, &p))
 			ior_stats_add(s, &p); /* out of memory: the report says so */
 	int status = finish_reading(file, r, rc, false) ? 1 : 0;
+	if (!status)
+		print_trigger(r, cfg.esc, stdout);
 	if (!status && ((rc = ior_stats_report(s, stdout, &cfg)) | fflush(stdout))) {
 		fprintf(stderr, "ior: writing the summary to stdout failed: %s\n", strerror(rc == -ENOMEM ? ENOMEM : errno));
 		status = 1;

@@ -22,6 +22,7 @@ enum {
 	OP_END = 0x02,   /* trailer: seven varints (struct ior_trace_totals; six in version 1) */
 	OP_RESET = 0x03, /* forget all strings and thread state */
 	OP_SUMMARY = 0x04, /* a summary row (version 2): rec_write.c, encode_summary */
+	OP_TRIGGER = 0x05, /* version 4, a dump's trailer: what fired it (docs/format.md) */
 	OP_PAIR = 0x80,  /* low bits: PAIR_* */
 };
 
@@ -59,6 +60,7 @@ enum {
 #define MAX_SYSNAME 64u
 #define MAX_HOST 256u
 #define MAX_CMDLINE 65536u
+#define MAX_TRIGGER 1024u          /* a trigger's text */
 #define TID_SLOTS 4096u             /* direct-mapped per-thread state */
 
 /* ---- shared state: per thread, strings ---------------------------------- */

@@ -41,6 +41,9 @@ struct ior_rec_reader {
 	char *host, *kernel, *cmdline;
 	struct ior_trace_totals totals;
 	bool has_totals;
+	struct ior_rec_trigger trigger; /* has_trigger: a dump's, from its trailer */
+	bool has_trigger;
+	char trig_expr[MAX_TRIGGER + 1], trig_comm[17], trig_path[MAX_STR_LEN + 1];
 	struct codec codec;
 	char err[256];
 };
@@ -397,6 +400,59 @@ static int parse_end(struct ior_rec_reader *r, struct cur *c)
 	return 0;
 }
 
+/* A str into dst (max bytes and its NUL). */
+static int get_cstr(struct cur *c, size_t max, char *dst)
+{
+	const uint8_t *b;
+	size_t n;
+
+	if (get_str(c, max, &b, &n))
+		return -1;
+	memcpy(dst, b, n);
+	dst[n] = 0;
+	return 0;
+}
+
+static int parse_trigger_pair(struct ior_rec_reader *r, struct cur *c, struct ior_event_pair *p)
+{
+	uint64_t ret, fd;
+	uint32_t sys;
+
+	if (get_u32(c, &p->tid) || get_u32(c, &p->pid) || get_u32(c, &sys) || sys >= r->nsys ||
+	    get_varint(c, &ret) || get_varint(c, &p->enter_ns) || get_varint(c, &p->duration_ns) ||
+	    get_varint(c, &fd) || unzigzag(fd) < INT32_MIN || unzigzag(fd) > INT32_MAX ||
+	    get_cstr(c, 16, r->trig_comm) || get_cstr(c, MAX_STR_LEN, r->trig_path))
+		return -1;
+	if (pair_sys(r, sys, &p->sys))
+		return -2;
+	p->ret = unzigzag(ret);
+	p->fd = (int32_t)unzigzag(fd);
+	p->comm = r->trig_comm;
+	p->path = r->trig_path;
+	p->path2 = "";
+	p->flags = IOR_FLAGS_UNKNOWN;
+	return 0;
+}
+
+/* OP_TRIGGER (version 4): what fired a dump. */
+static int parse_trigger(struct ior_rec_reader *r, struct cur *c)
+{
+	struct ior_rec_trigger *t = &r->trigger;
+
+	if (r->info.version < 4 || r->has_trigger || get_cstr(c, MAX_TRIGGER, r->trig_expr) ||
+	    get_varint(c, &t->fired_ns) || c->p >= c->end || *c->p > IOR_REC_TRIGGER_IN_FLIGHT)
+		return -1;
+	t->kind = (enum ior_rec_trigger_kind)*c->p++;
+	t->expr = r->trig_expr;
+	if (t->kind != IOR_REC_TRIGGER_NONE) {
+		int rc = parse_trigger_pair(r, c, &t->pair);
+		if (rc)
+			return rc;
+	}
+	r->has_trigger = true;
+	return 0;
+}
+
 static int corrupt_at(struct ior_rec_reader *r)
 {
 	return rfail(r, -EBADMSG, "corrupt record in the frame ending at byte %llu (after %llu pairs)",
@@ -447,6 +503,13 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 			break;
 		case OP_END:
 			if (parse_end(r, &c) || c.p != c.end)
+				return corrupt_at(r);
+			break;
+		case OP_TRIGGER:
+			rc = parse_trigger(r, &c);
+			if (rc == -2)
+				return r->sys_err;
+			if (rc)
 				return corrupt_at(r);
 			break;
 		case OP_SUMMARY:
@@ -503,6 +566,11 @@ unsigned ior_rec_reader_unknown(const struct ior_rec_reader *r, const char **nam
 const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r)
 {
 	return &r->info;
+}
+
+const struct ior_rec_trigger *ior_rec_reader_trigger(const struct ior_rec_reader *r)
+{
+	return r->has_trigger && r->ended ? &r->trigger : NULL;
 }
 
 const struct ior_trace_totals *ior_rec_reader_totals(const struct ior_rec_reader *r)

@@ -70,6 +70,11 @@ struct ior_rec_writer {
 	uint64_t summarized; /* pairs in summary rows */
 	struct ior_strtab str; /* id 0 is "" */
 	struct codec codec;
+	uint64_t flush_ns;     /* a frame at least this often */
+	/* frames mode (ior_rec_writer_open_frames): frames go to frame_fn */
+	ior_rec_frame_fn frame_fn;
+	void *frame_ctx;
+	uint64_t frame_first, frame_last, frame_pairs;
 };
 
 static void put_bytes(struct ior_rec_writer *w, const void *s, size_t n)
@@ -183,7 +188,9 @@ static int flush_frame(struct ior_rec_writer *w, int fast)
 	if (ZSTD_isError(rc) || rc != 0)
 		return w->error = -EIO;
 	w->raw_len = 0;
-	int err = write_all(w->file.fd, w->out, out.pos);
+	int err = w->frame_fn ? w->frame_fn(w->frame_ctx, w->out, out.pos, w->frame_first, w->frame_last,
+					    w->frame_pairs) :
+				write_all(w->file.fd, w->out, out.pos);
 	if (err)
 		return w->error = err;
 	w->bytes_written += out.pos;
@@ -258,6 +265,7 @@ static int writer_alloc(struct ior_rec_writer **wp)
 	if (!w)
 		return -ENOMEM;
 	w->file.fd = -1;
+	w->flush_ns = FLUSH_NS;
 	*wp = w;
 	size_t raw_cap = FRAME_FLUSH + FRAME_SLACK + MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2);
 	w->raw = malloc(raw_cap);
@@ -449,12 +457,29 @@ static int encode_summary(struct ior_rec_writer *w, const struct ior_event_pair 
 	return 0;
 }
 
+/* Frames mode: a frame starts from nothing, so it reads without the
+ * frames before it. */
+static void frame_start(struct ior_rec_writer *w, const struct ior_event_pair *p)
+{
+	w->raw[w->raw_len++] = OP_RESET;
+	strings_start(&w->str);
+	memset(&w->codec, 0, sizeof w->codec);
+	w->frame_first = w->frame_last = p->enter_ns;
+	w->frame_pairs = 0;
+}
+
 int ior_rec_write(struct ior_rec_writer *w, const struct ior_event_pair *p)
 {
 	if (w->error)
 		return w->error;
 	if (p->sys >= ior_nsyscalls)
 		return -EINVAL;
+	if (w->frame_fn) {
+		if (!w->raw_len)
+			frame_start(w, p);
+		w->frame_last = p->enter_ns > w->frame_last ? p->enter_ns : w->frame_last;
+		w->frame_pairs += ior_pair_count(p);
+	}
 	int rc = p->summary ? encode_summary(w, p) : encode_pair(w, p);
 	if (rc)
 		return w->error = rc;
@@ -473,7 +498,7 @@ int ior_rec_tick(struct ior_rec_writer *w, uint64_t now_ns)
 {
 	if (w->error)
 		return w->error;
-	if (now_ns - w->last_flush_ns < FLUSH_NS)
+	if (now_ns - w->last_flush_ns < w->flush_ns)
 		return 0;
 	w->last_flush_ns = now_ns;
 	int fast = w->hot; /* the second's rest, at the rate that filled frames */
@@ -528,3 +553,123 @@ int ior_rec_writer_close(struct ior_rec_writer *w, const struct ior_trace_totals
 	return rc;
 }
 
+
+/* ---- frames to memory, header and trailer frames ------------------------ */
+
+int ior_rec_writer_open_frames(struct ior_rec_writer **wp, ior_rec_frame_fn fn, void *ctx,
+			       uint64_t flush_ns)
+{
+	struct ior_rec_writer *w = NULL;
+	int rc = writer_alloc(&w);
+
+	*wp = NULL;
+	if (rc) {
+		writer_free(w);
+		return rc;
+	}
+	w->frame_fn = fn;
+	w->frame_ctx = ctx;
+	w->flush_ns = flush_ns ? flush_ns : FLUSH_NS;
+	w->last_flush_ns = ior_mono_ns();
+	*wp = w;
+	return 0;
+}
+
+int ior_rec_writer_cut(struct ior_rec_writer *w)
+{
+	return flush_frame(w, w->hot);
+}
+
+void ior_rec_writer_free(struct ior_rec_writer *w)
+{
+	writer_free(w);
+}
+
+/* The records in w->raw as one frame, copied out. */
+static int frame_copy(struct ior_rec_writer *w, void **buf, size_t *len)
+{
+	ZSTD_inBuffer in = { w->raw, w->raw_len, 0 };
+	ZSTD_outBuffer out = { w->out, w->out_cap, 0 };
+	size_t rc = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
+
+	if (ZSTD_isError(rc) || rc != 0)
+		return -EIO;
+	*buf = malloc(out.pos);
+	if (!*buf)
+		return -ENOMEM;
+	memcpy(*buf, w->out, out.pos);
+	*len = out.pos;
+	return 0;
+}
+
+int ior_rec_header_frame(const struct ior_rec_info *info, void **buf, size_t *len)
+{
+	struct ior_rec_writer *w = NULL;
+	int rc = writer_alloc(&w);
+
+	if (!rc) {
+		put_header(w, info);
+		rc = frame_copy(w, buf, len);
+	}
+	writer_free(w);
+	return rc;
+}
+
+static uint8_t *put_str(uint8_t *o, const char *s, size_t max)
+{
+	size_t n = s ? strnlen(s, max) : 0;
+
+	o = put_varint(o, n);
+	memcpy(o, s ? s : "", n);
+	return o + n;
+}
+
+/* OP_TRIGGER: text, when, kind, then the pair for a pair's kinds. */
+static uint8_t *put_trigger(uint8_t *o, const struct ior_rec_trigger *t)
+{
+	const struct ior_event_pair *p = &t->pair;
+
+	*o++ = OP_TRIGGER;
+	o = put_str(o, t->expr, MAX_TRIGGER);
+	o = put_varint(o, t->fired_ns);
+	*o++ = (uint8_t)t->kind;
+	if (t->kind == IOR_REC_TRIGGER_NONE)
+		return o;
+	o = put_varint(o, p->tid);
+	o = put_varint(o, p->pid);
+	o = put_varint(o, p->sys < ior_nsyscalls ? p->sys : 0);
+	o = put_varint(o, zigzag(p->ret));
+	o = put_varint(o, p->enter_ns);
+	o = put_varint(o, p->duration_ns);
+	o = put_varint(o, zigzag(p->fd));
+	o = put_str(o, p->comm, 16);
+	return put_str(o, p->path, MAX_STR_LEN);
+}
+
+int ior_rec_trailer_frame(const struct ior_trace_totals *totals, const struct ior_rec_trigger *trigger,
+			  void **buf, size_t *len)
+{
+	struct ior_trace_totals t = { 0 };
+	struct ior_rec_writer *w = NULL;
+	int rc = writer_alloc(&w);
+
+	if (totals)
+		t = *totals;
+	if (!rc) {
+		uint8_t *o = w->raw;
+		if (trigger)
+			o = put_trigger(o, trigger);
+		*o++ = OP_END;
+		o = put_varint(o, t.pairs);
+		o = put_varint(o, t.pairs_seen);
+		o = put_varint(o, t.lost);
+		o = put_varint(o, t.unpaired_exits);
+		o = put_varint(o, t.overwritten_enters);
+		o = put_varint(o, t.in_flight);
+		o = put_varint(o, t.summarized);
+		w->raw_len = (size_t)(o - w->raw);
+		rc = frame_copy(w, buf, len);
+	}
+	writer_free(w);
+	return rc;
+}
