@@ -313,6 +313,7 @@ static void fire(struct ior_recorder *r, const char *expr, uint64_t cooldown, co
 	 * dump_open copies the whole ring */
 	if (!r->error && ior_rec_writer_cut(r->w))
 		r->error = -EIO;
+	ior_frame_ring_trim(&r->ring, fired_ns); /* the window before the trigger, no more */
 	if (dump_open(r, err, sizeof err))
 		return dump_failed(r, err);
 	r->dumping = true;

@@ -124,6 +124,18 @@ static int kind_of(struct ior_trigger *t, const char *key, char op, const char *
 	return 1; /* no such key */
 }
 
+/* "SYSCALL>D": a syscall's duration. */
+static int syscall_duration(struct ior_trigger *t, const char *name, const char *v, char *err, size_t errlen)
+{
+	int r = syscall_of(name, &t->sys, err, errlen);
+
+	t->kind = IOR_TRIGGER_DURATION;
+	if (r)
+		return r;
+	return ior_trigger_duration(v, strlen(v), &t->ns) ?
+		       bad(err, errlen, "\"%.32s\": want a duration like 200ms, 1.5s or 1m", v) : 0;
+}
+
 /* "[SYSCALL:]KEY>V", "[SYSCALL:]KEY=V" or "SYSCALL>D". */
 static int head(struct ior_trigger *t, char *h, char *err, size_t errlen)
 {
@@ -136,6 +148,8 @@ static int head(struct ior_trigger *t, char *h, char *err, size_t errlen)
 	*op = 0;
 	if (!*v || *v == '=' || *v == '>')
 		return bad(err, errlen, "\"%.64s%c\": want a value after '%c'", h, o, o);
+	if (o == '>' && ior_syscall_by_name(h)) /* "fsync>200ms", "uring:read>1ms" */
+		return syscall_duration(t, h, v, err, errlen);
 	char *colon = strrchr(h, ':'), *key = colon ? colon + 1 : h;
 	if (colon) {
 		*colon = 0;
@@ -149,12 +163,7 @@ static int head(struct ior_trigger *t, char *h, char *err, size_t errlen)
 	if (colon || o != '>')
 		return bad(err, errlen, "unknown condition \"%.64s\" (want duration, errno, inflight, pairs/s "
 				      "or errors/s)", key);
-	/* "fsync>200ms": a syscall's duration */
-	t->kind = IOR_TRIGGER_DURATION;
-	if ((r = syscall_of(key, &t->sys, err, errlen)))
-		return r;
-	return ior_trigger_duration(v, strlen(v), &t->ns) ?
-		       bad(err, errlen, "\"%.32s\": want a duration like 200ms, 1.5s or 1m", v) : 0;
+	return syscall_duration(t, key, v, err, errlen); /* says the syscall is unknown */
 }
 
 static int option(struct ior_trigger *t, char *kv, unsigned *seen, char *err, size_t errlen)

@@ -575,9 +575,26 @@ TEST(hostile_input_is_an_error)
 	char err[256];
 	size_t n;
 
-	n = raw_header(raw, 4, 3);
+	n = raw_header(raw, 5, 3);
 	CHECK(read_raw(raw, n, err, sizeof err) < 0);
-	CHECK(strstr(err, "version 4"));
+	CHECK(strstr(err, "version 5"));
+
+	/* a trigger: version 4 only (expr "x", fired 9, kind NONE), then END */
+	static const uint8_t trig[] = { 0x05, 1, 'x', 9, 0, 0x02, 0, 0, 0, 0, 0, 0, 0 };
+	n = raw_header(raw, 4, 3);
+	memcpy(raw + n, trig, sizeof trig);
+	CHECK_EQ_INT(read_raw(raw, n + sizeof trig, err, sizeof err), 0);
+	n = raw_header(raw, 3, 3);
+	memcpy(raw + n, trig, sizeof trig);
+	CHECK(read_raw(raw, n + sizeof trig, err, sizeof err) < 0);
+	n = raw_header(raw, 4, 3);
+	memcpy(raw + n, trig, sizeof trig);
+	raw[n + 4] = 3; /* no such kind */
+	CHECK(read_raw(raw, n + sizeof trig, err, sizeof err) < 0);
+	n = raw_header(raw, 4, 3);
+	memcpy(raw + n, trig, sizeof trig);
+	raw[n + 4] = 1; /* a pair's kind, without its pair */
+	CHECK(read_raw(raw, n + sizeof trig, err, sizeof err) < 0);
 
 	/* a wait's timeout: version 3 only (pair: tid 5, timeout 50, gap 0, dur 0) */
 	n = raw_header(raw, 3, 3);
