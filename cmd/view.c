@@ -205,8 +205,10 @@ static int escape_from_opts(const struct ior_opts *o, enum ior_escape *esc)
 	return -1;
 }
 
-/* A dump's first lines: what fired it and when, and the pair. */
-static void print_trigger(const struct ior_rec_reader *r, enum ior_escape esc, FILE *out)
+/* A dump's first lines: what fired it and when, the time its pairs
+ * cover around it (first enter .. last exit), and the pair. */
+static void print_trigger(const struct ior_rec_reader *r, uint64_t first, uint64_t last, enum ior_escape esc,
+			  FILE *out)
 {
 	const struct ior_rec_trigger *t = ior_rec_reader_trigger(r);
 	char expr[1100], comm[80], path[1100], when[64] = "?", err[40] = "";
@@ -220,7 +222,12 @@ static void print_trigger(const struct ior_rec_reader *r, enum ior_escape esc, F
 	if (rt && localtime_r(&secs, &tm))
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
 	ior_escape_str(expr, sizeof expr, t->expr, strlen(t->expr), esc);
-	fprintf(out, "Dump: trigger %s fired at %s\n", expr, when);
+	fprintf(out, "Dump: trigger %s fired at %s", expr, when);
+	if (first <= last)
+		fprintf(out, "; its pairs run from %.3f s before to %.3f s after",
+			first < t->fired_ns ? (double)(t->fired_ns - first) / 1e9 : 0.0,
+			last > t->fired_ns ? (double)(last - t->fired_ns) / 1e9 : 0.0);
+	fputc('\n', out);
 	if (t->kind == IOR_REC_TRIGGER_NONE) {
 		fputc('\n', out);
 		return;
@@ -255,12 +262,17 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 		fprintf(stderr, "ior: %s: cannot summarize: %s\n", file, strerror(-rc));
 		return 1;
 	}
-	while ((rc = ior_rec_read(r, &p)) == 1)
+	uint64_t first = UINT64_MAX, last = 0;
+	while ((rc = ior_rec_read(r, &p)) == 1) {
+		uint64_t end = p.summary ? p.end_ns : p.enter_ns + p.duration_ns;
+		first = p.enter_ns < first ? p.enter_ns : first;
+		last = end > last ? end : last;
 		if (ior_flame_spec_match(&filter, &p))
 			ior_stats_add(s, &p); /* out of memory: the report says so */
+	}
 	int status = finish_reading(file, r, rc, false) ? 1 : 0;
 	if (!status)
-		print_trigger(r, cfg.esc, stdout);
+		print_trigger(r, first, last, cfg.esc, stdout);
 	if (!status && ((rc = ior_stats_report(s, stdout, &cfg)) | fflush(stdout))) {
 		fprintf(stderr, "ior: writing the summary to stdout failed: %s\n", strerror(rc == -ENOMEM ? ENOMEM : errno));
 		status = 1;
