@@ -61,6 +61,8 @@ static const struct ior_flag flag_table[] = {
 	{ "trigger", IOR_FLAG_LIST, &trigger_list, "-recorder: dump when this happens (repeatable): fsync>200ms, duration>1s,path=/var/*, duration>50ms,comm=nginx, errno=EIO, errno=any, openat:errno=ENOENT, pairs/s>500000, errors/s>100, inflight>5s, read:inflight>5s; ,cooldown=30s (default: the -recorder window)" },
 	{ "after", IOR_FLAG_DURATION, &opts.after_ns, "-recorder: keep recording this long after a trigger before writing the dump (default a quarter of the window)" },
 	{ "max-dumps", IOR_FLAG_INT, &opts.max_dumps, "-recorder: write at most N dumps (default 0: no limit)" },
+	{ "rotate", IOR_FLAG_STRING, &opts.rotate, "with -flamegraph: cut the recording into a series in the directory HOST-NAME-TIME, a new file every SIZE (256M) or DURATION (1h); -ior=DIR, ior collapsed|summary|parquet DIR read it in time order" },
+	{ "keep", IOR_FLAG_INT, &opts.keep, "with -rotate: keep at most N files of the series, the oldest deleted (default 0: all)" },
 	{ "summary", IOR_FLAG_BOOL, &opts.summary, "at the end, print per syscall, file and process: calls, errors, bytes, time, latency percentiles (stdout; stderr with -plain; with -ior: of the recording)" },
 	{ "tui", IOR_FLAG_BOOL, &opts.tui, "the terminal dashboard (what bare ior opens on a terminal); with -ior: of the recording" },
 	{ "ior", IOR_FLAG_STRING, &opts.ior_file, "read this recording (.ior.zst) instead of tracing; A,B,... or a directory: several, merged into one flamegraph" },

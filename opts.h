@@ -40,6 +40,8 @@ struct ior_opts {
 	size_t ntriggers;
 	uint64_t after_ns;           /* -after; IOR_DURATION_UNSET: a quarter of the window */
 	int64_t max_dumps;           /* -max-dumps; 0: no limit */
+	const char *rotate;          /* -rotate SIZE|DURATION for -flamegraph; NULL: none */
+	int64_t keep;                /* -keep: files of a rotated series kept; 0: all */
 
 	/* recordings */
 	const char *ior_file;  /* -ior=FILE */

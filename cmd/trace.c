@@ -38,6 +38,7 @@
 #include "log/log.h"
 #include "flags.h"
 #include "opts.h"
+#include "out/out.h"
 #include "stats/report.h"
 #include "pair/clock.h"
 #include "csv/out.h"
@@ -83,6 +84,12 @@ struct trace {
 	struct ior_csv_out *csv;
 	struct ior_rec_sink rec;     /* -flamegraph */
 	char rec_path[PATH_MAX];
+	uint64_t rotate_bytes, rotate_ns; /* -rotate: one of them, else 0 */
+	char series_dir[PATH_MAX];   /* -rotate: where the series goes */
+	uint64_t rec_opened_ns;
+	struct ior_trace_totals rec_base; /* the session's when this file started */
+	char (*kept)[PATH_MAX];      /* -keep: the series' files, oldest first */
+	size_t nkept;
 	struct ior_pq_sink pq;       /* -parquet */
 	struct ior_recorder *recorder; /* -recorder */
 	struct ior_trigger triggers[IOR_FLAG_LIST_MAX];
@@ -143,12 +150,37 @@ static int check_recorder(struct trace *t)
 	return 0;
 }
 
+/* -rotate SIZE|DURATION: a size has K, M or G, a duration ns..h. */
+static int check_rotate(struct trace *t)
+{
+	const struct ior_opts *o = t->o;
+	const char *r = o->rotate;
+	size_t n = r ? strlen(r) : 0;
+
+	if (!r)
+		return o->keep ? usage_error("-keep %s belongs to -rotate", "N") : 0;
+	if (!o->flamegraph)
+		return usage_error("-rotate \"%s\" cuts the -flamegraph recording: add -flamegraph", r);
+	if (o->keep < 0)
+		return usage_error("-keep %s: want 0 (all) or more", "below 0");
+	bool size = n && strchr("KkMGB", r[n - 1]);
+	if (size ? ior_parse_size(r, &t->rotate_bytes) : ior_parse_duration(r, &t->rotate_ns))
+		return usage_error("-rotate \"%s\": want a size like 256M or a duration like 1h", r);
+	if (!size && (!n || !strchr("smh", r[n - 1])))
+		return usage_error("-rotate \"%s\": say which: a size like 256M or a duration like 1h", r);
+	if (size && t->rotate_bytes < (64u << 10))
+		return usage_error("-rotate \"%s\": at least 64K", r);
+	if (!size && t->rotate_ns < 1000000000ull)
+		return usage_error("-rotate \"%s\": at least 1s", r);
+	return 0;
+}
+
 static int check_opts(struct trace *t)
 {
 	const struct ior_opts *o = t->o;
 	char n[32];
 
-	if (check_recorder(t))
+	if (check_recorder(t) || check_rotate(t))
 		return 2;
 	if (ior_escape_parse(o->escape, &t->esc))
 		return usage_error("-escape \"%s\": want auto, always or never", o->escape);
@@ -220,11 +252,76 @@ const char *ior_cmd_write_hint(int e, bool in_cwd)
 	return "";
 }
 
-static int open_recording(struct trace *t)
+/* -rotate: the series' directory, HOST-NAME-TIME, the sudo user's. */
+static int open_series(struct trace *t, const char *host)
 {
-	struct utsname u;
-	const char *host = uname(&u) ? "localhost" : u.nodename;
-	int r = ior_rec_default_name(t->rec_path, sizeof t->rec_path, host, t->o->name, time(NULL));
+	char name[PATH_MAX];
+	size_t sl = strlen(IOR_RECORDING_SUFFIX);
+	uid_t uid;
+	gid_t gid;
+	int r = ior_rec_default_name(name, sizeof name, host, t->o->name, time(NULL));
+
+	if (r < 0)
+		return r;
+	name[strlen(name) - sl] = 0;
+	snprintf(t->series_dir, sizeof t->series_dir, "%s", name);
+	if (mkdir(t->series_dir, 0700) && errno != EEXIST)
+		return -errno;
+	if (!ior_out_owner(&uid, &gid, NULL, 0) && uid != (uid_t)-1 && chown(t->series_dir, uid, gid))
+		return -errno;
+	t->kept = calloc(t->o->keep ? (size_t)t->o->keep + 1 : 1, sizeof *t->kept);
+	return t->kept ? 0 : -ENOMEM;
+}
+
+/* The next file's name: in the series' directory, "-2", "-3"... when a
+ * file of the same second is there. */
+static int next_name(struct trace *t, const char *host)
+{
+	char base[PATH_MAX];
+	struct stat st;
+	int r = ior_rec_default_name(base, sizeof base - 16, host, t->o->name, time(NULL));
+
+	if (r < 0 || !t->series_dir[0]) {
+		if (!r)
+			snprintf(t->rec_path, sizeof t->rec_path, "%s", base);
+		return r;
+	}
+	base[strlen(base) - strlen(IOR_RECORDING_SUFFIX)] = 0;
+	for (unsigned i = 1; i < 10000; i++) {
+		char nth[16] = "";
+		if (i > 1)
+			snprintf(nth, sizeof nth, "-%u", i);
+		if (snprintf(t->rec_path, sizeof t->rec_path, "%s/%s%s%s", t->series_dir, base, nth,
+			     IOR_RECORDING_SUFFIX) >= (int)sizeof t->rec_path)
+			return -ENAMETOOLONG;
+		if (lstat(t->rec_path, &st))
+			return 0;
+	}
+	return -EEXIST;
+}
+
+/* -keep N: the oldest file of the series goes when there are more. */
+static void keep_files(struct trace *t)
+{
+	if (!t->kept)
+		return;
+	size_t keep = t->o->keep ? (size_t)t->o->keep : 0;
+	if (!keep)
+		return;
+	snprintf(t->kept[t->nkept++], PATH_MAX, "%s", t->rec_path);
+	if (t->nkept <= keep)
+		return;
+	if (unlink(t->kept[0]))
+		fprintf(stderr, "ior: -keep %zu: removing %s: %s\n", keep, t->kept[0], strerror(errno));
+	else
+		fprintf(stderr, "ior: -keep %zu: removed %s\n", keep, t->kept[0]);
+	memmove(t->kept, t->kept + 1, (t->nkept - 1) * sizeof *t->kept);
+	t->nkept--;
+}
+
+static int start_file(struct trace *t, const char *host)
+{
+	int r = next_name(t, host);
 
 	if (r < 0)
 		snprintf(t->err, sizeof t->err, "recording name for -name \"%s\": %s", t->o->name, strerror(-r));
@@ -234,17 +331,54 @@ static int open_recording(struct trace *t)
 		fprintf(stderr, "ior: -flamegraph: %s%s\n", t->err, ior_cmd_write_hint(-r, true));
 		return 1;
 	}
-	return ior_session_add_sink(t->session, ior_rec_sink(&t->rec));
+	t->rec_opened_ns = ior_mono_ns();
+	if (t->session)
+		ior_session_totals(t->session, &t->rec_base);
+	keep_files(t);
+	return 0;
+}
+
+static int open_recording(struct trace *t)
+{
+	struct utsname u;
+	const char *host = uname(&u) ? "localhost" : u.nodename;
+	int r = t->o->rotate ? open_series(t, host) : 0;
+
+	if (r < 0) {
+		fprintf(stderr, "ior: -rotate: creating the series' directory %s: %s%s\n", t->series_dir, strerror(-r),
+			ior_cmd_write_hint(-r, true));
+		return 1;
+	}
+	if (t->series_dir[0])
+		fprintf(stderr, "ior: -rotate: writing the recording as a series in %s/\n", t->series_dir);
+	return start_file(t, host) ? 1 : ior_session_add_sink(t->session, ior_rec_sink(&t->rec));
+}
+
+/* What the session counted while this file was written. */
+static void file_totals(struct trace *t, struct ior_trace_totals *d)
+{
+	struct ior_trace_totals now, *b = &t->rec_base;
+
+	ior_session_totals(t->session, &now);
+	*d = (struct ior_trace_totals){
+		.pairs = now.pairs - b->pairs, .pairs_seen = now.pairs_seen - b->pairs_seen, .lost = now.lost - b->lost,
+		.unpaired_exits = now.unpaired_exits - b->unpaired_exits,
+		.overwritten_enters = now.overwritten_enters - b->overwritten_enters, .in_flight = now.in_flight,
+		.summarized = now.summarized - b->summarized,
+	};
 }
 
 static int close_recording(struct trace *t)
 {
 	struct ior_trace_totals tot;
 	struct stat st;
-	uint64_t pairs = ior_rec_writer_pairs(t->rec.w);
+	uint64_t pairs;
 	int r;
 
-	ior_session_totals(t->session, &tot);
+	if (!t->rec.w)
+		return 1; /* a rotation failed, and said so */
+	pairs = ior_rec_writer_pairs(t->rec.w);
+	file_totals(t, &tot);
 	r = ior_rec_writer_close(t->rec.w, &tot, t->err, sizeof t->err);
 	t->rec.w = NULL;
 	if (r < 0 || t->rec.error) {
@@ -256,6 +390,20 @@ static int close_recording(struct trace *t)
 	fprintf(stderr, "Wrote %s (%llu pairs, %lld bytes)\n", t->rec_path, (unsigned long long)pairs,
 		stat(t->rec_path, &st) ? -1LL : (long long)st.st_size);
 	return 0;
+}
+
+/* -rotate: the next file of the series when this one is big or old
+ * enough. A failure stops the recording (said), not the trace. */
+static void rotate_due(struct trace *t, uint64_t now)
+{
+	struct utsname u;
+
+	if (!t->rec.w || (!t->rotate_bytes && !t->rotate_ns))
+		return;
+	if (t->rotate_bytes ? ior_rec_writer_bytes(t->rec.w) < t->rotate_bytes : now - t->rec_opened_ns < t->rotate_ns)
+		return;
+	if (close_recording(t) || start_file(t, uname(&u) ? "localhost" : u.nodename))
+		t->rotate_bytes = t->rotate_ns = 0;
 }
 
 /* ---- -recorder: the flight recorder --------------------------------------- */
@@ -528,6 +676,7 @@ static int loop(struct trace *t)
 		recorder_signal(t);
 		if (ior_session_step(t->session, now) < 0)
 			break; /* a sink failed: its owner says why */
+		rotate_due(t, now);
 		if (t->http)
 			serve_live(t, pfd + nrings, nhttp, now);
 		if (t->dash && !t->draw)
@@ -701,6 +850,7 @@ static void teardown(struct trace *t)
 		ior_rec_writer_close(t->rec.w, NULL, t->err, sizeof t->err);
 	ior_pq_pairs_abort(t->pq.pp);
 	ior_recorder_free(t->recorder);
+	free(t->kept);
 	ior_http_close(t->http);
 	ior_flame_live_free(t->live);
 	ior_cmd_free_tree(t->baseline);
