@@ -585,33 +585,66 @@ void ior_rec_writer_free(struct ior_rec_writer *w)
 	writer_free(w);
 }
 
-/* The records in w->raw as one frame, copied out. */
+/* Room for a header or a trailer's records. */
+#define SMALL_RAW (MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2) + MAX_STR_LEN + MAX_TRIGGER + 1024)
+
+/* A writer for one small frame: no string table, no stream buffers, so
+ * a dump's header and trailer cost the recorder no more than they need. */
+static struct ior_rec_writer *small_writer(void)
+{
+	struct ior_rec_writer *w = calloc(1, sizeof *w);
+
+	if (w && !(w->raw = malloc(SMALL_RAW))) {
+		free(w);
+		return NULL;
+	}
+	if (w)
+		w->file.fd = -1;
+	return w;
+}
+
+static void small_free(struct ior_rec_writer *w)
+{
+	if (w)
+		free(w->raw);
+	free(w);
+}
+
+/* The records in w->raw as one checksummed frame, in *buf (malloc'd).
+ * The size is known, so zstd sizes its tables to it. */
 static int frame_copy(struct ior_rec_writer *w, void **buf, size_t *len)
 {
-	ZSTD_inBuffer in = { w->raw, w->raw_len, 0 };
-	ZSTD_outBuffer out = { w->out, w->out_cap, 0 };
-	size_t rc = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(w->raw_len), n = 0;
+	int rc = -ENOMEM;
 
-	if (ZSTD_isError(rc) || rc != 0)
-		return -EIO;
-	*buf = malloc(out.pos);
-	if (!*buf)
-		return -ENOMEM;
-	memcpy(*buf, w->out, out.pos);
-	*len = out.pos;
-	return 0;
+	*buf = malloc(cap);
+	if (c && *buf) {
+		rc = -EIO;
+		if (!ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, ZSTD_LEVEL)) &&
+		    !ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1)) &&
+		    !ZSTD_isError(n = ZSTD_compress2(c, *buf, cap, w->raw, w->raw_len)))
+			rc = 0;
+	}
+	ZSTD_freeCCtx(c);
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+	}
+	*len = n;
+	return rc;
 }
 
 int ior_rec_header_frame(const struct ior_rec_info *info, void **buf, size_t *len)
 {
-	struct ior_rec_writer *w = NULL;
-	int rc = writer_alloc(&w);
+	struct ior_rec_writer *w = small_writer();
+	int rc = -ENOMEM;
 
-	if (!rc) {
+	if (w) {
 		put_header(w, info);
 		rc = frame_copy(w, buf, len);
 	}
-	writer_free(w);
+	small_free(w);
 	return rc;
 }
 
@@ -650,8 +683,8 @@ int ior_rec_trailer_frame(const struct ior_trace_totals *totals, const struct io
 			  void **buf, size_t *len)
 {
 	struct ior_trace_totals t = { 0 };
-	struct ior_rec_writer *w = NULL;
-	int rc = writer_alloc(&w);
+	struct ior_rec_writer *w = small_writer();
+	int rc = w ? 0 : -ENOMEM;
 
 	if (totals)
 		t = *totals;
@@ -670,6 +703,6 @@ int ior_rec_trailer_frame(const struct ior_trace_totals *totals, const struct io
 		w->raw_len = (size_t)(o - w->raw);
 		rc = frame_copy(w, buf, len);
 	}
-	writer_free(w);
+	small_free(w);
 	return rc;
 }

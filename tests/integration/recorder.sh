@@ -16,9 +16,13 @@
 #  - a full file system (a small tmpfs): the dump fails in one line, the
 #    recorder goes on, a later dump (SIGUSR1) once there is room succeeds
 #  - usage errors exit 2 naming the flag
+# RECORDER_PARTS="fifo errno storm rss full usage" (the default) runs
+# those parts only.
 . "$(dirname "$0")/../lib/common.sh"
 setup
 cd "$T" || exit 1
+PARTS=" ${RECORDER_PARTS:-fifo errno storm rss full usage} "
+part() { [[ $PARTS == *" $1 "* ]]; }
 
 echo x >"$T/f"
 dumps() { ls "${1:-$T}" 2>/dev/null | grep -c -- '-trigger.*\.ior\.zst$'; }
@@ -28,176 +32,190 @@ span() { sed -n 's/.*its pairs run from \([0-9.]*\) s before to \([0-9.]*\) s af
 fge() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" "$1" "$2"; }
 
 # ---- the blocking read ---------------------------------------------------
-start_workload flight "$T/f" "$T/missing" 5000 1500 600 || fail fifo-run "$WHY"
-if run_released -pid "$WL_PID" -recorder 3s -after 1s -trigger 'read>300ms'; then
-	n=$(dumps)
-	if [ "$n" = 1 ]; then pass fifo-one-dump; else fail fifo-one-dump "$n dumps: $(ls "$T")"; fi
-	D=$(dump_file)
-	if [ "$(grep -c 'recorder: wrote .*-trigger.ior.zst: [0-9]* pairs, .* after read>300ms: read of pipe:\[[0-9]*\] by workload' "$IOR_ERR")" = 1 ]; then
-		pass fifo-line
+if part fifo; then
+	start_workload flight "$T/f" "$T/missing" 5000 1500 600 || fail fifo-run "$WHY"
+	if run_released -pid "$WL_PID" -recorder 3s -after 1s -trigger 'read>300ms'; then
+		n=$(dumps)
+		if [ "$n" = 1 ]; then pass fifo-one-dump; else fail fifo-one-dump "$n dumps: $(ls "$T")"; fi
+		D=$(dump_file)
+		if [ "$(grep -c 'recorder: wrote .*-trigger.ior.zst: [0-9]* pairs, .* after read>300ms: read of pipe:\[[0-9]*\] by workload' "$IOR_ERR")" = 1 ]; then
+			pass fifo-line
+		else
+			fail fifo-line "$(grep recorder "$IOR_ERR" | head -3)"
+		fi
+		"$IOR" summary "$D" >"$T/sum" 2>"$T/sum.err"
+		if head -n 1 "$T/sum" | grep -q '^Dump: trigger read>300ms fired at' &&
+			sed -n 2p "$T/sum" | grep -qE "^Trigger pair: read pipe:\[[0-9]+\] by workload \(pid $WL_LAST, tid $WL_LAST\) took (59[0-9]|6[0-9][0-9])\.[0-9]+ ms, ret 1$"; then
+			pass fifo-summary-names-trigger
+		else
+			fail fifo-summary-names-trigger "$(head -n 2 "$T/sum")"
+		fi
+		read -r B A < <(span "$T/sum")
+		# the window (3 s) before the trigger, within a frame (3 s / 16)
+		if [ -n "$B" ] && fge "$B" 2.8125 && fge 3.3 "$B"; then pass fifo-window-before; else fail fifo-window-before "before: $B s"; fi
+		if [ -n "$A" ] && fge "$A" 0.9 && fge 1.6 "$A"; then pass fifo-after; else fail fifo-after "after: $A s"; fi
+		if python3 "$TESTS_DIR/lib/summarycheck.py" "$T/sum" row Syscalls read calls=1 >/dev/null 2>&1 &&
+			grep -qE '^pread64 +[0-9]{3,} ' "$T/sum"; then
+			pass fifo-pairs-before-and-after
+		else
+			fail fifo-pairs-before-and-after "$(sed -n '/^Syscalls/,/^$/p' "$T/sum" | head -8)"
+		fi
+		rm -f "$T"/*-trigger*.ior.zst
 	else
-		fail fifo-line "$(grep recorder "$IOR_ERR" | head -3)"
+		fail fifo-run "$WHY"
 	fi
-	"$IOR" summary "$D" >"$T/sum" 2>"$T/sum.err"
-	if head -n 1 "$T/sum" | grep -q '^Dump: trigger read>300ms fired at' &&
-		sed -n 2p "$T/sum" | grep -qE "^Trigger pair: read pipe:\[[0-9]+\] by workload \(pid $WL_LAST, tid $WL_LAST\) took (59[0-9]|6[0-9][0-9])\.[0-9]+ ms, ret 1$"; then
-		pass fifo-summary-names-trigger
-	else
-		fail fifo-summary-names-trigger "$(head -n 2 "$T/sum")"
-	fi
-	read -r B A < <(span "$T/sum")
-	# the window (3 s) before the trigger, within a frame (3 s / 16)
-	if [ -n "$B" ] && fge "$B" 2.8125 && fge 3.3 "$B"; then pass fifo-window-before; else fail fifo-window-before "before: $B s"; fi
-	if [ -n "$A" ] && fge "$A" 0.9 && fge 1.6 "$A"; then pass fifo-after; else fail fifo-after "after: $A s"; fi
-	if python3 "$TESTS_DIR/lib/summarycheck.py" "$T/sum" row Syscalls read calls=1 >/dev/null 2>&1 &&
-		grep -qE '^pread64 +[0-9]{3,} ' "$T/sum"; then
-		pass fifo-pairs-before-and-after
-	else
-		fail fifo-pairs-before-and-after "$(sed -n '/^Syscalls/,/^$/p' "$T/sum" | head -8)"
-	fi
-	rm -f "$T"/*-trigger*.ior.zst
-else
-	fail fifo-run "$WHY"
 fi
 
 # ---- errno ----------------------------------------------------------------
-start_workload flight "$T/f" "$T/missing" 1500 1000 1 || fail errno-run "$WHY"
-if run_released -pid "$WL_PID" -recorder 5s -after 500ms -trigger 'openat:errno=ENOENT'; then
-	n=$(dumps)
-	D=$(dump_file)
-	"$IOR" summary "$D" >"$T/sum" 2>/dev/null
-	if [ "$n" = 1 ] && sed -n 2p "$T/sum" | grep -qE "^Trigger pair: openat $T/missing by workload .* ret -2 \(ENOENT\)$"; then
-		pass errno-fires-on-failing-open
+if part errno; then
+	start_workload flight "$T/f" "$T/missing" 1500 1000 1 || fail errno-run "$WHY"
+	if run_released -pid "$WL_PID" -recorder 5s -after 500ms -trigger 'openat:errno=ENOENT'; then
+		n=$(dumps)
+		D=$(dump_file)
+		"$IOR" summary "$D" >"$T/sum" 2>/dev/null
+		if [ "$n" = 1 ] && sed -n 2p "$T/sum" | grep -qE "^Trigger pair: openat $T/missing by workload .* ret -2 \(ENOENT\)$"; then
+			pass errno-fires-on-failing-open
+		else
+			fail errno-fires-on-failing-open "$n dumps; $(sed -n 2p "$T/sum")"
+		fi
+		# the successful openat of f came first and is in the dump, before the trigger
+		if grep -qE "^openat +2 +1 " "$T/sum"; then pass errno-not-before; else fail errno-not-before "$(grep '^openat' "$T/sum")"; fi
+		rm -f "$T"/*-trigger*.ior.zst
 	else
-		fail errno-fires-on-failing-open "$n dumps; $(sed -n 2p "$T/sum")"
+		fail errno-run "$WHY"
 	fi
-	# the successful openat of f came first and is in the dump, before the trigger
-	if grep -qE "^openat +2 +1 " "$T/sum"; then pass errno-not-before; else fail errno-not-before "$(grep '^openat' "$T/sum")"; fi
-	rm -f "$T"/*-trigger*.ior.zst
-else
-	fail errno-run "$WHY"
 fi
 
 # ---- storms ---------------------------------------------------------------
-start_workload slowstorm 1000 5 || fail storm-run "$WHY"
-if WL_TIMEOUT=60 run_released -pid "$WL_PID" -recorder 10s -after 500ms -trigger 'poll>3ms'; then
-	n=$(dumps)
-	if [ "$n" = 1 ]; then pass storm-one-dump; else fail storm-one-dump "$n dumps"; fi
-	rm -f "$T"/*-trigger*.ior.zst
-else
-	fail storm-run "$WHY"
-fi
-start_workload slowstorm 1000 5 || fail max-dumps-run "$WHY"
-if WL_TIMEOUT=60 run_released -pid "$WL_PID" -recorder 2s -after 200ms -max-dumps 2 -trigger 'poll>3ms,cooldown=1ms'; then
-	n=$(dumps)
-	if [ "$n" = 2 ] && [ "$(grep -c -- '-max-dumps 2 reached' "$IOR_ERR")" = 1 ]; then
-		pass max-dumps-stops-at-two
+if part storm; then
+	start_workload slowstorm 1000 5 || fail storm-run "$WHY"
+	if WL_TIMEOUT=60 run_released -pid "$WL_PID" -recorder 10s -after 500ms -trigger 'poll>3ms'; then
+		n=$(dumps)
+		if [ "$n" = 1 ]; then pass storm-one-dump; else fail storm-one-dump "$n dumps"; fi
+		rm -f "$T"/*-trigger*.ior.zst
 	else
-		fail max-dumps-stops-at-two "$n dumps; $(grep recorder "$IOR_ERR" | tail -2)"
+		fail storm-run "$WHY"
 	fi
-	rm -f "$T"/*-trigger*.ior.zst
-else
-	fail max-dumps-run "$WHY"
+	start_workload slowstorm 1000 5 || fail max-dumps-run "$WHY"
+	if WL_TIMEOUT=60 run_released -pid "$WL_PID" -recorder 2s -after 200ms -max-dumps 2 -trigger 'poll>3ms,cooldown=1ms'; then
+		n=$(dumps)
+		if [ "$n" = 2 ] && [ "$(grep -c -- '-max-dumps 2 reached' "$IOR_ERR")" = 1 ]; then
+			pass max-dumps-stops-at-two
+		else
+			fail max-dumps-stops-at-two "$n dumps; $(grep recorder "$IOR_ERR" | tail -2)"
+		fi
+		rm -f "$T"/*-trigger*.ior.zst
+	else
+		fail max-dumps-run "$WHY"
+	fi
 fi
 
 # ---- bounded memory ---------------------------------------------------------
-F=/dev/shm/ior-recorder.$$
-[ -d /dev/shm ] || F="$T/loop"
-at_exit "rm -f '$F'"
-echo x >"$F"
-N=${RECORDER_LOOP_N:-12000000}
-hwm() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status"; }
-# LABEL IOR_ARGS...: the loop flat out under ior (which stops when it
-# exits); sets PEAK (VmHWM, kB, read while it runs), PAIRS, LOST
-loop_run() {
-	local label=$1 h dumped=0 start=$SECONDS
-	shift
-	PEAK=0
-	start_workload loop "$F" "$N" || { fail "$label-run" "$WHY"; return 1; }
-	start_ior -pid "$WL_PID" -mapSize 16M "$@" || { fail "$label-run" "$WHY"; return 1; }
-	release_workload
-	while alive "$WL_PID" && [ $((SECONDS - start)) -lt 150 ]; do
-		h=$(hwm "$IOR_PID" 2>/dev/null)
-		[ -n "$h" ] && [ "$h" -gt "$PEAK" ] && PEAK=$h
-		if [ "$label" = rss-recorder ] && [ "$dumped" = 0 ] && [ $((SECONDS - start)) -ge 10 ]; then
-			kill -USR1 "$IOR_PID" # a dump of the last seconds, while the loop runs
-			dumped=1
+if part rss; then
+	F=/dev/shm/ior-recorder.$$
+	[ -d /dev/shm ] || F="$T/loop"
+	at_exit "rm -f '$F'"
+	echo x >"$F"
+	N=${RECORDER_LOOP_N:-12000000}
+	hwm() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status"; }
+	# LABEL IOR_ARGS...: the loop flat out under ior (which stops when it
+	# exits); sets PEAK (VmHWM, kB, read while it runs), PAIRS, LOST
+	loop_run() {
+		local label=$1 h dumped=0 start=$SECONDS
+		shift
+		PEAK=0
+		start_workload loop "$F" "$N" || { fail "$label-run" "$WHY"; return 1; }
+		start_ior -pid "$WL_PID" -mapSize 16M "$@" || { fail "$label-run" "$WHY"; return 1; }
+		release_workload
+		while alive "$WL_PID" && [ $((SECONDS - start)) -lt 150 ]; do
+			h=$(hwm "$IOR_PID" 2>/dev/null)
+			[ -n "$h" ] && [ "$h" -gt "$PEAK" ] && PEAK=$h
+			if [ "$label" = rss-recorder ] && [ "$dumped" = 0 ] && [ $((SECONDS - start)) -ge 10 ]; then
+				kill -USR1 "$IOR_PID" # a dump of the last seconds, while the loop runs
+				dumped=1
+			fi
+			sleep 0.2
+		done
+		wait_workload 5 || { fail "$label-run" "$WHY"; stop_ior; return 1; }
+		wait_ior 20 || { fail "$label-run" "$WHY"; return 1; }
+		PAIRS=$(ior_stat "syscall pairs")
+		LOST=$(ior_stat "lost")
+		echo "      $label: $PAIRS pairs in $((SECONDS - start)) s, peak RSS $PEAK kB"
+	}
+	if loop_run rss-plain -summary; then
+		BASE=$PEAK
+		if loop_run rss-recorder -summary -recorder 30s -recorder-size 4M -after 1s; then
+			# the bound, 4 MiB, and the encoder's working set: two buffers of
+			# 1.1 MiB, zstd's context, strings and thread state (measured here:
+			# 3.8 MiB), with room: 6 MiB
+			LIMIT=$((BASE + 4096 + 6144))
+			if [ -n "$PEAK" ] && [ "$PEAK" -le "$LIMIT" ]; then
+				pass "rss-bounded ($PEAK kB, without the recorder $BASE kB)"
+			else
+				fail rss-bounded "peak $PEAK kB > $LIMIT kB (without the recorder: $BASE kB)"
+			fi
+			if [ "$PAIRS" = $((N + 1)) ] && [ "$LOST" = 0 ]; then pass rss-nothing-lost; else
+				fail rss-nothing-lost "pairs $PAIRS (want $((N + 1))), lost $LOST"; fi
+			if [ "$(grep -c 'recorder: 4 MiB hold the last' "$IOR_ERR")" = 1 ]; then pass rss-bound-said-once; else
+				fail rss-bound-said-once "$(grep -c 'hold the last' "$IOR_ERR") lines"; fi
+			D=$(dump_file)
+			"$IOR" summary "$D" >"$T/sum" 2>/dev/null
+			read -r B A < <(span "$T/sum")
+			if head -n 1 "$T/sum" | grep -q '^Dump: trigger SIGUSR1' && [ -n "$B" ] && fge "$B" 1 &&
+				grep -qE '^pread64 +[0-9]{6,} ' "$T/sum"; then
+				pass "rss-sigusr1-dump ($B s before)"
+			else
+				fail rss-sigusr1-dump "$(head -n 1 "$T/sum"); $(grep '^pread64' "$T/sum")"
+			fi
+			rm -f "$T"/*-trigger*.ior.zst
 		fi
-		sleep 0.2
-	done
-	wait_workload 5 || { fail "$label-run" "$WHY"; stop_ior; return 1; }
-	wait_ior 20 || { fail "$label-run" "$WHY"; return 1; }
-	PAIRS=$(ior_stat "syscall pairs")
-	LOST=$(ior_stat "lost")
-	echo "      $label: $PAIRS pairs in $((SECONDS - start)) s, peak RSS $PEAK kB"
-}
-if loop_run rss-plain -summary; then
-	BASE=$PEAK
-	if loop_run rss-recorder -summary -recorder 30s -recorder-size 4M -after 1s; then
-		# bound 4 MiB, the encoder's buffers (two of 1.1 MiB, strings, thread state) 4 MiB
-		LIMIT=$((BASE + 4096 + 4096))
-		if [ -n "$PEAK" ] && [ "$PEAK" -le "$LIMIT" ]; then
-			pass "rss-bounded ($PEAK kB, without the recorder $BASE kB)"
-		else
-			fail rss-bounded "peak $PEAK kB > $LIMIT kB (without the recorder: $BASE kB)"
-		fi
-		if [ "$PAIRS" = $((N + 1)) ] && [ "$LOST" = 0 ]; then pass rss-nothing-lost; else
-			fail rss-nothing-lost "pairs $PAIRS (want $((N + 1))), lost $LOST"; fi
-		if [ "$(grep -c 'recorder: 4 MiB hold the last' "$IOR_ERR")" = 1 ]; then pass rss-bound-said-once; else
-			fail rss-bound-said-once "$(grep -c 'hold the last' "$IOR_ERR") lines"; fi
-		D=$(dump_file)
-		"$IOR" summary "$D" >"$T/sum" 2>/dev/null
-		read -r B A < <(span "$T/sum")
-		if head -n 1 "$T/sum" | grep -q '^Dump: trigger SIGUSR1' && [ -n "$B" ] && fge "$B" 1 &&
-			grep -qE '^pread64 +[0-9]{6,} ' "$T/sum"; then
-			pass "rss-sigusr1-dump ($B s before)"
-		else
-			fail rss-sigusr1-dump "$(head -n 1 "$T/sum"); $(grep '^pread64' "$T/sum")"
-		fi
-		rm -f "$T"/*-trigger*.ior.zst
 	fi
 fi
 
 # ---- a full file system -------------------------------------------------------
-FULL="$T/full"
-mkdir -p "$FULL"
-if mount -t tmpfs -o size=1m ior-recorder-test "$FULL"; then
-	at_exit "umount '$FULL'"
-	dd if=/dev/zero of="$FULL/filler" bs=64k 2>/dev/null
-	start_workload flight "$T/f" "$T/missing" 1500 6000 600 || fail full-run "$WHY"
-	cd "$FULL" || exit 1 # dumps go where ior runs
-	start_ior -pid "$WL_PID" -recorder 3s -after 300ms -trigger 'read>300ms' || fail full-run "$WHY"
-	cd "$T" || exit 1
-	release_workload
-	if wait_until 10 file_has "$IOR_ERR" 'not written'; then
-		if [ "$(grep -c 'recorder: dump for read>300ms not written: .*No space left on device; the recorder goes on' "$IOR_ERR")" = 1 ]; then
-			pass full-one-line
+if part full; then
+	FULL="$T/full"
+	mkdir -p "$FULL"
+	if mount -t tmpfs -o size=1m ior-recorder-test "$FULL"; then
+		at_exit "umount '$FULL'"
+		dd if=/dev/zero of="$FULL/filler" bs=64k 2>/dev/null
+		start_workload flight "$T/f" "$T/missing" 1500 6000 600 || fail full-run "$WHY"
+		cd "$FULL" || exit 1 # dumps go where ior runs
+		start_ior -pid "$WL_PID" -recorder 3s -after 300ms -trigger 'read>300ms' || fail full-run "$WHY"
+		cd "$T" || exit 1
+		release_workload
+		if wait_until 10 file_has "$IOR_ERR" 'not written'; then
+			if [ "$(grep -c 'recorder: dump for read>300ms not written: .*No space left on device; the recorder goes on' "$IOR_ERR")" = 1 ]; then
+				pass full-one-line
+			else
+				fail full-one-line "$(grep recorder "$IOR_ERR")"
+			fi
+			rm -f "$FULL/filler"
+			kill -USR1 "$IOR_PID"
+			if wait_until 10 file_has "$IOR_ERR" 'recorder: wrote' && [ "$(dumps "$FULL")" = 1 ] &&
+				"$IOR" summary "$(dump_file "$FULL")" 2>/dev/null | head -n 1 | grep -q 'trigger SIGUSR1'; then
+				pass full-later-dump
+			else
+				fail full-later-dump "$(grep recorder "$IOR_ERR" | tail -2); $(ls "$FULL")"
+			fi
+			if ls "$FULL" | grep -q '\.tmp$'; then fail full-no-tmp "$(ls "$FULL")"; else pass full-no-tmp; fi
 		else
-			fail full-one-line "$(grep recorder "$IOR_ERR")"
+			fail full-one-line "no failure said: $(grep recorder "$IOR_ERR")"
 		fi
-		rm -f "$FULL/filler"
-		kill -USR1 "$IOR_PID"
-		if wait_until 10 file_has "$IOR_ERR" 'recorder: wrote' && [ "$(dumps "$FULL")" = 1 ] &&
-			"$IOR" summary "$(dump_file "$FULL")" 2>/dev/null | head -n 1 | grep -q 'trigger SIGUSR1'; then
-			pass full-later-dump
-		else
-			fail full-later-dump "$(grep recorder "$IOR_ERR" | tail -2); $(ls "$FULL")"
-		fi
-		if ls "$FULL" | grep -q '\.tmp$'; then fail full-no-tmp "$(ls "$FULL")"; else pass full-no-tmp; fi
+		wait_workload 30 || fail full-run "$WHY"
+		stop_ior || fail full-run "$WHY"
 	else
-		fail full-one-line "no failure said: $(grep recorder "$IOR_ERR")"
+		fail full-mount "cannot mount a tmpfs on $FULL"
 	fi
-	wait_workload 30 || fail full-run "$WHY"
-	stop_ior || fail full-run "$WHY"
-else
-	fail full-mount "cannot mount a tmpfs on $FULL"
 fi
 
 # ---- usage ----------------------------------------------------------------------
-ior_fails 2 '^ior: -trigger belongs to the flight recorder' -trigger 'read>1s' && pass usage-trigger-alone || fail usage-trigger-alone "$WHY"
-ior_fails 2 '^ior: -trigger "read>1x": .*want a duration' -recorder 10s -trigger 'read>1x' && pass usage-bad-trigger || fail usage-bad-trigger "$WHY"
-ior_fails 2 '^ior: -trigger "nosuch>1s": unknown syscall' -recorder 10s -trigger 'nosuch>1s' && pass usage-unknown-syscall || fail usage-unknown-syscall "$WHY"
-ior_fails 2 '^ior: -recorder-size .*at least 4M' -recorder 10s -recorder-size 1M && pass usage-size || fail usage-size "$WHY"
-ior_fails 2 '^ior: invalid value "x" for flag -recorder' -recorder x && pass usage-recorder-value || fail usage-recorder-value "$WHY"
-ior_fails 2 '^ior: -recorder traces the live system' -ior "$T/f" -recorder 10s && pass usage-with-ior || fail usage-with-ior "$WHY"
+if part usage; then
+	ior_fails 2 '^ior: -trigger belongs to the flight recorder' -trigger 'read>1s' && pass usage-trigger-alone || fail usage-trigger-alone "$WHY"
+	ior_fails 2 '^ior: -trigger "read>1x": .*want a duration' -recorder 10s -trigger 'read>1x' && pass usage-bad-trigger || fail usage-bad-trigger "$WHY"
+	ior_fails 2 '^ior: -trigger "nosuch>1s": unknown syscall' -recorder 10s -trigger 'nosuch>1s' && pass usage-unknown-syscall || fail usage-unknown-syscall "$WHY"
+	ior_fails 2 '^ior: -recorder-size .*at least 4M' -recorder 10s -recorder-size 1M && pass usage-size || fail usage-size "$WHY"
+	ior_fails 2 '^ior: invalid value "x" for flag -recorder' -recorder x && pass usage-recorder-value || fail usage-recorder-value "$WHY"
+	ior_fails 2 '^ior: -recorder traces the live system' -ior "$T/f" -recorder 10s && pass usage-with-ior || fail usage-with-ior "$WHY"
+fi
 finish
