@@ -829,6 +829,8 @@ static int setup(struct trace *t)
 	r = r ? r : open_outputs(t, false);
 	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, run_title(t->o), t->o->name)) < 0)
 		r = (t->err[0] = 0, fail(t, r, "setting up the dashboard"));
+	if (!r && t->ui && t->recorder)
+		ior_dash_ui_set_recorder(t->ui, t->recorder);
 	if (r)
 		return r;
 	if ((r = ior_session_attach(t->session, t->err, sizeof t->err)) < 0)

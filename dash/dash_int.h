@@ -143,6 +143,7 @@ struct ior_dash {
 	uint64_t pick_seeded;    /* ... with these of its pairs */
 	struct dash_flame flame;
 	char rec_file[256];      /* "": not recording */
+	char recorder[160];      /* the flight recorder's state, "": none */
 	uint64_t rec_pairs;
 };
 
