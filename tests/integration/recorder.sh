@@ -5,6 +5,10 @@
 #    300 ms trigger exactly one dump; it names the trigger and its pair,
 #    and its pairs run from the window before the trigger (within a frame:
 #    3 s / 16) to -after after it
+#  - read:inflight>700ms fires while that read still blocks (1.5 s):
+#    the dump names it in flight, its age at least 700 ms
+#  - SIGKILL while a dump waits for its -after leaves no dump (its
+#    .tmp only), never a part of one under the dump's name
 #  - openat:errno=ENOENT fires on the failing open, not on the successful
 #    open before it
 #  - 1000 slow polls within the cooldown make one dump; with no cooldown,
@@ -16,12 +20,12 @@
 #  - a full file system (a small tmpfs): the dump fails in one line, the
 #    recorder goes on, a later dump (SIGUSR1) once there is room succeeds
 #  - usage errors exit 2 naming the flag
-# RECORDER_PARTS="fifo errno storm rss full usage" (the default) runs
+# RECORDER_PARTS="fifo inflight errno storm kill rss full usage" (the default) runs
 # those parts only.
 . "$(dirname "$0")/../lib/common.sh"
 setup
 cd "$T" || exit 1
-PARTS=" ${RECORDER_PARTS:-fifo errno storm rss full usage} "
+PARTS=" ${RECORDER_PARTS:-fifo inflight errno storm kill rss full usage} "
 part() { [[ $PARTS == *" $1 "* ]]; }
 
 echo x >"$T/f"
@@ -64,6 +68,46 @@ if part fifo; then
 	else
 		fail fifo-run "$WHY"
 	fi
+fi
+
+# ---- in flight -------------------------------------------------------------
+if part inflight; then
+	start_workload flight "$T/f" "$T/missing" 1000 500 1500 || fail inflight-run "$WHY"
+	if run_released -pid "$WL_PID" -recorder 3s -after 500ms -trigger 'read:inflight>700ms'; then
+		n=$(dumps)
+		"$IOR" summary "$(dump_file)" >"$T/sum" 2>/dev/null
+		age=$(sed -n 's/^Trigger pair: read pipe:\[[0-9]*\] by workload .* in flight for \([0-9.]*\) ms, ret 0$/\1/p' "$T/sum")
+		if [ "$n" = 1 ] && [ -n "$age" ] && fge "$age" 700 && fge 1400 "$age"; then
+			pass "inflight-fires ($age ms)"
+		else
+			fail inflight-fires "$n dumps; $(sed -n 2p "$T/sum")"
+		fi
+		rm -f "$T"/*-trigger*.ior.zst
+	else
+		fail inflight-run "$WHY"
+	fi
+fi
+
+# ---- SIGKILL during a dump ---------------------------------------------------
+if part kill; then
+	K="$T/kill"
+	mkdir -p "$K"
+	start_workload flight "$T/f" "$T/missing" 1000 8000 600 || fail kill-run "$WHY"
+	cd "$K" || exit 1
+	start_ior -pid "$WL_PID" -recorder 3s -after 20s -trigger 'read>300ms' || fail kill-run "$WHY"
+	cd "$T" || exit 1
+	release_workload
+	if wait_until 10 eval 'ls "$K" | grep -q "\.tmp$"'; then
+		kill -KILL "$IOR_PID"
+		wait "$IOR_PID" 2>/dev/null
+		IOR_PID=""
+		if [ "$(dumps "$K")" = 0 ]; then pass kill-no-partial-dump; else fail kill-no-partial-dump "$(ls "$K")"; fi
+	else
+		fail kill-no-partial-dump "no dump started: $(tail -c 300 "$IOR_ERR")"
+	fi
+	kill -KILL "$WL_PID" 2>/dev/null
+	wait "$WL_PID" 2>/dev/null
+	WL_PID=""
 fi
 
 # ---- errno ----------------------------------------------------------------
