@@ -48,7 +48,7 @@ static const struct ior_flag flag_table[] = {
 	{ "tps", IOR_FLAG_STRING, &opts.tps, "comma-separated regexes: of the selected syscalls, trace those whose tracepoint matches" },
 	{ "tpsExclude", IOR_FLAG_STRING, &opts.tps_exclude, "comma-separated regexes: tracepoints not to trace (wins over the others)" },
 	{ "list", IOR_FLAG_BOOL, &opts.list, "list the syscalls this kernel can trace: number, family, whether these flags trace them; then exit" },
-	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q)" },
+	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q; -recorder: never)" },
 	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two, 64K to 1G: 1M, 8M (default 8M, less on machines with more than 4 CPUs)" },
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
 	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },

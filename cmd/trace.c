@@ -607,13 +607,14 @@ static int print_stats(struct trace *t)
 #define DEFAULT_DURATION_NS 900000000000ull
 
 /* When the trace stops: -duration after the start; without it, 900 s, or
- * never for the dashboard (a person watches it, and quits with q). */
+ * never for the dashboard (a person watches it, and quits with q) and
+ * the flight recorder (left running until it happens). */
 static uint64_t deadline_of(const struct trace *t, bool dashboard)
 {
 	uint64_t d = t->o->duration_ns, start = ior_session_started(t->session);
 
 	if (d == IOR_DURATION_UNSET)
-		d = dashboard || t->o->command ? UINT64_MAX : DEFAULT_DURATION_NS;
+		d = dashboard || t->o->command || t->o->recorder_ns ? UINT64_MAX : DEFAULT_DURATION_NS;
 	return d > UINT64_MAX - start ? UINT64_MAX : start + d;
 }
 
