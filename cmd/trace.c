@@ -77,7 +77,7 @@ struct trace {
 	struct ior_pq_sink pq;       /* -parquet */
 	struct ior_flame_spec spec;  /* -live: -fields and -count */
 	struct ior_flame_tree *baseline; /* -live -baseline FILE: its graph */
-	enum ior_flame_normalize norm;
+	enum ior_norm norm;
 	struct ior_flame_live *live;
 	struct ior_http *http;       /* NULL once stopped (or failed) */
 	uint64_t http_polled_ns;
@@ -136,7 +136,7 @@ static int check_opts(struct trace *t)
 	if (o->baseline && !o->live)
 		return usage_error("-baseline \"%s\" compares the -live graph with a recording: add -live (two "
 				   "recordings: ior diff BASE NEW)", o->baseline);
-	if (o->baseline && ior_flame_normalize_parse(o->normalize, &t->norm))
+	if (o->baseline && ior_norm_parse(o->normalize, &t->norm))
 		return usage_error("-normalize \"%s\": use rate, total or share", o->normalize);
 	return 0;
 }

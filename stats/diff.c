@@ -1,29 +1,32 @@
 #include "stats/diff.h"
 #include "stats/report.h"
+#include "pair/norm.h"
 #include "text/escape.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define ROWS_MAX 16384 /* more than any table keeps (stats/stats.h's bounds) */
 
-static uint64_t scale(uint64_t v, double f)
-{
-	double s = (double)v * f;
-	return s >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)llround(s);
-}
-
 static void scale_sums(struct ior_stats_sums *s, double f)
 {
-	s->pairs = scale(s->pairs, f);
-	s->errors = scale(s->errors, f);
-	s->summarized = scale(s->summarized, f);
-	s->bytes_read = scale(s->bytes_read, f);
-	s->bytes_written = scale(s->bytes_written, f);
-	s->time_ns = scale(s->time_ns, f);
-	s->gap_ns = scale(s->gap_ns, f);
+	s->pairs = ior_norm_scale(s->pairs, f);
+	s->errors = ior_norm_scale(s->errors, f);
+	s->summarized = ior_norm_scale(s->summarized, f);
+	s->bytes_read = ior_norm_scale(s->bytes_read, f);
+	s->bytes_written = ior_norm_scale(s->bytes_written, f);
+	s->time_ns = ior_norm_scale(s->time_ns, f);
+	s->gap_ns = ior_norm_scale(s->gap_ns, f);
+}
+
+void ior_stats_norm_side(struct ior_stats *s, enum ior_norm n, struct ior_norm_side *side)
+{
+	struct ior_stats_totals t;
+
+	ior_stats_totals(s, &t);
+	side->span_ns = t.last_ns > t.first_ns ? t.last_ns - t.first_ns : 0;
+	side->total = n == IOR_NORM_RATE ? t.sums.pairs : t.sums.time_ns;
 }
 
 static const char *key_of(enum ior_stats_table t, const struct ior_stats_row *r)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "stats/stats.h"
+#include "pair/norm.h"
 
 /* One key's two sides. */
 struct ior_stats_change {
@@ -27,6 +28,11 @@ struct ior_stats_change {
  * frees it); *n of them. 0, -ENOMEM or -EINVAL. */
 int ior_stats_diff(struct ior_stats *base, struct ior_stats *new_, enum ior_stats_table table, double factor,
 		   struct ior_stats_change **out, unsigned *n);
+
+/* What ior_norm_factor needs of a run's statistics: its span, and its
+ * total by the normalization's measure (share: time; rate: pairs, which
+ * only say why a span is 0). */
+void ior_stats_norm_side(struct ior_stats *s, enum ior_norm n, struct ior_norm_side *side);
 
 struct ior_stats_diff_cfg {
 	const char *base_name, *new_name; /* the files */
