@@ -717,21 +717,39 @@ static double summary_factor(struct ior_stats *b, struct ior_stats *n, enum ior_
 	return -1;
 }
 
+int ior_cmd_diff_print(struct ior_stats *b, struct ior_stats *n, enum ior_norm norm, const char *base_name,
+		       const char *new_name, bool json, FILE *out)
+{
+	struct ior_stats_diff_cfg cfg = { .base_name = base_name, .new_name = new_name,
+					  .normalize = ior_norm_name(norm), .json = json };
+	int rc;
+
+	if ((cfg.factor = summary_factor(b, n, norm)) < 0)
+		return 1;
+	rc = ior_stats_diff_report(b, n, out, &cfg);
+	if (!rc && !fflush(out))
+		return 0;
+	fprintf(stderr, "ior: writing the diff to %s failed: %s\n", out == stderr ? "stderr" : "stdout",
+		strerror(rc && rc != -EIO ? -rc : errno));
+	return 1;
+}
+
+struct ior_stats *ior_cmd_baseline_stats(const char *file)
+{
+	struct ior_opts o = { .ior_file = file };
+	struct flame_job j = { .o = &o };
+	struct ior_stats *s = split_files(&j) ? NULL : stats_of(&j);
+
+	free(j.list);
+	return s;
+}
+
 /* ior diff -summary [-json]: the tables of what changed. */
 static int diff_summary(const struct flame_job *jb, const struct flame_job *j)
 {
 	struct ior_stats *b = stats_of(jb), *n = b ? stats_of(j) : NULL;
-	struct ior_stats_diff_cfg cfg = { .base_name = jb->o->ior_file, .new_name = j->o->ior_file,
-					  .normalize = ior_norm_name(j->norm), .json = j->o->json };
-	int status = 1, rc;
+	int status = n ? ior_cmd_diff_print(b, n, j->norm, jb->o->ior_file, j->o->ior_file, j->o->json, stdout) : 1;
 
-	if (n && (cfg.factor = summary_factor(b, n, j->norm)) >= 0) {
-		rc = ior_stats_diff_report(b, n, stdout, &cfg);
-		if (rc || fflush(stdout))
-			fprintf(stderr, "ior: writing the diff to stdout failed: %s\n", strerror(rc && rc != -EIO ? -rc : errno));
-		else
-			status = 0;
-	}
 	ior_stats_free(b);
 	ior_stats_free(n);
 	return status;

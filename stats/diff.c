@@ -61,6 +61,53 @@ static int rows_of(struct ior_stats *s, enum ior_stats_table t, struct ior_stats
 	return 0;
 }
 
+/* "(other)" sorts among the names by its bytes; both sides were sorted
+ * so, with it moved last: compare it last too. */
+static int key_cmp(const char *a, const char *b)
+{
+	int oa = !strcmp(a, IOR_STATS_OTHER), ob = !strcmp(b, IOR_STATS_OTHER);
+
+	return oa != ob ? oa - ob : strcmp(a, b);
+}
+
+int ior_stats_side_of(struct ior_stats *s, enum ior_stats_table table, struct ior_stats_side *side)
+{
+	memset(side, 0, sizeof *side);
+	if (table == IOR_STATS_THREADS)
+		table = IOR_STATS_PROCESSES;
+	if ((unsigned)table >= IOR_STATS_THREADS)
+		return -EINVAL;
+	side->table = table;
+	int rc = rows_of(s, table, &side->rows, &side->n);
+	if (rc)
+		ior_stats_side_free(side);
+	return rc;
+}
+
+const struct ior_stats_row *ior_stats_side_find(const struct ior_stats_side *side, const char *key)
+{
+	unsigned lo = 0, hi = side->n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		int c = key_cmp(key_of(side->table, &side->rows[mid]), key);
+		if (!c)
+			return &side->rows[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void ior_stats_side_free(struct ior_stats_side *side)
+{
+	free(side->rows);
+	side->rows = NULL;
+	side->n = 0;
+}
+
 static void change_of(struct ior_stats_change *c, enum ior_stats_table t, const struct ior_stats_row *b,
 		      const struct ior_stats_row *n, double f)
 {
@@ -99,15 +146,6 @@ static int by_change(const void *x, const void *y)
 	if (da != db)
 		return da < db ? 1 : -1;
 	return strcmp(a->name, b->name);
-}
-
-/* "(other)" sorts among the names by its bytes; both sides were sorted
- * so, with it moved last: compare it last too. */
-static int key_cmp(const char *a, const char *b)
-{
-	int oa = !strcmp(a, IOR_STATS_OTHER), ob = !strcmp(b, IOR_STATS_OTHER);
-
-	return oa != ob ? oa - ob : strcmp(a, b);
 }
 
 int ior_stats_diff(struct ior_stats *base, struct ior_stats *new_, enum ior_stats_table table, double factor,

@@ -34,6 +34,22 @@ int ior_stats_diff(struct ior_stats *base, struct ior_stats *new_, enum ior_stat
  * only say why a span is 0). */
 void ior_stats_norm_side(struct ior_stats *s, enum ior_norm n, struct ior_norm_side *side);
 
+/* One run's table by key, to look another run's rows up in: syscalls and
+ * files by name, processes (and threads) by command with their pids
+ * merged; the (other) row found as IOR_STATS_OTHER. The rows' names point
+ * into s: keep it, unchanged, while the side is used. */
+struct ior_stats_side {
+	struct ior_stats_row *rows; /* sorted by key */
+	unsigned n;
+	enum ior_stats_table table; /* SYSCALLS, FILES or PROCESSES */
+};
+
+/* table THREADS is taken as PROCESSES. 0, -ENOMEM or -EINVAL. */
+int ior_stats_side_of(struct ior_stats *s, enum ior_stats_table table, struct ior_stats_side *side);
+/* The row of key (a name, or a command for processes); NULL when absent. */
+const struct ior_stats_row *ior_stats_side_find(const struct ior_stats_side *side, const char *key);
+void ior_stats_side_free(struct ior_stats_side *side);
+
 struct ior_stats_diff_cfg {
 	const char *base_name, *new_name; /* the files */
 	const char *normalize;            /* its name, said once */
