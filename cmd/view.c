@@ -736,7 +736,7 @@ int ior_cmd_diff_print(struct ior_stats *b, struct ior_stats *n, enum ior_norm n
 
 struct ior_stats *ior_cmd_baseline_stats(const char *file)
 {
-	struct ior_opts o = { .ior_file = file };
+	struct ior_opts o = { .ior_file = file, .pid = -1, .tid = -1 }; /* no filter */
 	struct flame_job j = { .o = &o };
 	struct ior_stats *s = split_files(&j) ? NULL : stats_of(&j);
 

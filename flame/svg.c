@@ -256,7 +256,7 @@ static const char style[] =
  * its last newline. */
 static const char script[] =
 	"\"use strict\";\n"
-	"(function () {\n"
+	"window.addEventListener('load', function () {\n"
 	"var W = IMAGE_W, PAD = 10, FW = 12 * 0.59, TOTAL = TOTAL_V;\n"
 	"var frames = document.getElementById('frames');\n"
 	"var gs = frames.getElementsByTagName('g');\n"
@@ -404,7 +404,7 @@ static const char script[] =
 	"});\n"
 	"for (var i = 0; i < gs.length; i++) fit(gs[i]);\n"
 	"loadState();\n"
-	"})();\n";
+	"});\n";
 
 static void put_script(FILE *out, uint64_t total)
 {
