@@ -9,6 +9,9 @@
 #    the dump names it in flight, its age at least 700 ms
 #  - SIGKILL while a dump waits for its -after leaves no dump (its
 #    .tmp only), never a part of one under the dump's name
+#  - the dashboard (tmux): -recorder -tui shows the recorder's state and
+#    D dumps; -ior=DUMP -tui opens on the Stream, paused on the trigger
+#    pair
 #  - openat:errno=ENOENT fires on the failing open, not on the successful
 #    open before it
 #  - 1000 slow polls within the cooldown make one dump; with no cooldown,
@@ -20,12 +23,12 @@
 #  - a full file system (a small tmpfs): the dump fails in one line, the
 #    recorder goes on, a later dump (SIGUSR1) once there is room succeeds
 #  - usage errors exit 2 naming the flag
-# RECORDER_PARTS="fifo inflight errno storm kill rss full usage" (the default) runs
+# RECORDER_PARTS="fifo inflight errno storm kill dash rss full usage" (the default) runs
 # those parts only.
 . "$(dirname "$0")/../lib/common.sh"
 setup
 cd "$T" || exit 1
-PARTS=" ${RECORDER_PARTS:-fifo inflight errno storm kill rss full usage} "
+PARTS=" ${RECORDER_PARTS:-fifo inflight errno storm kill dash rss full usage} "
 part() { [[ $PARTS == *" $1 "* ]]; }
 
 echo x >"$T/f"
@@ -151,6 +154,55 @@ if part storm; then
 		rm -f "$T"/*-trigger*.ior.zst
 	else
 		fail max-dumps-run "$WHY"
+	fi
+fi
+
+# ---- the dashboard ------------------------------------------------------------
+if part dash; then
+	TMUX_SESSION=recorder
+	. "$ROOT/tests/lib/tmux.sh"
+	DD="$T/dash"
+	mkdir -p "$DD"
+	start_workload flight "$T/f" "$T/missing" 3000 3000 600 || fail dash-run "$WHY"
+	tmux_window live 160 30 "cd $DD; TERM=xterm $IOR -pid $WL_PID -recorder 5s -after 500ms -tui 2>$DD/live.err; echo EXIT=\$?;"
+	if wait_until 10 file_has "$DD/live.err" '^ior: tracing'; then
+		release_workload
+		expect live dash-live-state 'RING [0-9.]+s [0-9.]+/64MiB 0/0 armed 0 dumps'
+		sleep 1
+		keys live D
+		expect live dash-live-key 'D: dumping: the file is written after -after'
+		expect live dash-live-dumped 'RING .* 1 dump([^s]|$)' 30
+		keys live q
+		expect live dash-live-quit 'EXIT=0'
+		if [ "$(dumps "$DD")" = 1 ] && "$IOR" summary "$(dump_file "$DD")" 2>/dev/null | head -n 1 |
+			grep -q '^Dump: trigger key fired'; then
+			pass dash-live-dump-file
+		else
+			fail dash-live-dump-file "$(ls "$DD"); $(tail -c 300 "$DD/live.err")"
+		fi
+	else
+		fail dash-live-state "ior never traced: $(head -c 300 "$DD/live.err")"
+	fi
+	wait_workload 30 || fail dash-run "$WHY"
+	rm -f "$DD"/*-trigger*.ior.zst
+	start_workload flight "$T/f" "$T/missing" 1500 1500 600 || fail dash-run "$WHY"
+	cd "$DD" || exit 1
+	run_released -pid "$WL_PID" -recorder 3s -after 1s -trigger 'read>300ms'
+	cd "$T" || exit 1
+	if [ "$(dumps "$DD")" = 1 ]; then
+		tmux_window dump 160 30 "TERM=xterm $IOR -ior=$(dump_file "$DD") -tui 2>$DD/dump.err; echo EXIT=\$?;"
+		expect dump dash-dump-message 'a dump: the selected pair fired read>300ms'
+		expect dump dash-dump-paused '^PAUSED'
+		# the selected row (reverse video) is the read of the pipe that fired
+		if tm capture-pane -e -p -t "$TMUX_SESSION:dump" | grep -qE $'\e\\[[0-9;]*7m[^\e]*workload +[0-9]+ read +1 +[0-9.]+ms pipe:\\['; then
+			pass dash-dump-selected
+		else
+			fail dash-dump-selected "$(tm capture-pane -e -p -t "$TMUX_SESSION:dump" | grep -a 'pipe:' | cat -v | head -3)"
+		fi
+		keys dump q
+		expect dump dash-dump-quit 'EXIT=0'
+	else
+		fail dash-dump-run "$WHY; $(ls "$DD")"
 	fi
 fi
 
