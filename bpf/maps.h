@@ -50,8 +50,7 @@ const volatile __u32 dentry_iname_off = 0;
 const volatile __u32 dentry_iname_len = 0;
 /* io_uring (trace/uring.c sets them from the kernel's BTF): where the
  * tracepoints' records keep their fields, where a request keeps its fd
- * (io_kiocb.cqe.fd) and, for an open, its struct io_open; uring_on when
- * the tracepoints are understood, uring_open_on when the open's are too. */
+ * (io_kiocb.cqe.fd); uring_on when the tracepoints are understood. */
 const volatile __u32 uring_on = 0;
 const volatile __u32 uring_s_req_off = 0, uring_s_op_off = 0, uring_s_flags_off = 0;
 const volatile __u32 uring_c_req_off = 0, uring_c_res_off = 0, uring_c_cflags_off = 0;
@@ -63,10 +62,15 @@ const volatile __u32 uring_f_req_off = 0, uring_f_op_off = 0;
  * with the ident offsets to the file) */
 const volatile __u32 uring_files_on = 0;
 const volatile __u32 uring_file_ctx_off = 0;
-const volatile __u32 uring_open_on = 0;
-const volatile __u32 uring_open_dfd_off = 0, uring_open_name_off = 0, uring_open_how_off = 0;
+/* Where an op's own arguments sit in its request (bpf/event.h). */
+const volatile struct ior_uring_args_off uring_args[IOR_ASYNC_ARGS_N] = {};
 const volatile __u32 filename_name_off = 0;
-const volatile __u32 uring_close_fd_off = 0; /* struct io_close's fd: a close op has no file */
+/* SQPOLL: a ring's struct io_sq_data (io_ring_ctx.sq_data) names its
+ * poll thread and the thread that set the ring up; the leader's comm
+ * names the owner (task_struct.group_leader). */
+const volatile __u32 uring_sq_on = 0;
+const volatile __u32 uring_ctx_sqd_off = 0, uring_sqd_thread_off = 0, uring_sqd_pid_off = 0,
+		     uring_sqd_tgid_off = 0, task_leader_off = 0;
 
 /* Counted here because nothing else would tell: path pointers that could
  * not be remembered between enter and exit (path_args full), and records

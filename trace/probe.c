@@ -390,8 +390,7 @@ static int fill_async_conf(struct ior_probe *p, const unsigned char *sel, char *
 		struct ior_async_conf c = {
 			.traced = 1, .fold = sel[i] && !ior_syscall_keeps_fds(s),
 			.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER,
-			.args = s->cls == IOR_SC_OPEN && s->path_arg[0] != IOR_ARG_NONE ? IOR_ASYNC_ARGS_OPEN :
-				s->cls == IOR_SC_CLOSE ? IOR_ASYNC_ARGS_CLOSE : IOR_ASYNC_ARGS_FILE,
+			.args = s->async_args,
 		};
 		uint32_t key = s->nr - IOR_NR_URING;
 		int r = ior_sys_map_update_elem(fd, &key, &c, 0);
