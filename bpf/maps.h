@@ -66,11 +66,9 @@ const volatile __u32 uring_file_ctx_off = 0;
 const volatile struct ior_uring_args_off uring_args[IOR_ASYNC_ARGS_N] = {};
 const volatile __u32 filename_name_off = 0;
 /* SQPOLL: a ring's struct io_sq_data (io_ring_ctx.sq_data) names its
- * poll thread and the thread that set the ring up; the leader's comm
- * names the owner (task_struct.group_leader). */
+ * poll thread; the leader's comm names the owner (task_struct.group_leader). */
 const volatile __u32 uring_sq_on = 0;
-const volatile __u32 uring_ctx_sqd_off = 0, uring_sqd_thread_off = 0, uring_sqd_pid_off = 0,
-		     uring_sqd_tgid_off = 0, task_leader_off = 0;
+const volatile __u32 uring_ctx_sqd_off = 0, uring_sqd_thread_off = 0, task_leader_off = 0;
 
 /* Counted here because nothing else would tell: path pointers that could
  * not be remembered between enter and exit (path_args full), and records

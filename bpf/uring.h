@@ -35,17 +35,25 @@ INLINE __s32 uring_s32(__u64 req, __u32 off, __s32 none)
 	return v;
 }
 
+/* The offsets of an args kind, NULL for none known (the bound is for the
+ * verifier: kind comes from a map). */
+INLINE const volatile struct ior_uring_args_off *uring_args_of(__u32 kind)
+{
+	asm volatile("" : "+r"(kind));
+	if (kind >= IOR_ASYNC_ARGS_N || !uring_args[kind].on)
+		return NULL;
+	return &uring_args[kind];
+}
+
 /* The op's own arguments, kept in the request since its prep (names were
  * copied into the kernel, struct filename, by then): dirfds, flags,
  * paths and direct slot, at the offsets of its kind (uring_args). */
-INLINE void uring_args_read(__u64 req, __u32 kind, struct ior_rec_async_submit *r)
+INLINE void uring_args_read(__u64 req, const volatile struct ior_uring_args_off *a,
+			    struct ior_rec_async_submit *r)
 {
-	const volatile struct ior_uring_args_off *a;
 	__u32 len0, len1, off;
 	int cut0, cut1;
 
-	if (kind >= IOR_ASYNC_ARGS_N || !(a = &uring_args[kind])->on)
-		return;
 	r->dirfd = uring_s32(req, a->dfd, -1);
 	r->file_slot = (__u32)uring_s32(req, a->slot, 0);
 	if (a->flags != IOR_UOFF_NONE)
@@ -71,25 +79,49 @@ INLINE void uring_args_read(__u64 req, __u32 kind, struct ior_rec_async_submit *
 	r->h.len = IOR_REC_ASYNC_SUBMIT_BASE + off + len1;
 }
 
+/* The owner's tid in the poll thread's name, "iou-sqp-TID": the kernel
+ * names the thread after the tid that set the ring up (io_sq_data.task_pid,
+ * which later kernels then overwrite with the poll thread's own). 0 when
+ * the name is not that. */
+INLINE __u32 sqp_tid(const char *comm)
+{
+	static const char pre[] = "iou-sqp-";
+	__u32 tid = 0;
+
+#pragma unroll
+	for (int i = 0; i < 8; i++)
+		if (comm[i] != pre[i])
+			return 0;
+#pragma unroll
+	for (int i = 8; i < IOR_COMM_LEN; i++) {
+		if (comm[i] < '0' || comm[i] > '9')
+			return comm[i] ? 0 : tid;
+		tid = tid * 10 + (__u32)(comm[i] - '0');
+	}
+	return 0;
+}
+
 /* A ring's SQPOLL thread submits for the ring's owner: the thread that
- * set it up (io_sq_data.task_pid, task_tgid), named by its process's
+ * set it up, in the poll thread's own process, named by its process's
  * leader. 1 when the current task is that poll thread. */
 INLINE int uring_sq_owner(__u64 ring, struct ior_async_who *who)
 {
+	char comm[IOR_COMM_LEN];
 	__u64 sqd, task;
-	__u32 pid = 0, tgid = 0;
+	__u32 tid;
 
 	if (!uring_sq_on || !(sqd = kptr(ring, uring_ctx_sqd_off)))
 		return 0;
 	task = bpf_get_current_task();
 	if (kptr(sqd, uring_sqd_thread_off) != task)
 		return 0;
-	bpf_probe_read_kernel(&pid, sizeof pid, (const void *)(sqd + uring_sqd_pid_off));
-	bpf_probe_read_kernel(&tgid, sizeof tgid, (const void *)(sqd + uring_sqd_tgid_off));
-	who->pid_tgid = (__u64)tgid << 32 | pid;
+	bpf_get_current_comm(comm, sizeof comm);
+	if (!(tid = sqp_tid(comm)))
+		return 0;
+	who->pid_tgid = (bpf_get_current_pid_tgid() & ~0xffffffffull) | tid;
 	__builtin_memset(who->comm, 0, IOR_COMM_LEN);
 	bpf_probe_read_kernel(who->comm, IOR_COMM_LEN, (const void *)(kptr(task, task_leader_off) + task_comm_off));
-	return pid && tgid;
+	return 1;
 }
 
 INLINE int uring_submit(void *ctx)
@@ -104,8 +136,9 @@ INLINE int uring_submit(void *ctx)
 
 	if (!c || !req)
 		return 0;
-	if (c->args < IOR_ASYNC_ARGS_N && uring_args[c->args].on && uring_args[c->args].fd != IOR_UOFF_NONE)
-		fd = uring_s32(req, uring_args[c->args].fd, -1);
+	const volatile struct ior_uring_args_off *a = c->args != IOR_ASYNC_ARGS_FILE ? uring_args_of(c->args) : NULL;
+	if (a && a->fd != IOR_UOFF_NONE)
+		fd = uring_s32(req, a->fd, -1);
 	else if (c->args != IOR_ASYNC_ARGS_CLOSE) /* a close's file is none: unknown without its layout */
 		bpf_probe_read_kernel(&fd, sizeof fd, (const void *)(req + uring_fd_off));
 	struct ior_async_key k = { req, 0, 0 };
@@ -116,8 +149,8 @@ INLINE int uring_submit(void *ctx)
 		return 0;
 	r->sqe_flags = (sqe_flags & (IOR_ASYNC_FIXED | IOR_ASYNC_FORCE)) | (sq ? IOR_ASYNC_SQPOLL : 0);
 	r->ring = ring;
-	if (c->args != IOR_ASYNC_ARGS_FILE)
-		uring_args_read(req, c->args, r);
+	if (a)
+		uring_args_read(req, a, r);
 	batch_commit(b, r->h.len);
 	return 0;
 }

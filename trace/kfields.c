@@ -241,8 +241,6 @@ static void set_uring_args(struct ior_bpf_obj *obj)
 static const struct kfield uring_sq_fields[] = {
 	{ "io_ring_ctx", "sq_data", "uring_ctx_sqd_off", 8 },
 	{ "io_sq_data", "thread", "uring_sqd_thread_off", 8 },
-	{ "io_sq_data", "task_pid", "uring_sqd_pid_off", 4 },
-	{ "io_sq_data", "task_tgid", "uring_sqd_tgid_off", 4 },
 	{ "task_struct", "group_leader", "task_leader_off", 8 },
 };
 

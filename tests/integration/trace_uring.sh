@@ -43,6 +43,55 @@ else
 		"exits without an enter=0" "enters overwritten=0" "enters in flight at stop=0"
 fi
 
+# ops that take paths name them as their syscalls do (dirfds, two paths,
+# a symlink's target as content); the fd table follows a renameat op;
+# direct descriptors (an openat into a fixed slot, or one the kernel
+# picks) go into the ring's table, so fixed-file reads name the file, and
+# a close of the slot names it too
+DP="$T/uringpath"
+mkdir -p "$DP"
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "SKIP: uringpath: io_uring is disabled here (kernel.io_uring_disabled)"
+elif ! trace_scenario -- uringpath "$DP"; then
+	fail uringpath-run "$WHY"
+else
+	P=$WL_LAST
+	check uringpath-counts pid=$P "count[name~uring:]==12" "count[name=io_uring_enter]==12" "count==25"
+	check uringpath-paths pid=$P "count[name=uring:mkdirat,path=$DP/d,ret=0]==1" \
+		"count[name=uring:statx,path=$DP/data,ret=0]==1" \
+		"count[name=uring:renameat,path=$DP/data,path2=$DP/d/moved,ret=0]==1" \
+		"count[name=uring:linkat,path=$DP/d/moved,path2=$DP/hard,ret=0]==1" \
+		"count[name=uring:symlinkat,path=d/moved,path2=$DP/sym,ret=0]==1" \
+		"count[name=uring:unlinkat,path=$DP/sym,ret=0]==1" \
+		"count[name=uring:unlinkat,path=$DP/d,ret=-39]==1"
+	check uringpath-rename-followed pid=$P "count[name=pread64,path=$DP/d/moved,fd=4,ret=64]==1"
+	check uringpath-direct pid=$P "count[name=uring:openat,path=$DP/hard,ret=0,fd=]==1" \
+		"count[name=uring:read,path=$DP/hard,ret=100,fd=]==1" \
+		"count[name=uring:openat,path=$DP/d/moved,fd=]==1" "min_ret[name=uring:openat]>=0" \
+		"count[name=uring:read,path=$DP/d/moved,ret=50,fd=]==1" \
+		"count[name=uring:close,path=$DP/hard,ret=0,fd=]==1" "count[name~uring:,file=]==0"
+	check_stats uringpath-statistics "syscall pairs=25" "lost=0" "exits without an enter=0" \
+		"enters in flight at stop=0"
+fi
+
+# SQPOLL: the kernel's poll thread submits, the ops are the main thread's
+# (the thread that set the ring up), named through its fd table
+DQ="$T/uringsq"
+mkdir -p "$DQ"
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "SKIP: uringsq: io_uring is disabled here (kernel.io_uring_disabled)"
+elif ! trace_scenario -- uringsq "$DQ"; then
+	fail uringsq-run "$WHY"
+else
+	P=$WL_LAST
+	check uringsq-counts pid=$P "count[name=uring:read]==5" "count[name=uring:write]==1" \
+		"count[name=io_uring_enter]==3" "count[name=pread64]==1" "count==10"
+	check uringsq-bytes pid=$P "sum_bytes[name=uring:read,path=$DQ/data,fd=4]==8192" \
+		"sum_bytes[name=uring:write,path=$DQ/data,fd=4]==4096"
+	check uringsq-owner pid=$P "tids==1" "count[tid=$P]==10" "count[comm=workload]==10"
+	check uringsq-out-of-gap-chain pid=$P "max_gap[name~uring:]==0"
+fi
+
 # selection by name and family: only the ops, or only the syscalls
 if trace_scenario -trace-syscalls uring:read,uring:write -- uring "$D"; then
 	check uring-select-names pid=$WL_LAST "count==12" "count[name=uring:read]==10" "count[name=uring:write]==2"
