@@ -167,6 +167,27 @@ enum ior_uring_files_op {
 	IOR_URING_FILES_CLEAR = 3,  /* no registered files */
 };
 
+/* An async op in flight (bpf.c async_reqs): request (or iocb) pointer ->
+ * who submitted it and when, so the completion, wherever it runs, is
+ * charged to the submitter. User space reads what is left at stop. */
+struct ior_async_start {
+	__u64 pid_tgid;
+	__u64 enter_ns;
+	__s32 fd;
+	__u16 nr;
+	__u8 folded; /* no submit record went out: the pair is summarized */
+	__u8 pad;
+	char comm[IOR_COMM_LEN];
+};
+
+/* io_uring: the request (a kernel address, pid 0); libaio: the iocb's
+ * user address in its process. */
+struct ior_async_key {
+	__u64 ptr;
+	__u32 pid;
+	__u32 pad;
+};
+
 /* iocbs read per io_submit, events per io_getevents; the rest are
  * counted (bpf.c aio_unread) and not traced. */
 #define IOR_AIO_BATCH_MAX 32

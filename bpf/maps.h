@@ -183,27 +183,8 @@ struct {
 	__type(value, __u32);
 } followed SEC(".maps");
 
-/* Async ops in flight: request (or iocb) pointer -> who submitted it and
- * when, so the completion, wherever it runs, is charged to the submitter.
+/* Async ops in flight (bpf/event.h struct ior_async_start), by request.
  * Bounded: what does not fit is counted in async_full. */
-struct ior_async_start {
-	__u64 pid_tgid;
-	__u64 enter_ns;
-	__s32 fd;
-	__u16 nr;
-	__u8 folded; /* no submit record went out: the pair is summarized */
-	__u8 pad;
-	char comm[IOR_COMM_LEN];
-};
-
-/* io_uring: the request (a kernel address, pid 0); libaio: the iocb's
- * user address in its process. */
-struct ior_async_key {
-	__u64 ptr;
-	__u32 pid;
-	__u32 pad;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);

@@ -396,6 +396,18 @@ void ior_pair_async_close_gone(struct ior_pairer *p, int (*alive)(void *ctx, uin
 	}
 }
 
+/* What an op in flight without an fd acts on: its registered file (a
+ * slot), else its first path as it was given (made absolute at its
+ * completion). */
+static const char *op_file(const struct ior_pairer *p, const struct async_op *o)
+{
+	const char *fixed = (o->sqe_flags & IOR_ASYNC_FIXED) ? fixed_path(p, o) : NULL;
+
+	if (fixed)
+		return fixed;
+	return o->path[0] ? o->path[0] : "";
+}
+
 size_t ior_pair_async_list(const struct ior_pairer *p, struct ior_in_flight *out, size_t max)
 {
 	size_t n = 0;
@@ -408,8 +420,9 @@ size_t ior_pair_async_list(const struct ior_pairer *p, struct ior_in_flight *out
 		int fd = s->fd_arg != IOR_ARG_NONE && !s->fd_is_dirfd2 && !(o->sqe_flags & IOR_ASYNC_FIXED) &&
 			 !(o->file_slot && s->cls == IOR_SC_CLOSE) && o->fd >= 0 ? o->fd : -1;
 		int64_t flags;
+		const char *path = fd >= 0 ? ior_fdtab_get(p->cfg.fds, o->pid, fd, &flags) : op_file(p, o);
 		out[n] = (struct ior_in_flight){ o->enter_ts, o->pid, o->tid, (uint16_t)ior_syscall_index(s),
-						 { 0 }, fd, fd >= 0 ? ior_fdtab_get(p->cfg.fds, o->pid, fd, &flags) : "" };
+						 { 0 }, fd, path };
 		memcpy(out[n].comm, o->comm, sizeof out[n].comm);
 		n++;
 	}

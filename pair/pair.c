@@ -430,7 +430,8 @@ void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s)
 	s->t.in_flight = 0;
 	for (uint32_t i = 0; i <= p->mask; i++)
 		s->t.in_flight += open_and_visible(p, &p->tids[i]);
-	s->t.in_flight += ior_pair_async_in_flight(p);
+	s->async_in_flight = ior_pair_async_in_flight(p);
+	s->t.in_flight += s->async_in_flight;
 	s->threads = p->count;
 }
 

@@ -92,6 +92,43 @@ else
 	check uringsq-out-of-gap-chain pid=$P "max_gap[name~uring:]==0"
 fi
 
+# an op in flight at stop: a read of an empty FIFO waits (poll armed)
+# while its submitter waits in io_uring_enter; stopping then counts both
+# in flight, names the op with its file, and makes no row of either
+FIFO="$T/uring.fifo"
+mkfifo "$FIFO"
+blocked_in_enter() { read -r nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$nr" = 426 ]; }
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "SKIP: uringwait: io_uring is disabled here (kernel.io_uring_disabled)"
+elif ! start_workload uringwait "$FIFO"; then
+	fail uring-inflight-run "$WHY"
+elif ! start_ior -plain -pid "$WL_PID"; then
+	fail uring-inflight-run "$WHY"
+else
+	P=$WL_PID
+	release_workload
+	if ! wait_until 5 blocked_in_enter "$P"; then
+		fail uring-inflight-run "workload not waiting in io_uring_enter after 5 s"
+		stop_ior
+	else
+		sleep "$SETTLE"
+		if ! stop_ior; then
+			fail uring-inflight-run "$WHY"
+		else
+			check_stats uring-inflight-statistics "enters in flight at stop=2" \
+				"async ops in flight at stop=1" "exits without an enter=0" "syscall pairs=0"
+			if grep -q "^ior:   uring:read by workload $P\.$P, in flight for [0-9.]* s, on fd 4 $FIFO\$" "$IOR_ERR"; then
+				pass uring-inflight-named
+			else
+				fail uring-inflight-named "no line naming the uring:read of $P.$P on $FIFO: $(tail -n 4 "$IOR_ERR" | tr '\n' ' ')"
+			fi
+			check uring-inflight-no-rows "count==0"
+		fi
+	fi
+	printf 'hello\n' >"$FIFO"
+	wait_workload 5 || fail uring-inflight-workload "$WHY"
+fi
+
 # selection by name and family: only the ops, or only the syscalls
 if trace_scenario -trace-syscalls uring:read,uring:write -- uring "$D"; then
 	check uring-select-names pid=$WL_LAST "count==12" "count[name=uring:read]==10" "count[name=uring:write]==2"

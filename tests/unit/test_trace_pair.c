@@ -1122,6 +1122,20 @@ TEST(async_direct_descriptors_fill_the_ring_table)
 	CHECK_EQ_INT(r->g.p[4].fd, -1);
 	CHECK_EQ_STR(r->g.path[5], "");          /* slot 2 after its close */
 	CHECK_EQ_STR(r->g.path[6], "socket:TCP"); /* the listener's connection, in slot 1 */
+	/* in flight on a slot: listed with the slot's file, no fd */
+	struct ior_rec_async_submit hang = submit(90, 3, 3, NR_UR_READ, 0x40, 5);
+	struct ior_in_flight f[2];
+	struct ior_pair_stats st;
+	hang.ring = 0x5000;
+	hang.sqe_flags = IOR_ASYNC_FIXED;
+	push(r, 0, &hang, IOR_REC_ASYNC_SUBMIT_BASE);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(ior_pair_in_flight(r->pr, f, 2), 1);
+	CHECK_EQ_INT(f[0].fd, -1);
+	CHECK_EQ_STR(f[0].path, "/two");
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.async_in_flight, 1);
+	CHECK_EQ_INT(st.t.in_flight, 1);
 	rig_free(r);
 }
 
