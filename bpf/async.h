@@ -102,6 +102,15 @@ INLINE struct ior_rec_async_submit *async_submit(void *ctx, const struct ior_asy
 	return r;
 }
 
+/* The op of key went somewhere (IOR_WENT_*) on its way to completion. */
+INLINE void async_went(const struct ior_async_key *key, __u8 bit)
+{
+	struct ior_async_start *st = bpf_map_lookup_elem(&async_reqs, key);
+
+	if (st)
+		st->went |= bit; /* one request's steps do not race */
+}
+
 /* The pair of a folded op goes into the summary map. */
 INLINE void async_summarize(const struct ior_async_start *st, __s64 res, __u64 now,
 			    const struct ior_async_conf *c)
@@ -160,7 +169,9 @@ INLINE void async_done(void *ctx, const struct ior_async_key *key, __s64 res, in
 			r->key = key->ptr;
 			r->res = res;
 			r->more = more;
-			r->pad = 0;
+			r->where = st->nr >= IOR_NR_AIO ? IOR_WHERE_NONE :
+				   (st->went & IOR_WENT_WQ) ? IOR_WHERE_WQ :
+				   (st->went & IOR_WENT_POLL) ? IOR_WHERE_POLL : IOR_WHERE_INLINE;
 			batch_commit(b, sizeof *r);
 		}
 	}

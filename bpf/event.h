@@ -131,7 +131,18 @@ struct ior_rec_async_done {
 	__u64 key;
 	__s64 res;
 	__u32 more; /* enum ior_async_done */
-	__u32 pad;
+	__u32 where; /* enum ior_async_where */
+};
+
+/* Where an io_uring op ran (ior_rec_async_done.where, the pair's where):
+ * io-wq when it was punted to a worker (even after a poll), poll when it
+ * waited armed for poll, else inline (in the submitting task, or its
+ * completion path). 0 for what is no io_uring op. */
+enum ior_async_where {
+	IOR_WHERE_NONE = 0,
+	IOR_WHERE_INLINE = 1,
+	IOR_WHERE_WQ = 2,
+	IOR_WHERE_POLL = 3,
 };
 
 enum ior_async_done {
@@ -176,9 +187,12 @@ struct ior_async_start {
 	__s32 fd;
 	__u16 nr;
 	__u8 folded; /* no submit record went out: the pair is summarized */
-	__u8 pad;
+	__u8 went;   /* io_uring: IOR_WENT_* bits, where it went since submission */
 	char comm[IOR_COMM_LEN];
 };
+
+#define IOR_WENT_WQ 1u   /* io_uring_queue_async_work: punted to an io-wq worker */
+#define IOR_WENT_POLL 2u /* io_uring_poll_arm: armed for poll, completed on wake-up */
 
 /* io_uring: the request (a kernel address, pid 0); libaio: the iocb's
  * user address in its process. */

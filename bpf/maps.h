@@ -56,6 +56,8 @@ const volatile __u32 uring_s_req_off = 0, uring_s_op_off = 0, uring_s_flags_off 
 const volatile __u32 uring_c_req_off = 0, uring_c_res_off = 0, uring_c_cflags_off = 0;
 const volatile __u32 uring_fd_off = 0;
 const volatile __u32 uring_s_ctx_off = 0;
+/* io_uring_queue_async_work and io_uring_poll_arm: where a request went */
+const volatile __u32 uring_w_req_off = 0, uring_p_req_off = 0;
 /* io_uring_req_failed: a request refused before it was submitted */
 const volatile __u32 uring_f_req_off = 0, uring_f_op_off = 0;
 /* fixed files: a ring fd's file leads to its ring (file->private_data,

@@ -173,6 +173,16 @@ INLINE int uring_failed(void *ctx)
 	return 0;
 }
 
+/* A request punted to io-wq or armed for poll (where it ran). */
+INLINE int uring_went(void *ctx, __u32 req_off, __u8 bit)
+{
+	struct ior_async_key k = { tp_u64(ctx, req_off), 0, 0 };
+
+	if (k.ptr)
+		async_went(&k, bit);
+	return 0;
+}
+
 INLINE int uring_complete(void *ctx)
 {
 	__u64 req = tp_u64(ctx, uring_c_req_off);

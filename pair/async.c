@@ -317,6 +317,7 @@ static void deliver(struct ior_pairer *p, const struct async_op *o, const struct
 		.comm = t.comm,
 		.path = "",
 		.path2 = "",
+		.where = d->where <= IOR_WHERE_POLL ? (uint8_t)d->where : IOR_WHERE_NONE,
 	};
 
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && d->res > 0)

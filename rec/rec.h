@@ -23,7 +23,7 @@
 
 #include "pair/event_pair.h"
 
-#define IOR_RECORDING_VERSION 3 /* 2: summary rows; 3: wait timeouts; reads 1 and 2 too */
+#define IOR_RECORDING_VERSION 4 /* 2: summary rows; 3: wait timeouts; 4: where io_uring ops ran; reads 1 to 3 too */
 #define IOR_RECORDING_SUFFIX ".ior.zst"
 
 /* What a recording says about itself (its header). */

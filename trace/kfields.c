@@ -277,6 +277,12 @@ int ior_kfields_set_uring_files(struct ior_bpf_obj *obj, char *why, size_t whyle
 	       !ior_loader_set_global(obj, "uring_files_on", &on, sizeof on, why, whylen);
 }
 
+int ior_kfields_set_uring_where(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	return !set_one(obj, "trace_event_raw_io_uring_queue_async_work", "req", "uring_w_req_off", 0, why, whylen) &&
+	       !set_one(obj, "trace_event_raw_io_uring_poll_arm", "req", "uring_p_req_off", 0, why, whylen);
+}
+
 int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whylen)
 {
 	return !set_one(obj, "trace_event_raw_io_uring_req_failed", "req", "uring_f_req_off", 0, why, whylen) &&

@@ -13,10 +13,18 @@ setup
 
 D="$T/uring"
 mkdir -p "$D"
+cd "$T" || exit 1 # recordings are written here
+
+# where_counts OP WHERE: ops OP that ran WHERE in the run's recording
+recorded() { sed -n 's/^Wrote \(.*\) ([0-9]* pairs, [0-9]* bytes)$/\1/p' "$IOR_ERR" | tail -n 1; }
+where_count() {
+	"$IOR" collapsed -fields tracepoint,where "$(recorded)" 2>/dev/null |
+		awk -v k="$1;$2" '$1 " " $2 == k || substr($0, 1, length(k) + 1) == k " " { n += $NF } END { print n + 0 }'
+}
 
 if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
 	echo "SKIP: uring: io_uring is disabled here (kernel.io_uring_disabled)"
-elif ! trace_scenario -- uring "$D"; then
+elif ! trace_scenario -flamegraph -name uring -- uring "$D"; then
 	fail uring-run "$WHY"
 else
 	P=$WL_LAST
@@ -41,6 +49,18 @@ else
 	check uring-syscall-gaps pid=$P "max_gap[name=io_uring_enter]<50000000" "max_gap[name=pread64]<50000000"
 	check_stats uring-statistics "syscall pairs=27" "after filters=27" "lost=0" \
 		"exits without an enter=0" "enters overwritten=0" "enters in flight at stop=0"
+	# where they ran: the IOSQE_ASYNC read in an io-wq worker (others may
+	# be punted too, as the filesystem decides); every op has a where,
+	# no syscall has one
+	wq=$(where_count uring:read "where io-wq") ops=0
+	for w in inline io-wq poll; do
+		for op in read write openat close; do ops=$((ops + $(where_count uring:$op "where $w"))); done
+	done
+	if [ "$wq" -ge 1 ] && [ "$ops" = 14 ] && [ "$(where_count io_uring_enter "(not io_uring)")" = 11 ]; then
+		pass uring-where
+	else
+		fail uring-where "io-wq reads $wq (want >= 1), ops with a where $ops (want 14): $("$IOR" collapsed -fields tracepoint,where "$(recorded)" 2>&1 | tr '\n' '|')"
+	fi
 fi
 
 # ops that take paths name them as their syscalls do (dirfds, two paths,
@@ -127,6 +147,32 @@ else
 	fi
 	printf 'hello\n' >"$FIFO"
 	wait_workload 5 || fail uring-inflight-workload "$WHY"
+fi
+
+# the same read, completed while traced: it waited armed for poll
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "SKIP: uringwait: io_uring is disabled here (kernel.io_uring_disabled)"
+elif ! start_workload uringwait "$FIFO"; then
+	fail uring-poll-run "$WHY"
+elif ! start_ior -plain -flamegraph -name uringwait -pid "$WL_PID"; then
+	fail uring-poll-run "$WHY"
+else
+	P=$WL_PID
+	release_workload
+	wait_until 5 blocked_in_enter "$P" || fail uring-poll-run "workload not waiting in io_uring_enter after 5 s"
+	printf 'hello\n' >"$FIFO"
+	wait_workload 5 || fail uring-poll-workload "$WHY"
+	sleep "$SETTLE"
+	if ! stop_ior; then
+		fail uring-poll-run "$WHY"
+	else
+		check uring-poll-rows pid=$P "count[name=uring:read,path=$FIFO,fd=4,ret=6]==1" "count==2"
+		if [ "$(where_count uring:read "where poll")" = 1 ]; then
+			pass uring-poll-where
+		else
+			fail uring-poll-where "$("$IOR" collapsed -fields tracepoint,where "$(recorded)" 2>&1 | tr '\n' '|')"
+		fi
+	fi
 fi
 
 # selection by name and family: only the ops, or only the syscalls
