@@ -446,6 +446,8 @@ static size_t in_flight_async(const struct ior_pairer *p, struct ior_in_flight *
 {
 	size_t want = n + (size_t)ior_pair_async_in_flight(p);
 
+	if (want == n) /* none: *all may still be NULL */
+		return n;
 	if (want > *cap) {
 		struct ior_in_flight *a = realloc(*all, want * sizeof *a);
 		if (!a)
