@@ -2,6 +2,7 @@
  * footer says (schema names, row count, metadata, statistics of escaped
  * strings), row groups of bounded size, and the file's name only once
  * it is complete. DuckDB reads the files in tests/integration/parquet.sh. */
+#include "bpf/event.h"
 #include "parquet/pairs.h"
 #include "parquet/sink.h"
 #include "parquet/writer.h"
@@ -41,6 +42,7 @@ static char *write_mem(int n, int distinct, size_t *len, uint64_t *rows)
 	for (int i = 0; i < n; i++) {
 		snprintf(path, sizeof path, i % distinct ? "/p/%d" : "/tmp/a\nb\xff\"", i % distinct);
 		struct ior_event_pair p = pair(path);
+		p.where = i == 1 ? IOR_WHERE_WQ : i == 2 ? IOR_WHERE_POLL : 0; /* io_uring ops */
 		CHECK(!ior_pq_pairs_add(pp, &p));
 	}
 	struct ior_trace_totals t = { .pairs = 7, .lost = 3 };
@@ -71,6 +73,7 @@ TEST(frame_and_footer)
 	CHECK(has(ft, flen, "/tmp/a\\x0ab\\xff\""));
 	CHECK(has(ft, flen, "ENOENT"));
 	CHECK(!has(ft, flen, "/tmp/a\nb"));
+	CHECK(has(ft, flen, "io-wq") && has(ft, flen, "poll")); /* where's extremes */
 	free(b);
 }
 
