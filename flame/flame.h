@@ -32,7 +32,7 @@ enum ior_flame_metric {
 	IOR_METRIC_BYTES,          /* bytes */
 };
 
-#define IOR_FLAME_MAX_FIELDS 9 /* at least the number of fields */
+#define IOR_FLAME_MAX_FIELDS 10 /* at least the number of fields */
 
 /* What to aggregate and which pairs to keep (the live filters). */
 struct ior_flame_spec {

@@ -3,6 +3,7 @@
 #ifndef IOR_PAIR_EVENT_PAIR_H
 #define IOR_PAIR_EVENT_PAIR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define IOR_FLAGS_UNKNOWN (-1LL)
@@ -34,7 +35,19 @@ struct ior_event_pair {
 	uint64_t pairs;
 	uint64_t end_ns;
 	int64_t timeout_ns;
+	/* Where an io_uring op ran (bpf/event.h enum ior_async_where: 1
+	 * inline, 2 an io-wq worker, 3 armed for poll); 0 for syscalls,
+	 * libaio, summary rows, and recordings before version 4. */
+	uint8_t where;
 };
+
+/* The name of a pair's where ("inline", "io-wq", "poll"), NULL for 0 or
+ * a value no kernel sends. */
+static inline const char *ior_pair_where_name(uint8_t where)
+{
+	static const char *const names[] = { NULL, "inline", "io-wq", "poll" };
+	return where < sizeof names / sizeof *names ? names[where] : NULL;
+}
 
 /* What a pair or summary row weighs when counting pairs. */
 static inline uint64_t ior_pair_count(const struct ior_event_pair *p)

@@ -437,7 +437,8 @@ void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s)
 	s->t.in_flight = 0;
 	for (uint32_t i = 0; i <= p->mask; i++)
 		s->t.in_flight += open_and_visible(p, &p->tids[i]);
-	s->t.in_flight += ior_pair_async_in_flight(p);
+	s->async_in_flight = ior_pair_async_in_flight(p);
+	s->t.in_flight += s->async_in_flight;
 	s->threads = p->count;
 }
 
@@ -452,6 +453,8 @@ static size_t in_flight_async(const struct ior_pairer *p, struct ior_in_flight *
 {
 	size_t want = n + (size_t)ior_pair_async_in_flight(p);
 
+	if (want == n) /* none: *all may still be NULL */
+		return n;
 	if (want > *cap) {
 		struct ior_in_flight *a = realloc(*all, want * sizeof *a);
 		if (!a)

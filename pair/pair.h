@@ -30,6 +30,7 @@ struct ior_pair_stats {
 	uint64_t mmsg_unread;      /* sendmmsg/recvmmsg messages past IOR_MMSG_MAX: bytes not counted */
 	uint64_t async_fixed;      /* io_uring ops on registered (fixed) files not named */
 	uint64_t uring_slots_cut;  /* registered-file slots past IOR_URING_SLOTS_MAX: not kept */
+	uint64_t async_in_flight;  /* of t.in_flight: async ops (io_uring, libaio) not completed */
 };
 
 /* An enter still open: what a hung syscall looks like. */
@@ -40,8 +41,9 @@ struct ior_in_flight {
 	char comm[16];
 	int32_t fd;       /* the fd it acts on, -1 when none */
 	const char *path; /* that fd's path now ("" when unknown; a path
-			   * argument is read at exit only); valid until the
-			   * next feed */
+			   * argument is read at exit only; an async op's
+			   * registered file or path, without an fd); valid
+			   * until the next feed */
 };
 
 struct ior_pair_cfg {

@@ -18,7 +18,7 @@
 
 enum {
 	C_TIME, C_HOST, C_BOOT, C_COMM, C_PID, C_TID, C_SYSCALL, C_FAMILY, C_FD, C_RET, C_BYTES,
-	C_FILE, C_FILE2, C_FLAGS, C_IS_ERROR, C_ERRNO, C_DURATION, C_GAP, C_PAIRS, C_TIMEOUT, NCOLS
+	C_FILE, C_FILE2, C_FLAGS, C_IS_ERROR, C_ERRNO, C_DURATION, C_GAP, C_PAIRS, C_TIMEOUT, C_WHERE, NCOLS
 };
 
 static size_t escape(char *dst, size_t cap, const char *s, size_t n)
@@ -49,6 +49,7 @@ static const struct ior_pq_column_def columns[NCOLS] = {
 	[C_GAP] = NUM("gap_ns", IOR_PQ_INT64, false),
 	[C_PAIRS] = NUM("pairs", IOR_PQ_INT64, false),
 	[C_TIMEOUT] = NUM("timeout_ns", IOR_PQ_INT64, true),
+	[C_WHERE] = STR("where", true, NULL),
 };
 
 struct ior_pq_pairs {
@@ -255,6 +256,11 @@ static int add(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const st
 		ior_pq_column_i64(c[C_TIMEOUT], p->timeout_ns);
 	else
 		ior_pq_column_null(c[C_TIMEOUT]);
+	const char *where = ior_pair_where_name(p->where);
+	if (where)
+		ior_pq_column_str(c[C_WHERE], where, strlen(where));
+	else
+		ior_pq_column_null(c[C_WHERE]);
 	return ior_pq_writer_end_row(pp->w);
 }
 

@@ -33,7 +33,15 @@ enum {
 	PAIR_TIME = 0x08, /* zigzag enter delta to the previous record; else enter = prev exit + gap */
 	PAIR_EXT = 0x10,  /* an EXT_* byte follows */
 	PAIR_WAIT = 0x20, /* version 3: a zigzag timeout (ns, -1 for ever) follows the bytes */
-	PAIR_RESERVED = 0x40,
+	PAIR_MORE = 0x40, /* version 5: a MORE_* byte follows the EXT byte (or the op) */
+};
+
+/* The MORE byte: fields past the op and EXT bytes' room. Bits it does
+ * not define are refused, so a field that needs one more says so with
+ * MORE_NEXT (another such byte follows), never with a bit of its own. */
+enum {
+	MORE_WHERE_MASK = 0x03, /* where an io_uring op ran (enum ior_async_where) */
+	MORE_NEXT = 0x80,       /* reserved: another MORE byte follows */
 };
 
 enum {

@@ -309,13 +309,20 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	uint8_t ext = 0;
 	uint32_t tid = cd->last_tid;
 	uint64_t gap, dur;
-	if (op & PAIR_RESERVED || (op & PAIR_WAIT && r->info.version < 3))
+	uint8_t more = 0;
+	if ((op & PAIR_MORE && r->info.version < 5) || (op & PAIR_WAIT && r->info.version < 3))
 		return -1;
 	if (op & PAIR_EXT) {
 		if (c->p >= c->end)
 			return -1;
 		ext = *c->p++;
 	}
+	if (op & PAIR_MORE) {
+		if (c->p >= c->end || (*c->p & ~MORE_WHERE_MASK))
+			return -1;
+		more = *c->p++;
+	}
+	p->where = more & MORE_WHERE_MASK;
 	if (op & PAIR_TID && get_u32(c, &tid))
 		return -1;
 	struct tid_state *s = slot_for(cd, tid);
@@ -387,6 +394,7 @@ static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_ev
 	p->ret = 0;
 	p->flags = IOR_FLAGS_UNKNOWN;
 	p->has_timeout = 0;
+	p->where = 0;
 	p->timeout_ns = 0;
 	p->summary = 1;
 	p->end_ns = p->enter_ns + span;

@@ -23,7 +23,7 @@
 
 #include "pair/event_pair.h"
 
-#define IOR_RECORDING_VERSION 4 /* 2: summary rows; 3: wait timeouts; 4: triggers; reads 1 to 3 too */
+#define IOR_RECORDING_VERSION 5 /* 2: summary rows; 3: wait timeouts; 4: triggers; 5: where io_uring ops ran; reads 1 to 4 too */
 #define IOR_RECORDING_SUFFIX ".ior.zst"
 
 /* What a recording says about itself (its header). */

@@ -379,11 +379,15 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 		op |= PAIR_EXT;
 	if (p->has_timeout)
 		op |= PAIR_WAIT;
+	if (p->where)
+		op |= PAIR_MORE;
 
 	uint8_t *o = w->raw + w->raw_len;
 	*o++ = op;
 	if (op & PAIR_EXT)
 		*o++ = ext;
+	if (op & PAIR_MORE)
+		*o++ = (uint8_t)(p->where & MORE_WHERE_MASK);
 	if (op & PAIR_TID)
 		o = put_varint(o, p->tid);
 	if (op & PAIR_SYS)

@@ -78,6 +78,7 @@ static void make_summary(struct ior_event_pair *p)
 	p->summary = 1;
 	p->has_timeout = 0;
 	p->timeout_ns = 0;
+	p->where = 0;
 	p->pairs = rnd() % 4 == 0 ? 0 : rnd() % 100000;
 	uint64_t span = rnd() % 1000000000;
 	p->end_ns = p->enter_ns > UINT64_MAX - span ? UINT64_MAX : p->enter_ns + span;
@@ -125,6 +126,7 @@ static void gen_stream(struct spair *v, size_t n, unsigned ntids)
 		s->p.summary = 0;
 		s->p.has_timeout = rnd() % 8 == 0;
 		s->p.timeout_ns = s->p.has_timeout ? (rnd() % 3 == 0 ? -1 : (int64_t)(rnd() >> 2)) : 0;
+		s->p.where = rnd() % 3 == 0 ? (uint8_t)(rnd() % 4) : 0;
 		if (rnd() % 10 == 0)
 			make_summary(&s->p);
 	}
@@ -138,7 +140,7 @@ static bool same_pair(const struct ior_event_pair *a, const struct ior_event_pai
 	       a->flags == b->flags && a->pid == b->pid && a->tid == b->tid && a->fd == b->fd &&
 	       a->sys == b->sys && !strcmp(a->comm, b->comm) && !strncmp(a->path, b->path, n) &&
 	       !strcmp(a->path2, b->path2) && a->summary == b->summary &&
-	       a->has_timeout == b->has_timeout && a->timeout_ns == b->timeout_ns &&
+	       a->has_timeout == b->has_timeout && a->timeout_ns == b->timeout_ns && a->where == b->where &&
 	       (!a->summary || (a->pairs == b->pairs && a->end_ns == b->end_ns));
 }
 
@@ -575,9 +577,9 @@ TEST(hostile_input_is_an_error)
 	char err[256];
 	size_t n;
 
-	n = raw_header(raw, 5, 3);
+	n = raw_header(raw, 6, 3);
 	CHECK(read_raw(raw, n, err, sizeof err) < 0);
-	CHECK(strstr(err, "version 5"));
+	CHECK(strstr(err, "version 6"));
 
 	/* a trigger: version 4 only (expr "x", fired 9, kind NONE), then END */
 	static const uint8_t trig[] = { 0x05, 1, 'x', 9, 0, 0x02, 0, 0, 0, 0, 0, 0, 0 };
@@ -595,6 +597,19 @@ TEST(hostile_input_is_an_error)
 	memcpy(raw + n, trig, sizeof trig);
 	raw[n + 4] = 1; /* a pair's kind, without its pair */
 	CHECK(read_raw(raw, n + sizeof trig, err, sizeof err) < 0);
+	/* where an io_uring op ran: version 5 only (pair: MORE where=2, tid 5, gap 0, dur 0) */
+	n = raw_header(raw, 5, 3);
+	memcpy(raw + n, "\xc1\x02\x05\x00\x00", 5);
+	CHECK_EQ_INT(read_raw(raw, n + 5, err, sizeof err), 0);
+	n = raw_header(raw, 4, 3);
+	memcpy(raw + n, "\xc1\x02\x05\x00\x00", 5);
+	CHECK(read_raw(raw, n + 5, err, sizeof err) < 0);
+	n = raw_header(raw, 5, 3);
+	memcpy(raw + n, "\xc1\x84\x05\x00\x00", 5); /* MORE bits it does not define */
+	CHECK(read_raw(raw, n + 5, err, sizeof err) < 0);
+	n = raw_header(raw, 5, 3);
+	memcpy(raw + n, "\xc1", 1); /* cut before the MORE byte */
+	CHECK(read_raw(raw, n + 1, err, sizeof err) < 0);
 
 	/* a wait's timeout: version 3 only (pair: tid 5, timeout 50, gap 0, dur 0) */
 	n = raw_header(raw, 3, 3);
