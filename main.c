@@ -35,6 +35,7 @@ static const struct ior_flag flag_table[] = {
 	{ "pid", IOR_FLAG_INT, &opts.pid, "trace only this process id, until it exits (-follow: and its descendants)" },
 	{ "tid", IOR_FLAG_INT, &opts.tid, "trace only this thread id, until it exits" },
 	{ "follow", IOR_FLAG_BOOL, &opts.follow, "with -pid: also trace the processes it has and makes, until all of them exited" },
+	{ "noblock", IOR_FLAG_BOOL, &opts.no_block, "do not trace block requests (the device table, device time and requests of each pair)" },
 	{ "u", IOR_FLAG_STRING, &opts.user, "with -- CMD: run CMD as this user (a name or a uid; default: the user who ran sudo, else ior's)" },
 	{ "comm", IOR_FLAG_STRING, &opts.comm, "trace only commands whose name contains this" },
 	{ "path", IOR_FLAG_STRING, &opts.path, "show only events whose path contains this" },

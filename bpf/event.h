@@ -51,6 +51,7 @@ enum ior_rec_kind {
 	IOR_REC_ASYNC_SUBMIT = 8, /* struct ior_rec_async_submit: an async op was taken */
 	IOR_REC_ASYNC_DONE = 9,   /* struct ior_rec_async_done: it completed */
 	IOR_REC_URING_FILES = 10, /* struct ior_rec_uring_files: a ring's registered files changed */
+	IOR_REC_BLOCK = 11,       /* struct ior_rec_block: a block request completed */
 };
 
 struct ior_rec_head {
@@ -174,6 +175,41 @@ enum ior_async_args {
 	IOR_ASYNC_ARGS_FILE,  /* the fd the request's file came from (or none) */
 	IOR_ASYNC_ARGS_OPEN,  /* an open: dirfd, flags and path */
 	IOR_ASYNC_ARGS_CLOSE, /* a close: the fd it closes */
+};
+
+/* A block request, sent at its completion (block:block_rq_complete):
+ * h.pid/h.tid is the thread that was running when the request was first
+ * seen (block_io_start on 6.5+, else block_rq_insert, else
+ * block_rq_issue): the submitter; 0 when it was first seen at its
+ * completion (started before the trace). h.ts is the completion.
+ * start_ns: first seen; insert_ns: queued (0: never inserted); issue_ns:
+ * sent to the device (0: never issued, a flush sequence's empty write).
+ * dev is the whole disk's (the kernel's major << 20 | minor); bytes are
+ * those completed. rwbs as the kernel spells it (blk_fill_rwbs): at the
+ * first sighting and at completion (the flush machinery clears PREFLUSH
+ * between). */
+struct ior_rec_block {
+	struct ior_rec_head h;
+	__u64 start_ns;
+	__u64 insert_ns;
+	__u64 issue_ns;
+	__u64 sector;
+	__u32 dev;
+	__u32 bytes;
+	__s32 error;
+	__u32 pad;
+	char rwbs_start[8];
+	char rwbs[8];
+	char comm[IOR_COMM_LEN]; /* the submitter's */
+};
+
+/* A block request in flight (bpf.c "blk_reqs"): the tracepoints carry no
+ * request pointer, so one is known by its disk, first sector and
+ * operation letter (R, W, D, F, N). */
+struct ior_blk_key {
+	__u32 dev;
+	__u32 op;
+	__u64 sector;
 };
 
 /* A new process (child_pid == child_tid) or thread (child_pid == h.pid). */

@@ -89,7 +89,7 @@ struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes)
 
 struct ior_sink ior_csv_out_sink(struct ior_csv_out *c)
 {
-	return (struct ior_sink){ pair, tick, c };
+	return (struct ior_sink){ pair, tick, c, NULL };
 }
 
 int ior_csv_out_close(struct ior_csv_out *c)

@@ -34,6 +34,13 @@ struct ior_event_pair {
 	uint64_t pairs;
 	uint64_t end_ns;
 	int64_t timeout_ns;
+	/* Block requests its thread submitted inside it that completed
+	 * before it returned (pair/block.h): how many, their bytes, and the
+	 * time any of them was at the device (overlaps once; at most
+	 * duration_ns). 0 when none or not traced (-noblock, summaries). */
+	uint32_t blk_requests;
+	uint64_t blk_bytes;
+	uint64_t device_ns;
 };
 
 /* What a pair or summary row weighs when counting pairs. */

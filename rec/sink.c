@@ -21,5 +21,5 @@ static int sink_tick(void *ctx, uint64_t now)
 
 struct ior_sink ior_rec_sink(struct ior_rec_sink *s)
 {
-	return (struct ior_sink){ sink_pair, sink_tick, s };
+	return (struct ior_sink){ sink_pair, sink_tick, s, NULL };
 }

@@ -25,6 +25,14 @@ struct ior_stats_report_cfg {
 /* Writes the report to out. 0, -ENOMEM, or -EIO when out reports an error. */
 int ior_stats_report(struct ior_stats *s, FILE *out, const struct ior_stats_report_cfg *cfg);
 
+/* The Devices table (stats/devices.h) after the report, when block
+ * requests were seen: a line per device and op (requests and bytes as
+ * /proc/diskstats counts them), its device-time histogram by powers of
+ * two, the top processes and files. name gives a device's name (NULL:
+ * this host's, pair/devname.h). 0 or -EIO. */
+int ior_stats_report_devices(struct ior_stats *s, FILE *out, const struct ior_stats_report_cfg *cfg,
+			     const char *(*name)(void *ctx, uint32_t dev), void *ctx);
+
 /* "850ns", "12.3µs" (3 significant digits from µs on), "4.56ms", "1.23s",
  * "1234s"; ascii: "us". */
 void ior_stats_format_ns(char *buf, size_t len, uint64_t ns, bool ascii);

@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct batch batch[2];
 	static uint64_t rec[(sizeof(struct ior_rec_exit) + 64) / 8];
 	struct ior_fdtab *fds = ior_fdtab_new(64, 8);
-	struct ior_pair_cfg cfg = { fds, (size && data[0] & 1) ? "a" : NULL, sink, NULL, NULL, canon, NULL };
+	struct ior_pair_cfg cfg = { fds, (size && data[0] & 1) ? "a" : NULL, sink, NULL, NULL, canon, NULL, NULL };
 	struct ior_pairer *p = fds ? ior_pair_new(&cfg) : NULL;
 	struct ior_merge *m = ior_merge_new(2, 3 * IOR_BATCH_BYTES);
 	uint64_t ts = 1000;
