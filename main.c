@@ -49,6 +49,7 @@ static const struct ior_flag flag_table[] = {
 	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q)" },
 	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two, 64K to 1G: 1M, 8M (default 8M, less on machines with more than 4 CPUs)" },
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
+	{ "plainDevice", IOR_FLAG_BOOL, &opts.plain_device, "-plain with three more columns: deviceNs, requests, deviceBytes (the pair's block requests)" },
 	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },
 	{ "flamegraph", IOR_FLAG_BOOL, &opts.flamegraph, "record every pair to HOST-NAME-TIME.ior.zst" },
 	{ "parquet", IOR_FLAG_STRING, &opts.parquet, "also write every pair to this Parquet file (written as FILE.tmp, renamed when complete)" },
@@ -221,6 +222,12 @@ int main(int argc, char **argv)
 				"(ior parquet FILE converts one)\n", ior_cmd_trace_only_output(&opts));
 		return 2;
 	}
+	if (opts.plain_device && (opts.ior_file || opts.no_block)) {
+		fprintf(stderr, "ior: -plainDevice shows the block requests of a live trace: drop %s\n",
+			opts.ior_file ? "-ior (recordings keep the device table only)" : "-noblock");
+		return 2;
+	}
+	opts.plain |= opts.plain_device;
 	if (opts.ior_file && opts.summary && opts.plain) {
 		fprintf(stderr, "ior: -ior with -plain replays the recording as CSV, with -summary it prints its "
 				"tables: use one of them\n");

@@ -455,7 +455,7 @@ static int open_csv(struct trace *t)
 {
 	int r = -ENOMEM;
 
-	if (!(t->csv = ior_csv_out_new(stdout, t->esc, stderr)) ||
+	if (!(t->csv = ior_csv_out_new(stdout, t->esc, stderr, t->o->plain_device)) ||
 	    (r = ior_session_add_sink(t->session, ior_csv_out_sink(t->csv))))
 		return t->err[0] = 0, fail(t, r, "setting up the CSV output");
 	return 0;
