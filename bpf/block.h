@@ -33,6 +33,36 @@ INLINE void blk_read_key(void *ctx, __u32 dev_off, __u32 sector_off, __u32 rwbs_
 	k->sector = tp_u64(ctx, sector_off);
 	bpf_probe_read_kernel(rwbs, 8, (const char *)ctx + rwbs_off);
 	k->op = blk_op(rwbs);
+	if (k->op == 'F') /* a flush has no sector: its completion says -1, its issue 0 */
+		k->sector = 0;
+}
+
+/* A request with PREFLUSH (rwbs "FW...") waits for a flush the flush
+ * machinery issues later, often from kblockd: that flush is charged to
+ * the latest such request's thread on the device (the machinery merges
+ * concurrent ones into one flush). */
+INLINE void blk_flush_owner(const struct ior_blk_key *k, const char *rwbs, const struct ior_blk_start *st)
+{
+	if (rwbs[0] == 'F' && k->op != 'F')
+		bpf_map_update_elem(&blk_flush_owners, &k->dev, st, BPF_ANY);
+}
+
+/* The thread a flush is charged to, into fresh: its owner's, else the
+ * current one's. */
+INLINE void blk_submitter(const struct ior_blk_key *k, struct ior_blk_start *fresh, __u64 now)
+{
+	struct ior_blk_start *owner = k->op == 'F' ? bpf_map_lookup_elem(&blk_flush_owners, &k->dev) : NULL;
+
+	if (owner) {
+		fresh->pid_tgid = owner->pid_tgid;
+		fresh->start_ns = owner->start_ns;
+		__builtin_memcpy(fresh->comm, owner->comm, IOR_COMM_LEN);
+		bpf_map_delete_elem(&blk_flush_owners, &k->dev);
+		return;
+	}
+	fresh->pid_tgid = bpf_get_current_pid_tgid();
+	fresh->start_ns = now;
+	bpf_get_current_comm(fresh->comm, sizeof fresh->comm);
 }
 
 INLINE int blk_seen(void *ctx, int point)
@@ -44,15 +74,14 @@ INLINE int blk_seen(void *ctx, int point)
 	blk_read_key(ctx, blk_dev_off, blk_sector_off, blk_rwbs_off, &k, fresh.rwbs);
 	st = bpf_map_lookup_elem(&blk_reqs, &k);
 	if (!st) {
-		fresh.pid_tgid = bpf_get_current_pid_tgid();
-		fresh.start_ns = now;
-		bpf_get_current_comm(fresh.comm, sizeof fresh.comm);
+		blk_submitter(&k, &fresh, now);
 		if (bpf_map_update_elem(&blk_reqs, &k, &fresh, BPF_NOEXIST)) {
 			__sync_fetch_and_add(&blk_full, 1);
 			return 0;
 		}
 		if (!(st = bpf_map_lookup_elem(&blk_reqs, &k)))
 			return 0;
+		blk_flush_owner(&k, fresh.rwbs, &fresh);
 	}
 	if (point == BLK_INSERT)
 		st->insert_ns = now;

@@ -272,4 +272,12 @@ struct {
 	__type(value, struct ior_blk_start);
 } blk_reqs SEC(".maps");
 
+/* Per device, the latest request waiting for a flush (bpf/block.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct ior_blk_start);
+} blk_flush_owners SEC(".maps");
+
 #endif

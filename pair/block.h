@@ -19,6 +19,10 @@ enum ior_blk_op { IOR_BLK_READ, IOR_BLK_WRITE, IOR_BLK_DISCARD, IOR_BLK_FLUSH, I
 #define IOR_BLK_SYNC 8u
 #define IOR_BLK_META 16u
 
+/* Device-time intervals kept per open pair; past it neighbours merge
+ * (counted in blk_cover_merged: the device time may then overcount). */
+#define IOR_BLK_IV_MAX 4096
+
 struct ior_block_req {
 	uint64_t done_ns;   /* completion, CLOCK_MONOTONIC */
 	uint64_t start_ns;  /* first seen (submitted) */
@@ -51,9 +55,10 @@ static inline uint64_t ior_blk_device_ns(const struct ior_block_req *r)
 	return r->issue_ns && r->done_ns > r->issue_ns ? r->done_ns - r->issue_ns : 0;
 }
 
-/* Whether diskstats counts it as an I/O of its op: requests never
- * issued (part of a flush sequence) are not. */
-static inline int ior_blk_is_io(const struct ior_block_req *r)
+/* Whether it went to the device: a PREFLUSH write without data is
+ * completed by the flush machinery, never issued (diskstats still counts
+ * it as a write: so does ior, but not in the latency histograms). */
+static inline int ior_blk_issued(const struct ior_block_req *r)
 {
 	return r->issue_ns != 0;
 }

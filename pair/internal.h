@@ -56,7 +56,6 @@ struct blk_iv {
 	uint64_t s, e;
 };
 
-#define IOR_BLK_IV_MAX 4096 /* intervals kept per pair; past it neighbours merge (counted) */
 
 struct blk_acc {
 	uint32_t tid;

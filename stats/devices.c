@@ -69,10 +69,6 @@ void ior_devices_add(struct ior_devices *d, const struct ior_block_req *q)
 		d->dropped++;
 		return;
 	}
-	if (!ior_blk_is_io(q)) {
-		r->not_io++;
-		return;
-	}
 	r->requests++;
 	r->bytes += q->bytes;
 	r->errors += q->error != 0;
@@ -80,8 +76,12 @@ void ior_devices_add(struct ior_devices *d, const struct ior_block_req *q)
 		r->in_pairs++;
 		r->in_pairs_bytes += q->bytes;
 	}
-	ior_hist_add(&r->queue, ior_blk_queue_ns(q), 1);
-	ior_hist_add(&r->device, ior_blk_device_ns(q), 1);
+	if (ior_blk_issued(q)) {
+		ior_hist_add(&r->queue, ior_blk_queue_ns(q), 1);
+		ior_hist_add(&r->device, ior_blk_device_ns(q), 1);
+	} else {
+		r->not_issued++;
+	}
 	add_who(r->procs, &r->nprocs, q->pid, q->comm ? q->comm : "", q->bytes);
 	if (q->path && q->path[0])
 		add_who(r->files, &r->nfiles, 0, q->path, q->bytes);

@@ -2,8 +2,8 @@
  * operation, what biolatency prints and what /proc/diskstats counts:
  * requests, bytes, queue and device latency, and who waited on each
  * device (the top submitting processes and files). Requests never issued
- * (a flush sequence's empty write) are not I/Os: diskstats leaves them
- * out too. Memory: a row per (device, op) seen, at most
+ * (a flush sequence's empty write) count, as diskstats counts them, but
+ * stay out of the latency histograms. Memory: a row per (device, op) seen, at most
  * IOR_DEV_MAX_ROWS (the rest counted in dropped); IOR_DEV_TOP
  * processes and files per row, the others summed in (other). */
 #ifndef IOR_STATS_DEVICES_H
@@ -28,7 +28,7 @@ struct ior_dev_row {
 	uint8_t op;        /* enum ior_blk_op */
 	uint64_t requests, bytes, errors;
 	uint64_t in_pairs, in_pairs_bytes; /* charged to a traced syscall */
-	uint64_t not_io;   /* completions that were never issued (not counted above) */
+	uint64_t not_issued; /* of requests: never issued (flush sequences), not in the histograms */
 	struct ior_hist queue, device; /* ns */
 	struct ior_dev_who procs[IOR_DEV_TOP + 1], files[IOR_DEV_TOP + 1]; /* last: (other) */
 	unsigned nprocs, nfiles;
