@@ -1,0 +1,83 @@
+#!/bin/bash
+# Block requests on a loop device nothing else uses (a file-backed image
+# under $T): over a traced run, the completed reads, writes, discards and
+# flushes and the sectors in /proc/diskstats for that device equal ior's
+# Devices table exactly. The workload's "blockdev" scenario makes N
+# O_DIRECT pwrite64 and pread64 of 4 KiB: each pair carries its one
+# request of 4096 bytes and a device time within its duration; its fsync
+# carries the flush. Then an ext4 on the device: a buffered write by dd
+# and a sync by another process: the writeback is the kworker's and
+# jbd2's, the device's, never dd's write pairs.
+. "$(dirname "$0")/../lib/common.sh"
+setup
+BLOCKCHECK="$TESTS_DIR/lib/blockcheck.py"
+N=64
+
+command -v losetup >/dev/null || { fail block-setup "losetup missing (util-linux)"; finish; exit; }
+truncate -s 64M "$T/disk.img"
+LOOP=$(losetup -f --show "$T/disk.img") || { fail block-setup "losetup -f --show failed"; finish; exit; }
+at_exit "losetup -d $LOOP"
+DEV=$(basename "$LOOP")
+settle() { command -v udevadm >/dev/null && udevadm settle -t 5; sleep "$SETTLE"; }
+settle
+
+# bc NAME ARGS...: blockcheck.py ARGS, PASS or FAIL with its output
+bc() {
+	local name=$1 out
+	shift
+	if out=$(python3 "$BLOCKCHECK" "$@" 2>&1); then
+		pass "$name"
+		echo "$out" | sed 's/^/      /'
+	else
+		fail "$name" "$(echo "$out" | tail -n 1)"
+		echo "$out" | head -n -1 | sed 's/^/      /'
+	fi
+}
+
+# O_DIRECT: one request per pair, exactly diskstats' counts.
+if ! start_workload blockdev "$LOOP" "$N"; then
+	fail block-direct-run "$WHY"
+elif ! start_ior -plainDevice -summary -pid "$WL_PID"; then
+	fail block-direct-run "$WHY"
+else
+	cp /proc/diskstats "$T/before"
+	release_workload
+	if ! wait_workload 30; then
+		fail block-direct-run "$WHY"
+	fi
+	settle
+	stop_ior || fail block-direct-stop "$WHY"
+	cp /proc/diskstats "$T/after"
+	bc block-direct-diskstats diskstats "$T/before" "$T/after" "$DEV" "$IOR_ERR"
+	bc block-direct-preads pairs "$IOR_OUT" pread64 "$LOOP" "$N" 4096
+	bc block-direct-pwrites pairs "$IOR_OUT" pwrite64 "$LOOP" "$N" 4096
+	bc block-direct-fsync fsync "$IOR_OUT" "$LOOP"
+	bc block-direct-submitter devprocs "$IOR_ERR" "$DEV" read "workload\[$WL_LAST\]"
+	check_stats block-direct-statistics "lost=0" "requests not remembered=0"
+fi
+
+# Writeback: another process's sync; the kworker and jbd2 write, not dd.
+if ! command -v mkfs.ext4 >/dev/null; then
+	fail block-writeback "mkfs.ext4 missing (e2fsprogs)"
+else
+	mkdir "$T/mnt"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP" &&
+		mount -t ext4 "$LOOP" "$T/mnt" && at_exit "umount $T/mnt"
+	sync && settle
+	if ! mountpoint -q "$T/mnt"; then
+		fail block-writeback "mkfs.ext4 or mount of $LOOP failed"
+	elif ! start_ior -plainDevice -summary -comm dd; then
+		fail block-writeback-run "$WHY"
+	else
+		cp /proc/diskstats "$T/before"
+		dd if=/dev/zero of="$T/mnt/data" bs=64k count=64 status=none
+		sync
+		settle
+		stop_ior || fail block-writeback-stop "$WHY"
+		cp /proc/diskstats "$T/after"
+		bc block-writeback-diskstats diskstats "$T/before" "$T/after" "$DEV" "$IOR_ERR"
+		bc block-writeback-not-dd norequests "$IOR_OUT" write
+		bc block-writeback-threads devprocs "$IOR_ERR" "$DEV" write '(kworker|jbd2)' '^process .* dd\['
+	fi
+fi
+finish
