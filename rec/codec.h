@@ -22,6 +22,8 @@ enum {
 	OP_END = 0x02,   /* trailer: seven varints (struct ior_trace_totals; six in version 1) */
 	OP_RESET = 0x03, /* forget all strings and thread state */
 	OP_SUMMARY = 0x04, /* a summary row (version 2): rec_write.c, encode_summary */
+	OP_BLOCK = 0x05,   /* a block request (version 4): encode_block */
+	OP_DEVNAME = 0x06, /* a device's name (version 4): varint dev, varint string id */
 	OP_PAIR = 0x80,  /* low bits: PAIR_* */
 };
 
@@ -32,7 +34,12 @@ enum {
 	PAIR_TIME = 0x08, /* zigzag enter delta to the previous record; else enter = prev exit + gap */
 	PAIR_EXT = 0x10,  /* an EXT_* byte follows */
 	PAIR_WAIT = 0x20, /* version 3: a zigzag timeout (ns, -1 for ever) follows the bytes */
-	PAIR_RESERVED = 0x40,
+	PAIR_MORE = 0x40, /* version 4: a MORE_* byte follows the EXT byte */
+};
+
+enum {
+	MORE_DEVICE = 0x01, /* varints blk_requests, blk_bytes, device_ns after the timeout */
+	MORE_RESERVED = 0xfe,
 };
 
 enum {

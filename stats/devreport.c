@@ -64,8 +64,7 @@ static void who(FILE *out, const char *title, const struct ior_dev_who *w, unsig
 	}
 }
 
-int ior_stats_report_devices(struct ior_stats *s, FILE *out, const struct ior_stats_report_cfg *cfg,
-			     const char *(*name)(void *ctx, uint32_t dev), void *ctx)
+int ior_stats_report_devices(struct ior_stats *s, FILE *out, const struct ior_stats_report_cfg *cfg)
 {
 	struct ior_devices *d = ior_stats_devices(s);
 	bool ascii = cfg->esc == IOR_ESCAPE_ALWAYS;
@@ -80,8 +79,9 @@ int ior_stats_report_devices(struct ior_stats *s, FILE *out, const struct ior_st
 		char dn[64], q[200], v[200];
 		if (!r->requests)
 			continue;
-		if (name)
-			snprintf(dn, sizeof dn, "%s", name(ctx, r->dev));
+		if (cfg->dev_name) /* a recording's: escaped */
+			ior_escape_str(dn, sizeof dn, cfg->dev_name(cfg->dev_ctx, r->dev),
+				       strlen(cfg->dev_name(cfg->dev_ctx, r->dev)), cfg->esc);
 		else
 			ior_devname(r->dev, dn, sizeof dn);
 		lat5(q, sizeof q, &r->queue, ascii);
