@@ -526,6 +526,13 @@ int ior_blk_complete(void *ctx)
 	return block_on ? blk_complete(ctx) : 0;
 }
 
+/* The page cache: folios a traced thread added (a read's misses). */
+SEC("tracepoint/filemap/mm_filemap_add_to_page_cache")
+int ior_cache_add(void *ctx)
+{
+	return cache_on ? cache_add(ctx) : 0;
+}
+
 /* ---- flush and the bench's empty programs ----------------------------- */
 
 /* Run by user space on each CPU (BPF_PROG_TEST_RUN with

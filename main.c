@@ -49,7 +49,7 @@ static const struct ior_flag flag_table[] = {
 	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q)" },
 	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two, 64K to 1G: 1M, 8M (default 8M, less on machines with more than 4 CPUs)" },
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
-	{ "plainDevice", IOR_FLAG_BOOL, &opts.plain_device, "-plain with three more columns: deviceNs, requests, deviceBytes (the pair's block requests)" },
+	{ "plainDevice", IOR_FLAG_BOOL, &opts.plain_device, "-plain with four more columns: deviceNs, requests, deviceBytes (the pair's block requests), cachePages (pages it added to the page cache)" },
 	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },
 	{ "flamegraph", IOR_FLAG_BOOL, &opts.flamegraph, "record every pair to HOST-NAME-TIME.ior.zst" },
 	{ "parquet", IOR_FLAG_STRING, &opts.parquet, "also write every pair to this Parquet file (written as FILE.tmp, renamed when complete)" },

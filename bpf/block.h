@@ -14,6 +14,8 @@
 #include "bpf/maps.h"
 #include "bpf/batch.h"
 #include "bpf/async.h"
+#include "bpf/task.h"
+#include "bpf/record.h"
 
 enum blk_point { BLK_START, BLK_INSERT, BLK_ISSUE };
 
@@ -126,6 +128,39 @@ INLINE int blk_complete(void *ctx)
 		batch_commit(b, sizeof *r);
 	}
 	bpf_map_delete_elem(&blk_reqs, &k);
+	return 0;
+}
+
+/* A page-cache fill by a traced thread: one record per folio, batched
+ * like the lifecycle records (user space adds them to the thread's open
+ * pair). Other processes' fills cost the filters only. */
+INLINE int cache_add(void *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct ior_rec_cache *r;
+	struct ior_batch *b;
+	char comm[IOR_COMM_LEN];
+
+	if (!pid_wanted(pid_tgid))
+		return 0;
+	if (filter_comm_len) {
+		bpf_get_current_comm(comm, sizeof comm);
+		if (!comm_wanted(comm))
+			return 0;
+	}
+	if (!(r = lifecycle_slot(ctx, &b)))
+		return 0;
+	fill_head(&r->h, pid_tgid, IOR_REC_CACHE, 0, sizeof *r);
+	r->ino = tp_u64(ctx, cache_ino_off);
+	r->index = tp_u64(ctx, cache_index_off);
+	r->dev = tp_u32(ctx, cache_dev_off);
+	r->pages = 1;
+	if (cache_order_off != ~0u) {
+		__u8 order = 0;
+		bpf_probe_read_kernel(&order, 1, (const char *)ctx + cache_order_off);
+		r->pages = 1u << (order & 0x1f);
+	}
+	batch_commit(b, sizeof *r);
 	return 0;
 }
 

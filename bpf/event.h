@@ -52,6 +52,7 @@ enum ior_rec_kind {
 	IOR_REC_ASYNC_DONE = 9,   /* struct ior_rec_async_done: it completed */
 	IOR_REC_URING_FILES = 10, /* struct ior_rec_uring_files: a ring's registered files changed */
 	IOR_REC_BLOCK = 11,       /* struct ior_rec_block: a block request completed */
+	IOR_REC_CACHE = 12,       /* struct ior_rec_cache: the head's thread added pages to the page cache */
 };
 
 struct ior_rec_head {
@@ -201,6 +202,17 @@ struct ior_rec_block {
 	char rwbs_start[8];
 	char rwbs[8];
 	char comm[IOR_COMM_LEN]; /* the submitter's */
+};
+
+/* filemap:mm_filemap_add_to_page_cache, by a traced thread: a folio of
+ * pages (1 << order; 1 on kernels whose record has no order) of the file
+ * (dev, ino) at index entered the page cache. */
+struct ior_rec_cache {
+	struct ior_rec_head h;
+	__u64 ino;
+	__u64 index;
+	__u32 dev;
+	__u32 pages;
 };
 
 /* A block request in flight (bpf.c "blk_reqs"): the tracepoints carry no

@@ -76,6 +76,11 @@ const volatile __u32 blk_dev_off = 0, blk_sector_off = 0, blk_rwbs_off = 0;
 const volatile __u32 blk_c_dev_off = 0, blk_c_sector_off = 0, blk_c_nr_sector_off = 0;
 const volatile __u32 blk_c_error_off = 0, blk_c_rwbs_off = 0;
 
+/* filemap:mm_filemap_add_to_page_cache's record (trace/kfields.c);
+ * cache_order_off ~0: no order field (one page per event). */
+const volatile __u32 cache_on = 0;
+const volatile __u32 cache_ino_off = 0, cache_index_off = 0, cache_dev_off = 0, cache_order_off = ~0u;
+
 /* Counted here because nothing else would tell: path pointers that could
  * not be remembered between enter and exit (path_args full), and records
  * dropped because the CPU's batch was in use by a program this one

@@ -153,7 +153,7 @@ size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_e
 
 void ior_csv_write_device_header(FILE *out)
 {
-	fputs("durationToPrevNs,durationNs,comm,pid.tid,name,ret,file,deviceNs,requests,deviceBytes\n", out);
+	fputs("durationToPrevNs,durationNs,comm,pid.tid,name,ret,file,deviceNs,requests,deviceBytes,cachePages\n", out);
 }
 
 size_t ior_csv_add_device(char *row, size_t len, const struct ior_event_pair *p)
@@ -166,6 +166,8 @@ size_t ior_csv_add_device(char *row, size_t len, const struct ior_event_pair *p)
 	ior_text_put_u64(&b, p->blk_requests);
 	ior_text_put(&b, ",", 1);
 	ior_text_put_u64(&b, p->blk_bytes);
+	ior_text_put(&b, ",", 1);
+	ior_text_put_u64(&b, p->cache_pages);
 	ior_text_put(&b, "\n", 1);
 	return b.len;
 }

@@ -127,6 +127,14 @@ static void acc_cover(struct ior_pairer *p, struct blk_acc *a, uint64_t s, uint6
 	a->iv[i].e = e;
 }
 
+/* tid's syscall open since at or before ts, or NULL. */
+static struct tid_st *tid_find_open(struct ior_pairer *p, uint32_t tid, uint64_t ts)
+{
+	struct tid_st *t = tid ? tid_lookup(p, tid) : NULL;
+
+	return t && t->open && t->enter_ts <= ts ? t : NULL;
+}
+
 /* The pair of t a request that started at start_ns belongs to, or NULL. */
 static struct tid_st *charged_pair(struct ior_pairer *p, uint32_t tid, uint64_t start_ns)
 {
@@ -224,4 +232,23 @@ void ior_pair_block_forget(struct ior_pairer *p, uint32_t tid)
 	free(a->iv);
 	*a = p->acc[--p->nacc];
 	memset(&p->acc[p->nacc], 0, sizeof p->acc[p->nacc]);
+}
+
+/* Pages a traced thread added to the page cache: its open syscall's
+ * (a read's misses, and the readahead it started), else counted apart. */
+void ior_pair_cache(struct ior_pairer *p, const char *rec, size_t len)
+{
+	struct ior_rec_cache c;
+	struct tid_st *t;
+
+	if (len < sizeof c) {
+		p->st.bad_records++;
+		return;
+	}
+	memcpy(&c, rec, sizeof c);
+	p->st.cache_pages += c.pages;
+	if ((t = tid_find_open(p, c.h.tid, c.h.ts)))
+		t->cache_pages += c.pages;
+	else
+		p->st.cache_outside += c.pages;
 }

@@ -41,7 +41,26 @@ struct ior_event_pair {
 	uint32_t blk_requests;
 	uint64_t blk_bytes;
 	uint64_t device_ns;
+	/* Pages its thread added to the page cache while inside it
+	 * (filemap:mm_filemap_add_to_page_cache: a folio counts its pages):
+	 * a read's misses and the readahead it started. 0 when none or not
+	 * traced. */
+	uint64_t cache_pages;
 };
+
+enum ior_cache_kind { IOR_CACHE_NONE, IOR_CACHE_HIT, IOR_CACHE_PARTIAL, IOR_CACHE_MISS };
+
+/* A read that returned bytes: a hit when it added no page, a miss when it
+ * added at least the 4 KiB pages its bytes take, else partial; NONE for
+ * a pair that read nothing (is_read: the caller knows its class). */
+static inline enum ior_cache_kind ior_pair_cache_kind(const struct ior_event_pair *p, int is_read)
+{
+	if (!is_read || !p->bytes || p->summary)
+		return IOR_CACHE_NONE;
+	if (!p->cache_pages)
+		return IOR_CACHE_HIT;
+	return p->cache_pages >= (p->bytes + 4095) / 4096 ? IOR_CACHE_MISS : IOR_CACHE_PARTIAL;
+}
 
 /* What a pair or summary row weighs when counting pairs. */
 static inline uint64_t ior_pair_count(const struct ior_event_pair *p)

@@ -23,6 +23,7 @@ struct tid_st {
 	uint64_t enter_ts, last_exit;
 	int64_t fd;
 	uint64_t flags, aux;
+	uint64_t cache_pages; /* page-cache pages the open syscall added */
 	char comm[IOR_COMM_LEN];
 };
 
@@ -142,6 +143,7 @@ void ior_pair_block(struct ior_pairer *p, const char *rec, size_t len);
 void ior_pair_block_exit(struct ior_pairer *p, const struct tid_st *t, struct ior_event_pair *e);
 void ior_pair_block_free(struct ior_pairer *p);
 void ior_pair_block_forget(struct ior_pairer *p, uint32_t tid);
+void ior_pair_cache(struct ior_pairer *p, const char *rec, size_t len);
 /* pair/pair.c: the state of tid, or NULL. */
 struct tid_st *tid_lookup(struct ior_pairer *p, uint32_t tid);
 void ior_pair_learn_unpaired_open(struct ior_pairer *p, const struct exit_base *x, const char *rec,

@@ -157,6 +157,7 @@ static void on_enter(struct ior_pairer *p, const void *rec, size_t len)
 	s->fd = e.fd;
 	s->flags = e.flags;
 	s->aux = e.aux;
+	s->cache_pages = 0;
 	memcpy(s->comm, e.comm, sizeof s->comm);
 	s->comm[sizeof s->comm - 1] = 0;
 }
@@ -237,6 +238,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 		e.bytes = (uint64_t)x.ret;
 	if (p->nacc)
 		ior_pair_block_exit(p, t, &e);
+	e.cache_pages = t->cache_pages;
 	ior_pair_name_files(p, s, t, &e, raw0, raw1);
 	if (p->has_net || s->family == IOR_FAM_Polling || s == p->mmsg[0] || s == p->mmsg[1])
 		ior_pair_name_net(p, s, t, &e);
@@ -409,6 +411,9 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 		break;
 	case IOR_REC_BLOCK:
 		ior_pair_block(p, rec, len);
+		break;
+	case IOR_REC_CACHE:
+		ior_pair_cache(p, rec, len);
 		break;
 	default:
 		p->st.bad_records++;

@@ -34,6 +34,8 @@ struct ior_pair_stats {
 	uint64_t blk_requests;     /* block requests completed (pair/block.h) */
 	uint64_t blk_in_pairs;     /* of them, charged to a pair */
 	uint64_t blk_cover_merged; /* a pair's device-time intervals past IOR_BLK_IV_MAX merged (may overcount) */
+	uint64_t cache_pages;      /* page-cache pages traced threads added */
+	uint64_t cache_outside;    /* of them, outside a syscall (page faults of mmaps) */
 };
 
 /* An enter still open: what a hung syscall looks like. */

@@ -39,7 +39,8 @@ enum {
 
 enum {
 	MORE_DEVICE = 0x01, /* varints blk_requests, blk_bytes, device_ns after the timeout */
-	MORE_RESERVED = 0xfe,
+	MORE_CACHE = 0x02,  /* varint cache_pages after those */
+	MORE_RESERVED = 0xfc,
 };
 
 enum {

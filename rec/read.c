@@ -338,11 +338,13 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 		p->timeout_ns = unzigzag(gap);
 	}
 	p->blk_requests = 0;
-	p->blk_bytes = p->device_ns = 0;
+	p->blk_bytes = p->device_ns = p->cache_pages = 0;
 	if (more & MORE_DEVICE) {
 		if (get_u32(c, &p->blk_requests) || get_varint(c, &p->blk_bytes) || get_varint(c, &p->device_ns))
 			return -1;
 	}
+	if (more & MORE_CACHE && get_varint(c, &p->cache_pages))
+		return -1;
 	if (get_varint(c, &gap) || get_varint(c, &dur))
 		return -1;
 	if (!(op & PAIR_TIME))
@@ -392,7 +394,7 @@ static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_ev
 	p->timeout_ns = 0;
 	p->summary = 1;
 	p->blk_requests = 0;
-	p->blk_bytes = p->device_ns = 0;
+	p->blk_bytes = p->device_ns = p->cache_pages = 0;
 	p->end_ns = p->enter_ns + span;
 	put_strings(r, p, ids, comm, path, 0);
 	return 0;

@@ -370,7 +370,7 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 	ext |= path2 != s->path2 ? EXT_PATH2 : 0;
 	ext |= p->flags != s->flags ? EXT_FLAGS : 0;
 	ext |= (uint8_t)(bytes_mode(s, p) << EXT_BYTES_SHIFT);
-	uint8_t more = p->blk_requests || p->device_ns ? MORE_DEVICE : 0;
+	uint8_t more = (p->blk_requests || p->device_ns ? MORE_DEVICE : 0) | (p->cache_pages ? MORE_CACHE : 0);
 	if (more)
 		op |= PAIR_MORE | PAIR_EXT;
 	if (ext)
@@ -413,6 +413,8 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 		o = put_varint(o, p->blk_bytes);
 		o = put_varint(o, p->device_ns);
 	}
+	if (more & MORE_CACHE)
+		o = put_varint(o, p->cache_pages);
 	o = put_varint(o, p->gap_ns);
 	o = put_varint(o, p->duration_ns);
 	w->raw_len = (size_t)(o - w->raw);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "pair/block.h"
+#include "pair/event_pair.h"
 #include "stats/hist.h"
 
 #define IOR_DEV_MAX_ROWS 256
@@ -38,6 +39,10 @@ struct ior_devices {
 	struct ior_dev_row *rows;
 	unsigned n;
 	uint64_t dropped; /* requests of rows past IOR_DEV_MAX_ROWS */
+	/* Of the pairs (ior_stats_add): read pairs by enum ior_cache_kind,
+	 * the pages they added, the pairs with block requests and their
+	 * device time. */
+	uint64_t cache[4], cache_pages, blk_pairs, device_ns;
 };
 
 void ior_devices_init(struct ior_devices *d);

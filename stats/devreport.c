@@ -69,8 +69,19 @@ int ior_stats_report_devices(struct ior_stats *s, FILE *out, const struct ior_st
 	struct ior_devices *d = ior_stats_devices(s);
 	bool ascii = cfg->esc == IOR_ESCAPE_ALWAYS;
 
+	if (d->cache_pages || d->cache[IOR_CACHE_HIT]) {
+		fprintf(out, "\nPage cache: %" PRIu64 " reads: %" PRIu64 " hits, %" PRIu64 " partial, %" PRIu64
+			     " misses; %" PRIu64 " pages added\n",
+			d->cache[IOR_CACHE_HIT] + d->cache[IOR_CACHE_PARTIAL] + d->cache[IOR_CACHE_MISS],
+			d->cache[IOR_CACHE_HIT], d->cache[IOR_CACHE_PARTIAL], d->cache[IOR_CACHE_MISS], d->cache_pages);
+	}
 	if (!d->n)
-		return 0;
+		return ferror(out) ? -EIO : 0;
+	if (d->blk_pairs) {
+		char t[32];
+		ior_stats_format_ns(t, sizeof t, d->device_ns, ascii);
+		fprintf(out, "\n%" PRIu64 " pairs waited on block requests: %s at the device\n", d->blk_pairs, t);
+	}
 	fprintf(out, "\nDevices (block requests; latency min/p50/p95/p99/max)\n");
 	fprintf(out, "%-12s %-7s %10s %14s %6s %11s %14s  %-40s %s\n", "device", "op", "requests", "bytes",
 		"errors", "in-syscalls", "syscall-bytes", "queue", "device");

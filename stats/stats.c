@@ -296,6 +296,10 @@ int ior_stats_add(struct ior_stats *s, const struct ior_event_pair *p)
 		s->tot.last_ns = exit_ns;
 	add_sums(&s->tot.sums, p, n, cls);
 	add_sums(&s->sys[p->sys], p, n, cls);
+	s->dev.cache[ior_pair_cache_kind(p, cls == IOR_SC_READ)]++;
+	s->dev.cache_pages += p->cache_pages;
+	s->dev.device_ns += p->device_ns;
+	s->dev.blk_pairs += p->blk_requests != 0;
 	if (!p->summary)
 		r = add_hists(s, p);
 	if (n) {

@@ -219,7 +219,7 @@ int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whyl
  * trace_event_raw_ struct, under one of the names it had), else from the
  * tracepoint's tracefs format file (kernels without BTF). */
 struct tp_layout {
-	const char *tp;             /* events/block/TP/format */
+	const char *cat, *tp;       /* events/CAT/TP/format */
 	const char *const *btf;     /* NULL-ended struct names */
 	char *format;               /* read once, owned */
 	size_t format_len;
@@ -233,7 +233,7 @@ static int read_format(struct tp_layout *l, char *why, size_t whylen)
 
 	if (!root)
 		return snprintf(why, whylen, "tracefs: %s", err), -ENOENT;
-	snprintf(path, sizeof path, "%s/events/block/%s/format", root, l->tp);
+	snprintf(path, sizeof path, "%s/events/%s/%s/format", root, l->cat, l->tp);
 	if (!(f = fopen(path, "re")))
 		return snprintf(why, whylen, "%s: %s", path, strerror(errno)), -errno;
 	l->format = malloc(65536);
@@ -251,7 +251,7 @@ static int tp_field(struct ior_bpf_obj *obj, struct tp_layout *l, const char *fi
 	if (!l->format && read_format(l, why, whylen))
 		return -ENOENT;
 	if (ior_tpformat_field(l->format, l->format_len, field, off, size))
-		return snprintf(why, whylen, "block:%s has no field '%s'", l->tp, field), -ENOENT;
+		return snprintf(why, whylen, "%s:%s has no field '%s'", l->cat, l->tp, field), -ENOENT;
 	return 0;
 }
 
@@ -269,7 +269,7 @@ static int set_layout(struct ior_bpf_obj *obj, struct tp_layout *l, const struct
 		if (tp_field(obj, l, f[i].field, &off, &size, why, whylen))
 			return 0;
 		if (f[i].exact ? size != f[i].size : size < f[i].size) {
-			snprintf(why, whylen, "block:%s: %s is %u bytes, ior reads %u", l->tp, f[i].field, size,
+			snprintf(why, whylen, "%s:%s: %s is %u bytes, ior reads %u", l->cat, l->tp, f[i].field, size,
 				 f[i].size);
 			return 0;
 		}
@@ -294,8 +294,8 @@ int ior_kfields_set_block(struct ior_bpf_obj *obj, char *why, size_t whylen)
 		{ "nr_sector", "blk_c_nr_sector_off", 4, true }, { "error", "blk_c_error_off", 4, true },
 		{ "rwbs", "blk_c_rwbs_off", 8, false },
 	};
-	struct tp_layout lrq = { "block_rq_issue", rq_types, NULL, 0 };
-	struct tp_layout lc = { "block_rq_complete", c_types, NULL, 0 };
+	struct tp_layout lrq = { "block", "block_rq_issue", rq_types, NULL, 0 };
+	struct tp_layout lc = { "block", "block_rq_complete", c_types, NULL, 0 };
 	uint32_t on = 1;
 	int ok = set_layout(obj, &lrq, rq, sizeof rq / sizeof *rq, why, whylen) &&
 		 set_layout(obj, &lc, c, sizeof c / sizeof *c, why, whylen) &&
@@ -303,5 +303,25 @@ int ior_kfields_set_block(struct ior_bpf_obj *obj, char *why, size_t whylen)
 
 	free(lrq.format);
 	free(lc.format);
+	return ok;
+}
+
+int ior_kfields_set_cache(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	static const char *const types[] = { "trace_event_raw_mm_filemap_op_page_cache", NULL };
+	static const struct blk_field f[] = {
+		{ "i_ino", "cache_ino_off", 8, true }, { "index", "cache_index_off", 8, true },
+		{ "s_dev", "cache_dev_off", 4, true },
+	};
+	struct tp_layout l = { "filemap", "mm_filemap_add_to_page_cache", types, NULL, 0 };
+	uint32_t on = 1, off, size;
+	char ignored[128];
+	int ok = set_layout(obj, &l, f, sizeof f / sizeof *f, why, whylen);
+
+	/* order: folios of several pages (Linux 6.5+); else a page each */
+	if (ok && !tp_field(obj, &l, "order", &off, &size, ignored, sizeof ignored) && size == 1)
+		ok = !ior_loader_set_global(obj, "cache_order_off", &off, sizeof off, why, whylen);
+	ok = ok && !ior_loader_set_global(obj, "cache_on", &on, sizeof on, why, whylen);
+	free(l.format);
 	return ok;
 }

@@ -29,5 +29,8 @@ int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whyl
  * else from tracefs' format files. 1 when every offset was found and
  * set, else 0 with why (block requests are not traced). */
 int ior_kfields_set_block(struct ior_bpf_obj *obj, char *why, size_t whylen);
+/* filemap:mm_filemap_add_to_page_cache's record (bpf/block.h's
+ * cache_add), from BTF or tracefs; 1 when set, else 0 with why. */
+int ior_kfields_set_cache(struct ior_bpf_obj *obj, char *why, size_t whylen);
 
 #endif

@@ -66,8 +66,9 @@ static const struct { const char *prog, *tp; bool optional; } blk_points[] = {
 	{ "ior_blk_start", "block_io_start", true },
 };
 #define BLK_POINTS (sizeof blk_points / sizeof blk_points[0])
+#define CACHE_PROG "ior_cache_add" /* filemap:mm_filemap_add_to_page_cache */
 
-_Static_assert(sizeof tracing / sizeof *tracing + 5 + AIO_POINTS + BLK_POINTS <= IOR_PROBE_MAX_ATTACH,
+_Static_assert(sizeof tracing / sizeof *tracing + 5 + AIO_POINTS + BLK_POINTS + 1 <= IOR_PROBE_MAX_ATTACH,
 	       "tp_fds holds them, io_uring's, libaio's and the block layer's");
 
 /* What tracing does without a feature, said once (log/log.h). */
@@ -119,6 +120,8 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 	for (unsigned i = 0; p->block && i < BLK_POINTS && k < max; i++)
 		if (!blk_points[i].optional || p->blk_start)
 			names[k++] = blk_points[i].prog;
+	if (p->cache && k < max)
+		names[k++] = CACHE_PROG;
 	return k;
 }
 
@@ -300,6 +303,7 @@ static void setup_block(struct ior_probe *p, const struct ior_probe_cfg *c)
 
 	if (c->no_block) {
 		ior_feature_set(IOR_FEAT_BLOCK, false, "-noblock");
+		ior_feature_set(IOR_FEAT_PAGE_CACHE, false, "-noblock");
 		return;
 	}
 	p->block = ior_kfields_set_block(p->obj, why, sizeof why);
@@ -313,6 +317,11 @@ static void setup_block(struct ior_probe *p, const struct ior_probe_cfg *c)
 				 : why);
 	if (!p->block)
 		warn(c, "block requests: %s; pairs are shown without device time", why);
+	p->cache = ior_kfields_set_cache(p->obj, why, sizeof why) &&
+		   ior_loader_tracepoint_id("filemap", "mm_filemap_add_to_page_cache", why, sizeof why) >= 0;
+	ior_feature_set(IOR_FEAT_PAGE_CACHE, p->cache, p->cache ? "filemap:mm_filemap_add_to_page_cache" : why);
+	if (!p->cache)
+		warn(c, "page cache: %s; reads are shown without their cache misses", why);
 }
 
 /* The tp_btf programs the kernel refused (the loader's warning says why)
@@ -563,6 +572,19 @@ static int attach_block(struct ior_probe *p, char *err, size_t errlen)
 	return 0;
 }
 
+static int attach_cache(struct ior_probe *p, char *err, size_t errlen)
+{
+	int fd = ior_loader_prog_fd(p->obj, CACHE_PROG);
+
+	if (fd < 0)
+		return snprintf(err, errlen, "prog '%s': not loaded", CACHE_PROG), fd;
+	fd = ior_loader_attach_tracepoint(fd, "filemap", "mm_filemap_add_to_page_cache", err, errlen);
+	if (fd < 0)
+		return fd;
+	p->tp_fds[p->ntp++] = fd;
+	return 0;
+}
+
 int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 {
 	unsigned n;
@@ -588,7 +610,9 @@ int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 	int r = p->uring_tp ? attach_uring(p, err, errlen) : 0;
 	if (!r && p->aio)
 		r = attach_aio(p, err, errlen);
-	return !r && p->block ? attach_block(p, err, errlen) : r;
+	if (!r && p->block)
+		r = attach_block(p, err, errlen);
+	return !r && p->cache ? attach_cache(p, err, errlen) : r;
 }
 
 static bool is_enter(const struct ior_probe *p, int fd)

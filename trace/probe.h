@@ -11,7 +11,7 @@
 
 struct ior_bpf_obj;
 
-#define IOR_PROBE_MAX_ATTACH 20
+#define IOR_PROBE_MAX_ATTACH 24
 
 struct ior_probe_cfg {
 	const void *object;   /* bpf.c's ELF object (the binary embeds it) */
@@ -58,6 +58,7 @@ struct ior_probe {
 	bool blk_start;       /* with block_io_start (6.5+) */
 	int blk_enter_fds[3]; /* the block points that start a request */
 	unsigned nblk_enter;
+	bool cache;           /* page-cache fills are traced */
 };
 
 /* Opens the embedded object, sets the filters and kernel offsets, loads

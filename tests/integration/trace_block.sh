@@ -7,14 +7,17 @@
 # request of 4096 bytes and a device time within its duration; its fsync
 # carries the flush. Then an ext4 on the device: a buffered write by dd
 # and a sync by another process: the writeback is the kworker's and
-# jbd2's, the device's, never dd's write pairs.
+# jbd2's, the device's, never dd's write pairs. Last, the page cache: a
+# cold read of a 64 MiB file after drop_caches adds its 16384 pages of
+# 4 KiB (folios count their pages; the file's readahead stops at its
+# end), all in the reading dd's read pairs; a second read adds none.
 . "$(dirname "$0")/../lib/common.sh"
 setup
 BLOCKCHECK="$TESTS_DIR/lib/blockcheck.py"
 N=64
 
 command -v losetup >/dev/null || { fail block-setup "losetup missing (util-linux)"; finish; exit; }
-truncate -s 64M "$T/disk.img"
+truncate -s 160M "$T/disk.img"
 LOOP=$(losetup -f --show "$T/disk.img") || { fail block-setup "losetup -f --show failed"; finish; exit; }
 at_exit "losetup -d $LOOP"
 DEV=$(basename "$LOOP")
@@ -78,6 +81,42 @@ else
 		bc block-writeback-diskstats diskstats "$T/before" "$T/after" "$DEV" "$IOR_ERR"
 		bc block-writeback-not-dd norequests "$IOR_OUT" write
 		bc block-writeback-threads devprocs "$IOR_ERR" "$DEV" write '(kworker|jbd2)' '^process .* dd\['
+	fi
+fi
+
+# The page cache: cold, then warm. The warm pass is read untraced first
+# and tried up to three times: other tests on this host may drop caches
+# meanwhile (a wrong count fails every try).
+cache_pass() { # cold|warm
+	start_ior -plainDevice -summary -comm dd || return 1
+	dd if="$T/mnt/big" of=/dev/null bs=1M status=none
+	sleep "$SETTLE"
+	stop_ior || return 1
+	python3 "$BLOCKCHECK" cache "$IOR_OUT" "$T/mnt/big" "$([ "$1" = cold ] && echo 16384 || echo 0)" >"$T/cache.out" 2>&1
+}
+if mountpoint -q "$T/mnt"; then
+	dd if=/dev/urandom of="$T/mnt/big" bs=1M count=64 status=none && sync
+	echo 3 >/proc/sys/vm/drop_caches
+	if cache_pass cold; then
+		pass block-cache-cold
+	else
+		fail block-cache-cold "${WHY:-$(tail -n 1 "$T/cache.out")}"
+	fi
+	sed 's/^/      /' "$T/cache.out"
+	for try in 1 2 3; do
+		dd if="$T/mnt/big" of=/dev/null bs=1M status=none
+		cache_pass warm && break
+	done
+	if [ "$try" != 3 ] || python3 "$BLOCKCHECK" cache "$IOR_OUT" "$T/mnt/big" 0 >/dev/null 2>&1; then
+		pass "block-cache-warm (try $try)"
+	else
+		fail block-cache-warm "$(tail -n 1 "$T/cache.out")"
+	fi
+	sed 's/^/      /' "$T/cache.out"
+	if grep -Eq '^Page cache: ([0-9]+) reads: \1 hits, 0 partial, 0 misses; 0 pages added$' "$IOR_ERR"; then
+		pass block-cache-summary
+	else
+		fail block-cache-summary "$(grep '^Page cache' "$IOR_ERR" || echo no Page cache line)"
 	fi
 fi
 finish

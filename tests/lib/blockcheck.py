@@ -12,6 +12,9 @@
       0 < deviceNs <= durationNs
   blockcheck.py norequests CSV NAME
       every row of NAME carries no request and no device time
+  blockcheck.py cache CSV PATH PAGES
+      the read rows on PATH added PAGES page-cache pages in all (0: every
+      row is a hit)
   blockcheck.py devprocs IOR_ERR DEV OP REGEX [ABSENT_REGEX]
       the Devices row DEV OP lists a process matching REGEX (and none
       matching ABSENT_REGEX)
@@ -21,7 +24,7 @@ import re
 import sys
 
 HEADER = ["durationToPrevNs", "durationNs", "comm", "pid.tid", "name", "ret", "file",
-          "deviceNs", "requests", "deviceBytes"]
+          "deviceNs", "requests", "deviceBytes", "cachePages"]
 ROW = re.compile(r"^(\S+)\s+(read|write|discard|flush|other)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s")
 
 
@@ -67,7 +70,7 @@ def rows(path):
             if len(rec) != len(HEADER):
                 sys.exit("row of %d fields: %r" % (len(rec), rec))
             yield {"dur": int(rec[1]), "name": rec[4], "file": rec[6], "dev": int(rec[7]),
-                   "req": int(rec[8]), "bytes": int(rec[9]), "ret": int(rec[5])}
+                   "req": int(rec[8]), "bytes": int(rec[9]), "ret": int(rec[5]), "pages": int(rec[10])}
 
 
 def on(r, path):
@@ -103,6 +106,18 @@ def cmd_norequests(path, name):
     print("%d %s rows, none with a request (%d bytes written)" % (len(sel), name, sum(r["ret"] for r in sel)))
 
 
+def cmd_cache(path, file, pages):
+    sel = [r for r in rows(path) if r["name"] == "read" and on(r, file)]
+    got = sum(r["pages"] for r in sel)
+    total = sum(max(r["ret"], 0) for r in sel)
+    hits = sum(1 for r in sel if r["ret"] > 0 and r["pages"] == 0)
+    print("%d reads of %d bytes on %s added %d pages (%d hits)" % (len(sel), total, file, got, hits))
+    if not sel or got != int(pages):
+        sys.exit("pages added: %d, want %s" % (got, pages))
+    if int(pages) == 0 and hits != sum(1 for r in sel if r["ret"] > 0):
+        sys.exit("not every read is a hit")
+
+
 def cmd_devprocs(err, dev, op, want, absent=None):
     lines, inrow = [], False
     for line in open(err, errors="replace"):
@@ -121,7 +136,8 @@ def cmd_devprocs(err, dev, op, want, absent=None):
 
 if __name__ == "__main__":
     cmds = {"diskstats": cmd_diskstats, "pairs": cmd_pairs, "fsync": cmd_fsync,
-            "norequests": cmd_norequests, "devprocs": cmd_devprocs}
+            "norequests": cmd_norequests, "devprocs": cmd_devprocs,
+            "cache": cmd_cache}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])

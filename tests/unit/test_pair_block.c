@@ -55,8 +55,9 @@ static void feed_block(struct ior_pairer *p, uint32_t tid, uint64_t start, uint6
 {
 	struct ior_rec_block b = { { done, tid ? 5 : 0, tid, IOR_REC_BLOCK, 0, sizeof b }, start, 0, issue, 2048,
 				   7u << 20 | 3, bytes, 0, 0, { 0 }, { 0 }, "prog" };
-	strncpy(b.rwbs_start, rwbs, 8);
-	strncpy(b.rwbs, rwbs[0] == 'F' && rwbs[1] != 'F' ? rwbs + 1 : rwbs, 8);
+	const char *at_done = rwbs[0] == 'F' && rwbs[1] != 'F' ? rwbs + 1 : rwbs;
+	memcpy(b.rwbs_start, rwbs, strnlen(rwbs, 8));
+	memcpy(b.rwbs, at_done, strnlen(at_done, 8));
 	ior_pair_feed(p, &b, sizeof b);
 }
 
