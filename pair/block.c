@@ -186,6 +186,7 @@ void ior_pair_block(struct ior_pairer *p, const char *rec, size_t len)
 		if (a) {
 			a->reqs++;
 			a->bytes += b.bytes;
+			a->dev = b.dev;
 			if (b.issue_ns)
 				acc_cover(p, a, b.issue_ns > t->enter_ts ? b.issue_ns : t->enter_ts, b.h.ts);
 			r.sys = (int32_t)ior_syscall_index(ior_syscall_by_nr(t->nr));
@@ -209,6 +210,7 @@ void ior_pair_block_exit(struct ior_pairer *p, const struct tid_st *t, struct io
 			dev += a->iv[i].e - a->iv[i].s;
 		e->blk_requests = a->reqs;
 		e->blk_bytes = a->bytes;
+		e->blk_dev = a->dev;
 		e->device_ns = dev < e->duration_ns ? dev : e->duration_ns;
 	}
 	ior_pair_block_forget(p, t->tid);

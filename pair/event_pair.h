@@ -41,6 +41,7 @@ struct ior_event_pair {
 	uint32_t blk_requests;
 	uint64_t blk_bytes;
 	uint64_t device_ns;
+	uint32_t blk_dev;     /* the device of its last request (major << 20 | minor), 0 none */
 	/* Pages its thread added to the page cache while inside it
 	 * (filemap:mm_filemap_add_to_page_cache: a folio counts its pages):
 	 * a read's misses and the readahead it started. 0 when none or not

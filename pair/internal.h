@@ -63,6 +63,7 @@ struct blk_acc {
 	uint32_t reqs;
 	uint64_t enter_ts; /* of the pair */
 	uint64_t bytes;
+	uint32_t dev;      /* of its last request */
 	struct blk_iv *iv;
 	uint32_t n, cap;
 };

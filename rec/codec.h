@@ -38,7 +38,7 @@ enum {
 };
 
 enum {
-	MORE_DEVICE = 0x01, /* varints blk_requests, blk_bytes, device_ns after the timeout */
+	MORE_DEVICE = 0x01, /* varints blk_requests, blk_bytes, device_ns, blk_dev after the timeout */
 	MORE_CACHE = 0x02,  /* varint cache_pages after those */
 	MORE_RESERVED = 0xfc,
 };

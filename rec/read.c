@@ -337,10 +337,11 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 			return -1;
 		p->timeout_ns = unzigzag(gap);
 	}
-	p->blk_requests = 0;
+	p->blk_requests = p->blk_dev = 0;
 	p->blk_bytes = p->device_ns = p->cache_pages = 0;
 	if (more & MORE_DEVICE) {
-		if (get_u32(c, &p->blk_requests) || get_varint(c, &p->blk_bytes) || get_varint(c, &p->device_ns))
+		if (get_u32(c, &p->blk_requests) || get_varint(c, &p->blk_bytes) || get_varint(c, &p->device_ns) ||
+		    get_u32(c, &p->blk_dev))
 			return -1;
 	}
 	if (more & MORE_CACHE && get_varint(c, &p->cache_pages))
@@ -393,7 +394,7 @@ static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_ev
 	p->has_timeout = 0;
 	p->timeout_ns = 0;
 	p->summary = 1;
-	p->blk_requests = 0;
+	p->blk_requests = p->blk_dev = 0;
 	p->blk_bytes = p->device_ns = p->cache_pages = 0;
 	p->end_ns = p->enter_ns + span;
 	put_strings(r, p, ids, comm, path, 0);

@@ -412,6 +412,7 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 		o = put_varint(o, p->blk_requests);
 		o = put_varint(o, p->blk_bytes);
 		o = put_varint(o, p->device_ns);
+		o = put_varint(o, p->blk_dev);
 	}
 	if (more & MORE_CACHE)
 		o = put_varint(o, p->cache_pages);

@@ -83,6 +83,7 @@ TEST(requests_inside_a_pair_are_charged_once)
 	CHECK_EQ_INT(g.p[0].blk_requests, 3);
 	CHECK_EQ_INT(g.p[0].blk_bytes, 12288);
 	CHECK_EQ_INT(g.p[0].device_ns, 400 + 100); /* [1200,1600) and [1800,1900) */
+	CHECK_EQ_INT(g.p[0].blk_dev, 7u << 20 | 3);
 	CHECK(g.p[0].device_ns <= g.p[0].duration_ns);
 	CHECK_EQ_INT(g.p[1].blk_requests, 0); /* the next pair starts fresh */
 	CHECK_EQ_INT(g.p[1].device_ns, 0);

@@ -587,10 +587,11 @@ TEST(hostile_input_is_an_error)
 		size_t len;
 		int ok;
 	} v4[] = {
-		{ 4, "\xd1\x00\x01\x05\x02\x03\x04\x00\x00", 9, 1 },
-		{ 3, "\xd1\x00\x01\x05\x02\x03\x04\x00\x00", 9, 0 },
-		{ 4, "\xd1\x00\x02\x05\x02\x03\x04\x00\x00", 9, 0 }, /* reserved MORE bit */
-		{ 4, "\xc1\x01\x05\x02\x03\x04\x00\x00", 8, 0 },     /* MORE without EXT */
+		{ 4, "\xd1\x00\x01\x05\x02\x03\x04\x07\x00\x00", 10, 1 },
+		{ 3, "\xd1\x00\x01\x05\x02\x03\x04\x07\x00\x00", 10, 0 },
+		{ 4, "\xd1\x00\x04\x05\x02\x03\x04\x07\x00\x00", 10, 0 }, /* reserved MORE bit */
+		{ 4, "\xc1\x01\x05\x02\x03\x04\x07\x00\x00", 9, 0 },     /* MORE without EXT */
+		{ 4, "\xd1\x00\x03\x05\x02\x03\x04\x07\x09\x00\x00", 11, 1 }, /* and cache pages 9 */
 		{ 4, "\xd1\x00\x01\x05\x02\x03", 6, 0 },                /* cut */
 		/* tid 5 pid 5 comm 0 done 100 start 10 issue 5 insert 0 dev 7 sector 8
 		 * bytes 4096 error 0 op read flags 0 sys 1 path 0 */
@@ -1131,7 +1132,8 @@ TEST(block_requests_round_trip)
 				    .flags = IOR_FLAGS_UNKNOWN, .pid = 5, .tid = 5, .fd = 3,
 				    .sys = (uint16_t)ior_syscall_index(ior_syscall_by_name("pread64")),
 				    .comm = "dd", .path = "/dev/loop9", .path2 = "",
-				    .blk_requests = 1, .blk_bytes = 4096, .device_ns = 300 };
+				    .blk_requests = 1, .blk_bytes = 4096, .device_ns = 300, .blk_dev = 7u << 20 | 9,
+				    .cache_pages = 2 };
 	struct ior_block_req b = { 1400, 1050, 1060, 1100, 64, 7u << 20 | 9, 4096, 0, IOR_BLK_READ, IOR_BLK_SYNC,
 				   5, 5, "dd", p.sys, "/dev/loop9" };
 	struct ior_block_req k = { 2000, 1900, 0, 0, 0, 7u << 20 | 9, 0, -5, IOR_BLK_WRITE, IOR_BLK_PREFLUSH,
@@ -1144,7 +1146,7 @@ TEST(block_requests_round_trip)
 	CHECK_EQ_INT(ior_rec_write(w, &p), 0);
 	CHECK_EQ_INT(ior_rec_write_block(w, &k), 0);
 	p.enter_ns = 3000;
-	p.blk_requests = 0, p.blk_bytes = 0, p.device_ns = 0;
+	p.blk_requests = 0, p.blk_bytes = 0, p.device_ns = 0, p.blk_dev = 0, p.cache_pages = 0;
 	CHECK_EQ_INT(ior_rec_write(w, &p), 0);
 	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
 	for (int hooks = 0; hooks < 2; hooks++) {
@@ -1156,6 +1158,8 @@ TEST(block_requests_round_trip)
 		CHECK_EQ_INT(q.blk_requests, 1);
 		CHECK_EQ_INT(q.blk_bytes, 4096);
 		CHECK_EQ_INT(q.device_ns, 300);
+		CHECK_EQ_INT(q.blk_dev, 7u << 20 | 9);
+		CHECK_EQ_INT(q.cache_pages, 2);
 		CHECK_EQ_INT(ior_rec_read(r, &q), 1);
 		CHECK_EQ_INT(q.blk_requests, 0);
 		CHECK_EQ_INT(q.device_ns, 0);
