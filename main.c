@@ -66,7 +66,7 @@ static const struct ior_flag flag_table[] = {
 	{ "http-any", IOR_FLAG_BOOL, &opts.http_any, "allow -http 0.0.0.0:PORT or [::]:PORT (every interface; the URL's token is then the only lock)" },
 	{ "normalize", IOR_FLAG_STRING, &opts.normalize, "ior diff: compare BASE with NEW per second of each span (rate), as recorded (total) or as shares of each total (share)" },
 	{ "folded", IOR_FLAG_BOOL, &opts.folded, "ior diff: print \"stack base new\" lines (difffolded.pl's format) instead of the graph" },
-	{ "baseline", IOR_FLAG_STRING, &opts.baseline, "with -live: serve the diff of the live graph against this recording (-normalize)" },
+	{ "baseline", IOR_FLAG_STRING, &opts.baseline, "compare with this recording (-normalize): -live serves the diff graph, the dashboard adds change columns, -summary prints what changed" },
 	{ "json", IOR_FLAG_BOOL, &opts.json, "ior diff -summary: the tables as JSON, for scripts" },
 	{ "nohttp", IOR_FLAG_BOOL, &opts.nohttp, "write the flamegraph and exit without serving it" },
 	{ "check", IOR_FLAG_BOOL, &opts.check, "check whether this host can trace, then exit" },
@@ -236,6 +236,11 @@ int main(int argc, char **argv)
 	if (opts.ior_file && opts.tui && (opts.summary || opts.plain)) {
 		fprintf(stderr, "ior: -ior with -tui browses the recording, with -%s it prints it: use one of them\n",
 			opts.summary ? "summary" : "plain");
+		return 2;
+	}
+	if (opts.ior_file && opts.baseline && !opts.tui) {
+		fprintf(stderr, "ior: -baseline with -ior: two recordings compare with ior diff BASE NEW "
+				"(or add -tui for the dashboard's change columns)\n");
 		return 2;
 	}
 	if (opts.ior_file && opts.tui)

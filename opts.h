@@ -5,6 +5,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "pair/norm.h"
 
 #define IOR_DURATION_UNSET UINT64_MAX /* traces stop after 900 s, the dashboard at q */
 
@@ -103,6 +106,16 @@ struct ior_flame_tree;
 struct ior_flame_spec;
 struct ior_flame_tree *ior_cmd_baseline_tree(const char *file, const struct ior_flame_spec *spec);
 void ior_cmd_free_tree(struct ior_flame_tree *t);
+
+/* -baseline FILE for the tables (the dashboard's change columns, -summary):
+ * FILE's statistics as recorded (no filter: record it with the trace's);
+ * NULL after saying why. cmd/view.c */
+struct ior_stats;
+struct ior_stats *ior_cmd_baseline_stats(const char *file);
+/* The tables of what changed from b to n (ior diff -summary) into out;
+ * 0, or 1 after saying why. cmd/view.c */
+int ior_cmd_diff_print(struct ior_stats *b, struct ior_stats *n, enum ior_norm norm, const char *base_name,
+		       const char *new_name, bool json, FILE *out);
 
 /* -parquet OUT while tracing (cmd/parquet.c), for cmd/trace.c: open
  * creates OUT.tmp and adds sink to the session; close writes the footer

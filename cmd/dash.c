@@ -63,10 +63,11 @@ static size_t in_flight(void *ctx, struct ior_in_flight *out, size_t max)
 static int replay(void *ctx, void (*add)(void *actx, const struct ior_event_pair *p), void *actx);
 
 static int ui_new(struct dash_ui **out, struct ior_stats *stats, struct ior_session *session, const char *title,
-		  const struct ior_opts *o)
+		  const struct ior_opts *o, const struct ior_dash_base *base)
 {
 	struct ior_dash_cfg cfg = { .stats = stats, .in_flight = session ? in_flight : NULL, .ctx = session,
-				    .title = title, .replay = o ? replay : NULL };
+				    .title = title, .replay = o ? replay : NULL, .baseline = base->stats,
+				    .baseline_name = base->name, .baseline_norm = base->norm };
 	struct dash_ui *ui = calloc(1, sizeof *ui);
 	int utf8 = ior_tui_env_utf8(), r;
 
@@ -174,9 +175,9 @@ static void read_mounts(struct dash_ui *ui)
 }
 
 int ior_dash_ui_open(struct dash_ui **ui, struct ior_stats *stats, struct ior_session *session, const char *title,
-		     const char *rec_name)
+		     const char *rec_name, const struct ior_dash_base *base)
 {
-	int r = ui_new(ui, stats, session, title, NULL);
+	int r = ui_new(ui, stats, session, title, NULL, base);
 
 	if (r < 0)
 		return r;
@@ -481,11 +482,21 @@ int ior_cmd_dash(const struct ior_opts *o)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
 	struct ior_dash_losses losses = { 0 };
+	struct ior_dash_base base = { .name = o->baseline };
 	struct ior_stats *stats = NULL;
 	struct dash_ui *ui = NULL;
 	int rc = ior_stats_new(&stats, NULL);
 
-	if (rc < 0 || (rc = ui_new(&ui, stats, NULL, o->ior_file, o)) < 0) {
+	if (o->baseline && ior_norm_parse(o->normalize, &base.norm)) {
+		fprintf(stderr, "ior: -normalize \"%s\": use rate, total or share\n", o->normalize);
+		rc = 2;
+		goto out;
+	}
+	if (o->baseline && !(base.stats = ior_cmd_baseline_stats(o->baseline))) {
+		rc = 1;
+		goto out;
+	}
+	if (rc < 0 || (rc = ui_new(&ui, stats, NULL, o->ior_file, o, &base)) < 0) {
 		fprintf(stderr, "ior: dashboard: %s\n", strerror(-rc));
 		rc = 1;
 		goto out;
@@ -495,7 +506,8 @@ int ior_cmd_dash(const struct ior_opts *o)
 		goto out;
 	ior_dash_set_losses(ui->dash, &losses);
 	if (!ui->draw) { /* the dashboard's stream and Flame were not fed */
-		rc = report(stats);
+		rc = base.stats ? ior_cmd_diff_print(base.stats, stats, base.norm, o->baseline, o->ior_file, false, stdout) :
+				  report(stats);
 		goto out;
 	}
 	sigemptyset(&sa.sa_mask);
@@ -506,5 +518,6 @@ int ior_cmd_dash(const struct ior_opts *o)
 out:
 	ior_dash_ui_close(ui);
 	ior_stats_free(stats);
+	ior_stats_free(base.stats);
 	return rc;
 }

@@ -77,12 +77,13 @@ struct trace {
 	struct ior_pq_sink pq;       /* -parquet */
 	struct ior_flame_spec spec;  /* -live: -fields and -count */
 	struct ior_flame_tree *baseline; /* -live -baseline FILE: its graph */
-	enum ior_flame_normalize norm;
+	enum ior_norm norm;
 	struct ior_flame_live *live;
 	struct ior_http *http;       /* NULL once stopped (or failed) */
 	uint64_t http_polled_ns;
 	int live_error;              /* errno of the first failed update, warned once */
 	struct ior_stats *stats;     /* -summary, the dashboard, the text reports */
+	struct ior_stats *base_stats; /* -baseline FILE with them: FILE's */
 	bool dash;                   /* no output asked for: the dashboard or text reports */
 	bool summary;                /* statistics printed at the end: -summary, or -- CMD's default */
 	struct run_target run;       /* CMD, -pid/-tid, -follow */
@@ -133,10 +134,11 @@ static int check_opts(struct trace *t)
 		return 2;
 	if (o->live && ior_flame_spec_parse(&t->spec, o->fields, o->count, t->err, sizeof t->err))
 		return usage_error("%s", t->err);
-	if (o->baseline && !o->live)
-		return usage_error("-baseline \"%s\" compares the -live graph with a recording: add -live (two "
-				   "recordings: ior diff BASE NEW)", o->baseline);
-	if (o->baseline && ior_flame_normalize_parse(o->normalize, &t->norm))
+	if (o->baseline && !o->live && !t->dash && !t->summary)
+		return usage_error("-baseline \"%s\" compares this trace with a recording: add -live (the graph), "
+				   "-summary (the tables) or -tui (the dashboard); two recordings: ior diff BASE NEW",
+				   o->baseline);
+	if (o->baseline && ior_norm_parse(o->normalize, &t->norm))
 		return usage_error("-normalize \"%s\": use rate, total or share", o->normalize);
 	return 0;
 }
@@ -328,6 +330,8 @@ static int open_stats(struct trace *t)
 
 	if (r < 0)
 		return t->err[0] = 0, fail(t, r, "setting up the statistics");
+	if (t->o->baseline && !(t->base_stats = ior_cmd_baseline_stats(t->o->baseline)))
+		return 1;
 	return ior_session_add_sink(t->session, ior_stats_sink(t->stats));
 }
 
@@ -337,6 +341,8 @@ static int print_stats(struct trace *t)
 {
 	struct ior_stats_report_cfg cfg = { .esc = t->esc };
 	FILE *out = t->o->plain ? stderr : stdout;
+	if (t->base_stats)
+		return ior_cmd_diff_print(t->base_stats, t->stats, t->norm, t->o->baseline, "this trace", false, out);
 	int r = ior_stats_report(t->stats, out, &cfg);
 	bool failed = (fflush(out) != 0) | (r < 0);
 	int e = r == -ENOMEM ? ENOMEM : errno;
@@ -569,7 +575,8 @@ static int setup(struct trace *t)
 	int r = open_session(t);
 
 	r = r ? r : open_outputs(t, false);
-	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, run_title(t->o), t->o->name)) < 0)
+	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, run_title(t->o), t->o->name,
+						    &(struct ior_dash_base){ t->base_stats, t->o->baseline, t->norm })) < 0)
 		r = (t->err[0] = 0, fail(t, r, "setting up the dashboard"));
 	if (r)
 		return r;
@@ -596,6 +603,7 @@ static void teardown(struct trace *t)
 	ior_cmd_free_tree(t->baseline);
 	ior_dash_ui_close(t->ui);
 	ior_stats_free(t->stats);
+	ior_stats_free(t->base_stats);
 	ior_session_free(t->session);
 }
 

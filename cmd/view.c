@@ -368,7 +368,7 @@ struct flame_job {
 	unsigned nart;
 	bool quiet;          /* watch mode: warn about truncation once */
 	struct flame_job *base; /* ior diff: BASE's files (this job's are NEW's) */
-	enum ior_flame_normalize norm;
+	enum ior_norm norm;
 };
 
 static int set_names(struct flame_job *j)
@@ -753,42 +753,53 @@ fail:
 }
 
 /* BASE's factor into NEW's units for the tables; -1 after saying why. */
-static double summary_factor(struct ior_stats *b, struct ior_stats *n, enum ior_flame_normalize norm)
+static double summary_factor(struct ior_stats *b, struct ior_stats *n, enum ior_norm norm)
 {
-	struct ior_stats_totals tb, tn;
+	struct ior_norm_side sb, sn;
+	char err[256];
+	double f;
 
-	ior_stats_totals(b, &tb);
-	ior_stats_totals(n, &tn);
-	uint64_t sb = tb.last_ns > tb.first_ns ? tb.last_ns - tb.first_ns : 0;
-	uint64_t sn = tn.last_ns > tn.first_ns ? tn.last_ns - tn.first_ns : 0;
-	if (norm == IOR_NORM_TOTAL)
-		return 1.0;
-	if (norm == IOR_NORM_RATE && sb && sn)
-		return (double)sn / (double)sb;
-	if (norm == IOR_NORM_SHARE && tb.sums.time_ns && tn.sums.time_ns)
-		return (double)tn.sums.time_ns / (double)tb.sums.time_ns;
-	fprintf(stderr, "ior: diff: %s %s: %s\n", !(norm == IOR_NORM_RATE ? sb : tb.sums.time_ns) ? "BASE" : "NEW",
-		norm == IOR_NORM_RATE ? "spans 0 s" : "took no time",
-		norm == IOR_NORM_RATE ? "a rate needs time; use -normalize=total or share" :
-					"shares of nothing do not compare; use -normalize=total");
+	ior_stats_norm_side(b, norm, &sb);
+	ior_stats_norm_side(n, norm, &sn);
+	if (!ior_norm_factor(norm, &sb, &sn, "time", &f, err, sizeof err))
+		return f;
+	fprintf(stderr, "ior: diff: %s\n", err);
 	return -1;
+}
+
+int ior_cmd_diff_print(struct ior_stats *b, struct ior_stats *n, enum ior_norm norm, const char *base_name,
+		       const char *new_name, bool json, FILE *out)
+{
+	struct ior_stats_diff_cfg cfg = { .base_name = base_name, .new_name = new_name,
+					  .normalize = ior_norm_name(norm), .json = json };
+	int rc;
+
+	if ((cfg.factor = summary_factor(b, n, norm)) < 0)
+		return 1;
+	rc = ior_stats_diff_report(b, n, out, &cfg);
+	if (!rc && !fflush(out))
+		return 0;
+	fprintf(stderr, "ior: writing the diff to %s failed: %s\n", out == stderr ? "stderr" : "stdout",
+		strerror(rc && rc != -EIO ? -rc : errno));
+	return 1;
+}
+
+struct ior_stats *ior_cmd_baseline_stats(const char *file)
+{
+	struct ior_opts o = { .ior_file = file, .pid = -1, .tid = -1 }; /* no filter */
+	struct flame_job j = { .o = &o };
+	struct ior_stats *s = split_files(&j) ? NULL : stats_of(&j);
+
+	free(j.list);
+	return s;
 }
 
 /* ior diff -summary [-json]: the tables of what changed. */
 static int diff_summary(const struct flame_job *jb, const struct flame_job *j)
 {
 	struct ior_stats *b = stats_of(jb), *n = b ? stats_of(j) : NULL;
-	struct ior_stats_diff_cfg cfg = { .base_name = jb->o->ior_file, .new_name = j->o->ior_file,
-					  .normalize = ior_flame_normalize_name(j->norm), .json = j->o->json };
-	int status = 1, rc;
+	int status = n ? ior_cmd_diff_print(b, n, j->norm, jb->o->ior_file, j->o->ior_file, j->o->json, stdout) : 1;
 
-	if (n && (cfg.factor = summary_factor(b, n, j->norm)) >= 0) {
-		rc = ior_stats_diff_report(b, n, stdout, &cfg);
-		if (rc || fflush(stdout))
-			fprintf(stderr, "ior: writing the diff to stdout failed: %s\n", strerror(rc && rc != -EIO ? -rc : errno));
-		else
-			status = 0;
-	}
 	ior_stats_free(b);
 	ior_stats_free(n);
 	return status;
@@ -803,7 +814,7 @@ int ior_cmd_diff(const struct ior_opts *o, const char *base, const char *new_)
 
 	on.ior_file = new_;
 	ob.ior_file = base;
-	if (ior_flame_normalize_parse(o->normalize, &j.norm)) {
+	if (ior_norm_parse(o->normalize, &j.norm)) {
 		fprintf(stderr, "ior: -normalize \"%s\": use rate, total or share\n", o->normalize);
 		return 2;
 	}

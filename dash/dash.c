@@ -39,7 +39,7 @@ int ior_dash_new(struct ior_dash **out, const struct ior_dash_cfg *cfg)
 	d->ctx = cfg->ctx;
 	d->replay = cfg->replay;
 	d->replay_ctx = cfg->replay_ctx;
-	if (!alloc_buffers(d) || ior_dash_flame_init(d) < 0) {
+	if (!alloc_buffers(d) || ior_dash_flame_init(d) < 0 || ior_dash_base_new(d, cfg) < 0) {
 		ior_dash_free(d);
 		return -ENOMEM;
 	}
@@ -56,6 +56,7 @@ void ior_dash_free(struct ior_dash *d)
 {
 	if (!d)
 		return;
+	ior_dash_base_free(d);
 	free(d->rows);
 	free(d->flight);
 	if (d->have_re)

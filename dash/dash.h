@@ -44,6 +44,7 @@
 
 #include "stats/stats.h"
 #include "pair/event_pair.h"
+#include "pair/norm.h"
 #include "pair/pair.h"
 #include "pair/sink.h"
 #include "tui/keys.h"
@@ -75,6 +76,13 @@ struct ior_dash_cfg {
 	 * add(actx, p) again; 0 or -errno. NULL: live (nothing to replay). */
 	int (*replay)(void *rctx, void (*add)(void *actx, const struct ior_event_pair *p), void *actx);
 	void *replay_ctx;
+	/* -baseline: a recording's statistics (not owned; kept unchanged
+	 * while the dashboard lives), its name for the title, and how the
+	 * two compare. The Syscalls, Files and Processes tabs get change
+	 * columns (time, rate, and p99, max or mean) against it. */
+	struct ior_stats *baseline;
+	const char *baseline_name;
+	enum ior_norm baseline_norm;
 };
 
 /* What the trace counted beside the pairs, for the Overview. */

@@ -24,6 +24,7 @@
 enum dash_value {
 	V_NAME, V_PID, V_TID, V_COMM, V_PAIRS, V_RATE, V_ERRORS, V_BYTES, V_READ, V_WRITTEN,
 	V_TIME, V_MIN, V_MEAN, V_P50, V_P95, V_P99, V_MAX,
+	V_DTIME, V_DRATE, V_DP99, V_DMAX, V_DMEAN, /* -baseline: changes (baseline.c) */
 };
 
 struct dash_col {
@@ -82,6 +83,8 @@ struct dash_flame {
 	uint32_t zoom, sel;          /* nodes of tree */
 	char zoom_path[NAME_MAX_BYTES], sel_path[NAME_MAX_BYTES];
 };
+
+struct dash_base;
 
 struct ior_dash {
 	struct ior_stats *stats;    /* what the tabs show: all, or the picked process's */
@@ -142,6 +145,7 @@ struct ior_dash {
 	int pick_late;           /* live: the picked stats start at the ring's oldest pair */
 	uint64_t pick_seeded;    /* ... with these of its pairs */
 	struct dash_flame flame;
+	struct dash_base *base;   /* -baseline: NULL without */
 	char rec_file[256];      /* "": not recording */
 	uint64_t rec_pairs;
 };
@@ -165,6 +169,18 @@ void ior_dash_group_rows(struct ior_dash *d, const struct dash_view *v, unsigned
  * leave it before a frame, draw.c). */
 void ior_dash_want_latency(struct ior_dash *d);
 void ior_dash_mounts_free(struct ior_dash *d);
+
+/* -baseline's change columns (baseline.c). */
+int ior_dash_base_new(struct ior_dash *d, const struct ior_dash_cfg *cfg);
+void ior_dash_base_free(struct ior_dash *d);
+/* Each frame, once d->span_s is known: BASE's factor into the trace's units. */
+void ior_dash_base_frame(struct ior_dash *d);
+/* For the title: "  vs FILE (rate)", or why nothing compares yet; "" without. */
+void ior_dash_base_label(const struct ior_dash *d, char *buf, size_t len);
+const char *ior_dash_base_cell(const struct ior_dash *d, const struct ior_stats_row *r, enum dash_value v,
+			       char *buf, size_t len);
+/* d->rows re-sorted by the view's change column; 0 or -ENOMEM. */
+int ior_dash_base_sort(struct ior_dash *d, const struct dash_view *v);
 
 /* Shared drawing bits (draw.c). */
 extern const struct ior_tui_style IOR_DASH_PLAIN, IOR_DASH_BOLD, IOR_DASH_REV, IOR_DASH_HEAD;

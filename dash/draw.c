@@ -59,6 +59,23 @@ static const struct dash_col thread_cols[] = {
 	{ { "time", 8, R }, IOR_STATS_BY_TIME, V_TIME },
 	{ { "mean", 8, R }, IOR_STATS_BY_MEAN, V_MEAN },
 };
+/* -baseline: the change columns after each table's own (titles set as
+ * drawn: "Δ" needs UTF-8). */
+static const struct dash_col syscall_delta[] = {
+	{ { "dtime", 9, R }, IOR_STATS_BY_TIME, V_DTIME },
+	{ { "drate/s", 9, R }, IOR_STATS_BY_PAIRS, V_DRATE },
+	{ { "dp99", 8, R }, IOR_STATS_BY_P99, V_DP99 },
+};
+static const struct dash_col file_delta[] = {
+	{ { "dtime", 9, R }, IOR_STATS_BY_TIME, V_DTIME },
+	{ { "drate/s", 9, R }, IOR_STATS_BY_PAIRS, V_DRATE },
+	{ { "dmax", 8, R }, IOR_STATS_BY_MAX, V_DMAX },
+};
+static const struct dash_col thread_delta[] = {
+	{ { "dtime", 9, R }, IOR_STATS_BY_TIME, V_DTIME },
+	{ { "drate/s", 9, R }, IOR_STATS_BY_PAIRS, V_DRATE },
+	{ { "dmean", 8, R }, IOR_STATS_BY_MEAN, V_DMEAN },
+};
 static const struct ior_tui_column flight_cols[] = {
 	{ "age", 8, R }, { "pid", 7, R }, { "tid", 7, R }, { "comm", 15, 0 },
 	{ "syscall", 14, 0 }, { "fd", 5, R }, { "file", 0, IOR_TUI_KEEP_END },
@@ -84,17 +101,19 @@ static void table_init(struct ior_tui_table *t, const struct ior_tui_column *col
 				     .show_selection = 1, .head = HEAD, .body = PLAIN, .sel = REV };
 }
 
-/* A view of cols[0..n) but the column skip (-1: none), sorted by cols[sort]. */
+/* A view of cols[0..n) but the column skip (-1: none), sorted by
+ * cols[sort], then (with a baseline) the 3 change columns delta[]. */
 static void view_init(struct ior_dash *d, struct dash_view *v, const struct dash_col *cols, int n, int skip,
-		      int sort)
+		      int sort, const struct dash_col *delta)
 {
 	size_t selected = v->table.selected;
 
 	v->ncols = 0;
-	for (int i = 0; i < n && v->ncols < N(v->cols); i++)
+	for (int i = 0; i < n + (d->base ? 3 : 0) && v->ncols < N(v->cols); i++)
 		if (i != skip) {
-			v->cols[v->ncols] = cols[i];
-			v->tcols[v->ncols++] = cols[i].col;
+			v->cols[v->ncols] = i < n ? cols[i] : delta[i - n];
+			v->tcols[v->ncols] = v->cols[v->ncols].col;
+			v->ncols++;
 		}
 	v->sort = sort > skip && skip >= 0 ? sort - 1 : sort;
 	v->ascending = 0;
@@ -106,14 +125,14 @@ static void view_init(struct ior_dash *d, struct dash_view *v, const struct dash
 void ior_dash_views_init(struct ior_dash *d)
 {
 	if (!d->views[IOR_DASH_SYSCALLS].ncols) {
-		view_init(d, &d->views[IOR_DASH_SYSCALLS], syscall_cols, N(syscall_cols), -1, 5);
-		view_init(d, &d->views[IOR_DASH_FILES], file_cols, N(file_cols), -1, 5);
+		view_init(d, &d->views[IOR_DASH_SYSCALLS], syscall_cols, N(syscall_cols), -1, 5, syscall_delta);
+		view_init(d, &d->views[IOR_DASH_FILES], file_cols, N(file_cols), -1, 5, file_delta);
 		table_init(&d->flight_table, flight_cols, N(flight_cols), flight_cell, d);
 		memcpy(d->stream_tcols, stream_cols, sizeof stream_cols);
 		table_init(&d->stream_table, d->stream_tcols, N(stream_cols), ior_dash_stream_cell, d);
 		table_init(&d->pick_table, pick_cols, N(pick_cols), pick_cell, d);
 	}
-	view_init(d, &d->views[IOR_DASH_PROCESSES], thread_cols, N(thread_cols), d->threads ? -1 : 1, 7);
+	view_init(d, &d->views[IOR_DASH_PROCESSES], thread_cols, N(thread_cols), d->threads ? -1 : 1, 7, thread_delta);
 }
 
 /* ---- cells ---------------------------------------------------------------- */
@@ -179,6 +198,11 @@ static const char *row_value(const struct ior_dash *d, const struct ior_stats_ro
 	case V_P95: return pct(d, r, r->p95_ns, buf, len);
 	case V_P99: return pct(d, r, r->p99_ns, buf, len);
 	case V_MAX: return s->max_ns ? ns(d, buf, len, s->max_ns) : "-";
+	case V_DTIME:
+	case V_DRATE:
+	case V_DP99:
+	case V_DMAX:
+	case V_DMEAN: return ior_dash_base_cell(d, r, v, buf, len);
 	}
 	return "";
 }
@@ -261,6 +285,7 @@ int ior_dash_select_rows(struct ior_dash *d, struct dash_view *v)
 	/* live: per second since the first pair; a recording: of its span */
 	uint64_t end = d->in_flight && d->now_ns > t.last_ns ? d->now_ns : t.last_ns;
 	d->span_s = end > t.first_ns ? (double)(end - t.first_ns) / 1e9 : 0;
+	ior_dash_base_frame(d); /* an export may come before a frame */
 	n = ior_stats_select(st, stats_table(d), v->cols[v->sort].by, v->ascending, d->rows, MAX_ROWS, &other);
 	d->nrows = 0;
 	if (n < 0)
@@ -272,6 +297,8 @@ int ior_dash_select_rows(struct ior_dash *d, struct dash_view *v)
 		keep_picked(d);
 	if (d->tab == IOR_DASH_FILES && d->dirs)
 		ior_dash_group_rows(d, v, d->nrows);
+	if (v->cols[v->sort].v >= V_DTIME)
+		return ior_dash_base_sort(d, v);
 	return 0;
 }
 
@@ -304,12 +331,23 @@ void ior_dash_want_latency(struct ior_dash *d)
 		want_latency(d, v->table.selected < d->nrows ? &d->rows[v->table.selected] : NULL);
 }
 
+static const char *delta_title(enum dash_value v, int ascii)
+{
+	static const char *const utf8[] = { "Δtime", "Δrate/s", "Δp99", "Δmax", "Δmean" };
+	static const char *const plain[] = { "dtime", "drate/s", "dp99", "dmax", "dmean" };
+
+	return (ascii ? plain : utf8)[v - V_DTIME];
+}
+
 static int draw_view(struct ior_dash *d, struct ior_tui_screen *s, int top, int height)
 {
 	struct dash_view *v = &d->views[d->tab];
 	int r = ior_dash_select_rows(d, v);
 
 	v->table.nrows = d->nrows;
+	for (int i = 0; i < v->ncols; i++) /* a change column says so with a delta */
+		if (v->cols[i].v >= V_DTIME)
+			v->tcols[i].title = delta_title(v->cols[i].v, d->ascii);
 	v->table.sort_col = v->sort;
 	v->table.sort_desc = !v->ascending;
 	if (d->tab == IOR_DASH_FILES && d->dirs) {
@@ -473,6 +511,7 @@ static const char *const help_lines[] = {
 	"q  Ctrl-C            quit",
 	"",
 	"Latency shows what is selected in Syscalls, Files or Processes.",
+	"-baseline: the d columns are the change against the recording.",
 	"Live, a pick, o, m and a file's latency start from the Stream.",
 };
 
@@ -492,15 +531,16 @@ static void draw_help(struct ior_tui_screen *s)
 static void draw_title(struct ior_dash *d, struct ior_tui_screen *s)
 {
 	struct ior_stats_totals t;
-	char el[32], pick[128], rec[320] = "";
+	char el[32], pick[128], rec[320] = "", base[512];
 
 	ior_stats_totals(d->stats, &t);
 	ns(d, el, sizeof el, t.last_ns > t.first_ns ? t.last_ns - t.first_ns : 0);
 	ior_dash_pick_label(d, pick, sizeof pick);
+	ior_dash_base_label(d, base, sizeof base);
 	if (d->rec_file[0])
 		snprintf(rec, sizeof rec, "  REC %s (%llu pairs)", d->rec_file, (unsigned long long)d->rec_pairs);
-	ior_tui_putf(s, 0, 0, s->cols, REV, IOR_TUI_PAD | IOR_TUI_ELLIPSIS, "ior  %s  %s%s%s%s  %llu pairs in %s",
-		     d->title, d->state, rec, pick[0] ? "  " : "", pick, (unsigned long long)t.sums.pairs, el);
+	ior_tui_putf(s, 0, 0, s->cols, REV, IOR_TUI_PAD | IOR_TUI_ELLIPSIS, "ior  %s  %s%s%s%s  %llu pairs in %s%s",
+		     d->title, d->state, rec, pick[0] ? "  " : "", pick, (unsigned long long)t.sums.pairs, el, base);
 }
 
 static void draw_tabs(struct ior_dash *d, struct ior_tui_screen *s)
@@ -536,6 +576,7 @@ int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s)
 
 	ior_tui_screen_clear(s, PLAIN);
 	d->ascii = !s->utf8;
+	ior_dash_base_frame(d);
 	draw_title(d, s);
 	draw_tabs(d, s);
 	if (height > 0) {

@@ -1,29 +1,11 @@
 #include "flame/diff.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NONE UINT32_MAX
-
-static const char *const norm_names[] = { "rate", "total", "share" };
-
-int ior_flame_normalize_parse(const char *s, enum ior_flame_normalize *n)
-{
-	for (unsigned i = 0; i < sizeof norm_names / sizeof *norm_names; i++)
-		if (!strcmp(s, norm_names[i])) {
-			*n = (enum ior_flame_normalize)i;
-			return 0;
-		}
-	return -1;
-}
-
-const char *ior_flame_normalize_name(enum ior_flame_normalize n)
-{
-	return (unsigned)n < sizeof norm_names / sizeof *norm_names ? norm_names[n] : "?";
-}
 
 double ior_flame_diff_pct(uint64_t base, uint64_t new_)
 {
@@ -43,8 +25,7 @@ struct merger {
 
 static uint64_t scaled(const struct merger *m, uint64_t v)
 {
-	double s = (double)v * m->f;
-	return s >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)llround(s);
+	return ior_norm_scale(v, m->f);
 }
 
 /* A merged node from a's node ia and b's node ib (either NONE). */
@@ -104,30 +85,17 @@ static size_t names_size(const struct ior_flame_tree *t)
 }
 
 /* BASE's values into NEW's units; -EINVAL with why when they cannot be. */
-static int factor(const struct ior_flame_tree *a, const struct ior_flame_tree *b, enum ior_flame_normalize norm,
+static int factor(const struct ior_flame_tree *a, const struct ior_flame_tree *b, enum ior_norm norm,
 		  double *f, char *err, size_t errlen)
 {
-	*f = 1.0;
-	if (norm == IOR_NORM_RATE) {
-		const struct ior_flame_tree *zero = !a->meta.span_ns ? a : !b->meta.span_ns ? b : NULL;
-		if (zero) {
-			snprintf(err, errlen, "%s spans 0 s (%s): a rate needs time; use -normalize=total or share",
-				 zero == a ? "BASE" : "NEW", zero->pairs ? "its pairs share one instant" : "it has no pairs");
-			return -EINVAL;
-		}
-		*f = (double)b->meta.span_ns / (double)a->meta.span_ns;
-	} else if (norm == IOR_NORM_SHARE) {
-		if (!a->nodes[0].value || !b->nodes[0].value) {
-			snprintf(err, errlen, "%s weighs 0 by %s: shares of nothing do not compare; use -normalize=total",
-				 !a->nodes[0].value ? "BASE" : "NEW", ior_flame_metric_name(b->spec.metric));
-			return -EINVAL;
-		}
-		*f = (double)b->nodes[0].value / (double)a->nodes[0].value;
-	}
-	return 0;
+	struct ior_norm_side base = { a->meta.span_ns, a->nodes[0].value }, new_ = { b->meta.span_ns, b->nodes[0].value };
+
+	if (norm == IOR_NORM_RATE) /* a span of 0 says why by its pairs */
+		base.total = a->pairs, new_.total = b->pairs;
+	return ior_norm_factor(norm, &base, &new_, ior_flame_metric_name(b->spec.metric), f, err, errlen);
 }
 
-static int diff_meta(struct ior_flame_tree *t, const struct ior_flame_tree *a, enum ior_flame_normalize norm,
+static int diff_meta(struct ior_flame_tree *t, const struct ior_flame_tree *a, enum ior_norm norm,
 		     double f, const char *base_name, const char *new_name)
 {
 	struct ior_flame_diff_meta *d = calloc(1, sizeof *d);
@@ -148,7 +116,7 @@ static int diff_meta(struct ior_flame_tree *t, const struct ior_flame_tree *a, e
 }
 
 int ior_flame_diff(const struct ior_flame_tree *base, const struct ior_flame_tree *new_,
-		   enum ior_flame_normalize norm, const char *base_name, const char *new_name,
+		   enum ior_norm norm, const char *base_name, const char *new_name,
 		   struct ior_flame_tree **out, char *err, size_t errlen)
 {
 	struct merger m = { .a = base, .b = new_ };

@@ -17,16 +17,12 @@
 
 #include "flame/flame.h"
 
-/* Parses "rate" | "total" | "share"; -1 when unknown. */
-int ior_flame_normalize_parse(const char *s, enum ior_flame_normalize *n);
-const char *ior_flame_normalize_name(enum ior_flame_normalize n);
-
 /* The merged tree of base and new (same spec), into *out; names say which
  * file is which (copied). -EINVAL with why in err when the normalization
  * cannot be done (a span of 0 s for rate, a total of 0 for share), or
  * -ENOMEM. */
 int ior_flame_diff(const struct ior_flame_tree *base, const struct ior_flame_tree *new_,
-		   enum ior_flame_normalize norm, const char *base_name, const char *new_name,
+		   enum ior_norm norm, const char *base_name, const char *new_name,
 		   struct ior_flame_tree **out, char *err, size_t errlen);
 
 /* Change of a frame in percent of its BASE value; for a frame new in NEW

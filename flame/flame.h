@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "pair/event_pair.h"
+#include "pair/norm.h"
 
 struct ior_rec_reader;
 
@@ -117,12 +118,6 @@ struct ior_flame_meta {
 	bool truncated;
 };
 
-/* How a differential tree compares BASE with NEW (flame/diff.h). */
-enum ior_flame_normalize {
-	IOR_NORM_RATE,  /* per second of each recording's span */
-	IOR_NORM_TOTAL, /* as recorded */
-	IOR_NORM_SHARE, /* as fractions of each total */
-};
 
 /* A frame's BASE value and self, in NEW's units. */
 struct ior_flame_base {
@@ -132,7 +127,7 @@ struct ior_flame_base {
 /* What a differential tree says about its two recordings. */
 struct ior_flame_diff_meta {
 	char *base_name, *new_name;   /* the files, as given */
-	enum ior_flame_normalize norm;
+	enum ior_norm norm;
 	double factor;                /* BASE's values were multiplied by this */
 	uint64_t base_total, base_pairs; /* BASE as recorded */
 	uint64_t base_span_ns;

@@ -21,7 +21,7 @@ struct ior_flame_live {
 	size_t len;
 	const struct ior_flame_tree *baseline;
 	char *baseline_name;
-	enum ior_flame_normalize norm;
+	enum ior_norm norm;
 	char diff_err[256];
 	uint64_t failed;           /* pairs the sink could not count (no memory) */
 };

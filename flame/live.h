@@ -31,7 +31,7 @@ struct ior_flame_live_cfg {
 	 * the live graph alone. NULL: none. */
 	const struct ior_flame_tree *baseline;
 	const char *baseline_name;
-	enum ior_flame_normalize norm;
+	enum ior_norm norm;
 	size_t max_string_bytes;    /* 0: IOR_FLAME_LIVE_MAX_STRING_BYTES */
 };
 

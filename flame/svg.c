@@ -217,7 +217,7 @@ static void put_legend(FILE *out, const struct ior_flame_tree *t, const uint32_t
 	      "(deeper: larger), <tspan fill=\"rgb(150,60,200)\">purple: not in BASE</tspan>.</text>\n", out);
 	fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">-normalize=%s (%s): BASE's values &#215; %.4g "
 		     "(BASE %.3f s, NEW %.3f s).</text>\n",
-		XPAD, y + FRAME_HEIGHT, ior_flame_normalize_name(d->norm), how[d->norm], d->factor,
+		XPAD, y + FRAME_HEIGHT, ior_norm_name(d->norm), how[d->norm], d->factor,
 		(double)d->base_span_ns / 1e9, (double)t->meta.span_ns / 1e9);
 	for (uint32_t i = 0; i < ngone && i < GONE_SHOWN; i++) {
 		ior_flame_format_value(v, sizeof v, t->spec.metric, t->base[gone[i]].value);
@@ -256,7 +256,7 @@ static const char style[] =
  * its last newline. */
 static const char script[] =
 	"\"use strict\";\n"
-	"(function () {\n"
+	"window.addEventListener('load', function () {\n"
 	"var W = IMAGE_W, PAD = 10, FW = 12 * 0.59, TOTAL = TOTAL_V;\n"
 	"var frames = document.getElementById('frames');\n"
 	"var gs = frames.getElementsByTagName('g');\n"
@@ -404,7 +404,7 @@ static const char script[] =
 	"});\n"
 	"for (var i = 0; i < gs.length; i++) fit(gs[i]);\n"
 	"loadState();\n"
-	"})();\n";
+	"});\n";
 
 static void put_script(FILE *out, uint64_t total)
 {

@@ -1,29 +1,32 @@
 #include "stats/diff.h"
 #include "stats/report.h"
+#include "pair/norm.h"
 #include "text/escape.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define ROWS_MAX 16384 /* more than any table keeps (stats/stats.h's bounds) */
 
-static uint64_t scale(uint64_t v, double f)
-{
-	double s = (double)v * f;
-	return s >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)llround(s);
-}
-
 static void scale_sums(struct ior_stats_sums *s, double f)
 {
-	s->pairs = scale(s->pairs, f);
-	s->errors = scale(s->errors, f);
-	s->summarized = scale(s->summarized, f);
-	s->bytes_read = scale(s->bytes_read, f);
-	s->bytes_written = scale(s->bytes_written, f);
-	s->time_ns = scale(s->time_ns, f);
-	s->gap_ns = scale(s->gap_ns, f);
+	s->pairs = ior_norm_scale(s->pairs, f);
+	s->errors = ior_norm_scale(s->errors, f);
+	s->summarized = ior_norm_scale(s->summarized, f);
+	s->bytes_read = ior_norm_scale(s->bytes_read, f);
+	s->bytes_written = ior_norm_scale(s->bytes_written, f);
+	s->time_ns = ior_norm_scale(s->time_ns, f);
+	s->gap_ns = ior_norm_scale(s->gap_ns, f);
+}
+
+void ior_stats_norm_side(struct ior_stats *s, enum ior_norm n, struct ior_norm_side *side)
+{
+	struct ior_stats_totals t;
+
+	ior_stats_totals(s, &t);
+	side->span_ns = t.last_ns > t.first_ns ? t.last_ns - t.first_ns : 0;
+	side->total = n == IOR_NORM_RATE ? t.sums.pairs : t.sums.time_ns;
 }
 
 static const char *key_of(enum ior_stats_table t, const struct ior_stats_row *r)
@@ -56,6 +59,53 @@ static int rows_of(struct ior_stats *s, enum ior_stats_table t, struct ior_stats
 		(*rows)[m++] = other;
 	*n = m;
 	return 0;
+}
+
+/* "(other)" sorts among the names by its bytes; both sides were sorted
+ * so, with it moved last: compare it last too. */
+static int key_cmp(const char *a, const char *b)
+{
+	int oa = !strcmp(a, IOR_STATS_OTHER), ob = !strcmp(b, IOR_STATS_OTHER);
+
+	return oa != ob ? oa - ob : strcmp(a, b);
+}
+
+int ior_stats_side_of(struct ior_stats *s, enum ior_stats_table table, struct ior_stats_side *side)
+{
+	memset(side, 0, sizeof *side);
+	if (table == IOR_STATS_THREADS)
+		table = IOR_STATS_PROCESSES;
+	if ((unsigned)table >= IOR_STATS_THREADS)
+		return -EINVAL;
+	side->table = table;
+	int rc = rows_of(s, table, &side->rows, &side->n);
+	if (rc)
+		ior_stats_side_free(side);
+	return rc;
+}
+
+const struct ior_stats_row *ior_stats_side_find(const struct ior_stats_side *side, const char *key)
+{
+	unsigned lo = 0, hi = side->n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		int c = key_cmp(key_of(side->table, &side->rows[mid]), key);
+		if (!c)
+			return &side->rows[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void ior_stats_side_free(struct ior_stats_side *side)
+{
+	free(side->rows);
+	side->rows = NULL;
+	side->n = 0;
 }
 
 static void change_of(struct ior_stats_change *c, enum ior_stats_table t, const struct ior_stats_row *b,
@@ -96,15 +146,6 @@ static int by_change(const void *x, const void *y)
 	if (da != db)
 		return da < db ? 1 : -1;
 	return strcmp(a->name, b->name);
-}
-
-/* "(other)" sorts among the names by its bytes; both sides were sorted
- * so, with it moved last: compare it last too. */
-static int key_cmp(const char *a, const char *b)
-{
-	int oa = !strcmp(a, IOR_STATS_OTHER), ob = !strcmp(b, IOR_STATS_OTHER);
-
-	return oa != ob ? oa - ob : strcmp(a, b);
 }
 
 int ior_stats_diff(struct ior_stats *base, struct ior_stats *new_, enum ior_stats_table table, double factor,

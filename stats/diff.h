@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "stats/stats.h"
+#include "pair/norm.h"
 
 /* One key's two sides. */
 struct ior_stats_change {
@@ -27,6 +28,27 @@ struct ior_stats_change {
  * frees it); *n of them. 0, -ENOMEM or -EINVAL. */
 int ior_stats_diff(struct ior_stats *base, struct ior_stats *new_, enum ior_stats_table table, double factor,
 		   struct ior_stats_change **out, unsigned *n);
+
+/* What ior_norm_factor needs of a run's statistics: its span, and its
+ * total by the normalization's measure (share: time; rate: pairs, which
+ * only say why a span is 0). */
+void ior_stats_norm_side(struct ior_stats *s, enum ior_norm n, struct ior_norm_side *side);
+
+/* One run's table by key, to look another run's rows up in: syscalls and
+ * files by name, processes (and threads) by command with their pids
+ * merged; the (other) row found as IOR_STATS_OTHER. The rows' names point
+ * into s: keep it, unchanged, while the side is used. */
+struct ior_stats_side {
+	struct ior_stats_row *rows; /* sorted by key */
+	unsigned n;
+	enum ior_stats_table table; /* SYSCALLS, FILES or PROCESSES */
+};
+
+/* table THREADS is taken as PROCESSES. 0, -ENOMEM or -EINVAL. */
+int ior_stats_side_of(struct ior_stats *s, enum ior_stats_table table, struct ior_stats_side *side);
+/* The row of key (a name, or a command for processes); NULL when absent. */
+const struct ior_stats_row *ior_stats_side_find(const struct ior_stats_side *side, const char *key);
+void ior_stats_side_free(struct ior_stats_side *side);
 
 struct ior_stats_diff_cfg {
 	const char *base_name, *new_name; /* the files */

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (b && n) {
 		struct ior_flame_tree *d = NULL;
 		err[0] = 0;
-		int rc = ior_flame_diff(b, n, (enum ior_flame_normalize)(pick >> 4 & 3) % 3, "base", "new", &d, err,
+		int rc = ior_flame_diff(b, n, (enum ior_norm)(pick >> 4 & 3) % 3, "base", "new", &d, err,
 					sizeof err);
 		if (rc && !err[0])
 			abort(); /* a refusal says why */

@@ -60,9 +60,13 @@ static size_t in_flight_one(void *ctx, struct ior_in_flight *out, size_t max)
  * /tmp/data, one failed openat by pid 43 "other". */
 /* live 0: a recording (replayed by replay()), 1: live, 2: a recording
  * without replay. */
+static struct ior_stats *setup_baseline; /* set: -baseline's stats for the next setup */
+static enum ior_norm setup_norm;
+
 static void setup(struct fixture *f, int rows, int cols, int live)
 {
-	struct ior_dash_cfg cfg = { .title = "test", .stream_pairs = 4 };
+	struct ior_dash_cfg cfg = { .title = "test", .stream_pairs = 4, .baseline = setup_baseline,
+				    .baseline_name = "base.ior.zst", .baseline_norm = setup_norm };
 
 	memset(f, 0, sizeof *f);
 	CHECK_EQ_INT(ior_stats_new(&f->stats, NULL), 0);
@@ -778,6 +782,87 @@ TEST(files_by_mount)
 	teardown(&f);
 }
 
+/* BASE: read 1 ms, openat 1 ms (an error) by "workload" over 10 ms, and
+ * a close NEW lacks; NEW is the fixture's (a recording's span: 19.01 ms). */
+static struct ior_stats *baseline_of(void)
+{
+	struct ior_stats *b;
+	struct ior_event_pair p[] = {
+		pair("read", 50, 50, "workload", "/tmp/data", MS, MS, 100),
+		pair("openat", 50, 50, "workload", "/nope", 10 * MS, MS, -2),
+		pair("close", 51, 51, "gone", "/tmp/old", 6 * MS, MS, 0),
+	};
+
+	CHECK_EQ_INT(ior_stats_new(&b, NULL), 0);
+	for (unsigned i = 0; i < sizeof p / sizeof *p; i++)
+		ior_stats_add(b, &p[i]);
+	return b;
+}
+
+/* -baseline: change columns in Syscalls, Files and Processes; "new" for
+ * what BASE lacks; the title names BASE and the normalization; sorting
+ * by a change; a picked process's tables do not compare. */
+TEST(baseline_change_columns)
+{
+	struct fixture f;
+	char l[400];
+	char *csv;
+
+	setup_baseline = baseline_of();
+	setup_norm = IOR_NORM_TOTAL;
+	setup(&f, 24, 200, 0);
+	CHECK(strstr(draw(&f), "vs base.ior.zst (total)") != NULL);
+	key(&f, '2');
+	const char *h[] = { "syscall", "calls", "max", "dtime", "drate/s", "dp99" }; /* Δ needs UTF-8 */
+	CHECK(words_in_order(line_with(&f, "syscall", l, sizeof l), h, 6));
+	/* read: 6 ms against 1 ms; 3 calls in 19.01 ms against 1 in 10 ms */
+	const char *r[] = { "read", "3", "6.00ms", "+5.00ms", "+57.8", "+1.00ms" };
+	CHECK(words_in_order(line_with(&f, "read ", l, sizeof l), r, 6));
+	const char *w[] = { "write", "2", "new", "new", "new" };
+	CHECK(words_in_order(line_with(&f, "write ", l, sizeof l), w, 5));
+	const char *o[] = { "openat", "1", "-990us", "-47.4", "-990us" };
+	CHECK(words_in_order(line_with(&f, "openat ", l, sizeof l), o, 5));
+	CHECK(strstr(draw(&f), "\nclose ") == NULL); /* gone: ior diff -summary lists it */
+	csv = export(&f, 3);
+	CHECK(strstr(csv, ",dtime,drate/s,dp99\n") != NULL);
+	CHECK(strstr(csv, "\nread,3,157.8,0,300,6000000,2000000,2000000,2000000,2000000,2000000,2000000,5000000,+57.8,1000000\n") != NULL);
+	free(csv);
+	for (int i = 0; i < 7; i++) /* from time to Δtime */
+		key(&f, '>');
+	const char *t = draw(&f), *rd = strstr(t, "\nread "), *op = strstr(t, "\nopenat "), *wr = strstr(t, "\nwrite ");
+	CHECK(wr && rd && op && rd < wr && wr < op); /* +5 ms, new (its whole 2 ms), -990 us */
+	key(&f, 'R');
+	t = draw(&f), rd = strstr(t, "\nread "), op = strstr(t, "\nopenat "), wr = strstr(t, "\nwrite ");
+	CHECK(rd && op && wr && op < wr && wr < rd);
+	key(&f, '3');
+	const char *fl[] = { "/tmp/data", "5", "8.00ms", "+7.00ms" };
+	CHECK(words_in_order(line_with(&f, "/tmp/data", l, sizeof l), fl, 4));
+	key(&f, '4');
+	const char *pr[] = { "42", "workload", "5", "8.00ms", "+6.00ms" }; /* BASE's workload: 2 ms */
+	CHECK(words_in_order(line_with(&f, "workload", l, sizeof l), pr, 5));
+	key(&f, 'p');
+	typed(&f, "work");
+	press(&f, IOR_TUI_KEY_ENTER);
+	key(&f, '2');
+	const char *pk[] = { "read", "3", "6.00ms", "-", "-", "-" };
+	CHECK(words_in_order(line_with(&f, "read ", l, sizeof l), pk, 6));
+	teardown(&f);
+	/* rate: BASE scaled by 19.01 / 10: read's 1 ms weighs 1.901 ms */
+	setup_norm = IOR_NORM_RATE;
+	setup(&f, 24, 200, 2);
+	key(&f, '2');
+	const char *rr[] = { "read", "3", "6.00ms", "+4.10ms" };
+	CHECK(words_in_order(line_with(&f, "read ", l, sizeof l), rr, 4));
+	CHECK(strstr(draw(&f), "vs base.ior.zst (rate)") != NULL);
+	ior_tui_screen_free(&f.s);
+	CHECK_EQ_INT(ior_tui_screen_init(&f.s, 24, 200, 1), 0); /* a UTF-8 terminal */
+	const char *hu[] = { "max", "Δtime", "Δrate/s", "Δp99" };
+	CHECK(words_in_order(line_with(&f, "syscall", l, sizeof l), hu, 4));
+	teardown(&f);
+	ior_stats_free(setup_baseline);
+	setup_baseline = NULL;
+}
+
 int main(void)
 {
 	RUN(overview_totals_and_tops);
@@ -802,5 +887,6 @@ int main(void)
 	RUN(flame_tab);
 	RUN(flame_live_and_hostile);
 	RUN(files_by_mount);
+	RUN(baseline_change_columns);
 	return t_done();
 }

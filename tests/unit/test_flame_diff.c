@@ -56,7 +56,7 @@ static char *folded(const struct ior_flame_tree *t)
 static const struct want base_w[] = { { "db", "read", "/data/x", 10 }, { "db", "read", "/data/z", 3 } };
 static const struct want new_w[] = { { "db", "read", "/data/x", 20 }, { "db", "write", "/data/y", 5 } };
 
-static struct ior_flame_tree *diff_of(const char *metric, enum ior_flame_normalize norm, unsigned base_s,
+static struct ior_flame_tree *diff_of(const char *metric, enum ior_norm norm, unsigned base_s,
 				      unsigned new_s, char *err, int *rc)
 {
 	struct ior_flame_tree *a = tree_of(base_w, 2, base_s, metric), *b = tree_of(new_w, 2, new_s, metric), *d = NULL;
@@ -197,11 +197,11 @@ TEST(svg_escapes_hostile_names)
 
 TEST(normalize_names)
 {
-	enum ior_flame_normalize n;
+	enum ior_norm n;
 
-	CHECK(!ior_flame_normalize_parse("share", &n) && n == IOR_NORM_SHARE);
-	CHECK(ior_flame_normalize_parse("Rate", &n) < 0);
-	CHECK_EQ_STR(ior_flame_normalize_name(IOR_NORM_TOTAL), "total");
+	CHECK(!ior_norm_parse("share", &n) && n == IOR_NORM_SHARE);
+	CHECK(ior_norm_parse("Rate", &n) < 0);
+	CHECK_EQ_STR(ior_norm_name(IOR_NORM_TOTAL), "total");
 	CHECK(ior_flame_diff_pct(0, 0) == 0.0 && ior_flame_diff_pct(0, 3) == 100.0 && ior_flame_diff_pct(4, 2) == -50.0);
 }
 
