@@ -1,6 +1,7 @@
 #!/bin/bash
 # Block requests on a loop device nothing else uses (a file-backed image
-# under $T): over a traced run, the completed reads, writes, discards and
+# under $T), with the kernel's BTF and without (the block records'
+# layouts then come from tracefs' format files): over a traced run, the completed reads, writes, discards and
 # flushes and the sectors in /proc/diskstats for that device equal ior's
 # Devices table exactly. The workload's "blockdev" scenario makes N
 # O_DIRECT pwrite64 and pread64 of 4 KiB: each pair carries its one
@@ -37,27 +38,36 @@ bc() {
 	fi
 }
 
-# O_DIRECT: one request per pair, exactly diskstats' counts.
+# O_DIRECT: one request per pair, exactly diskstats' counts; then the
+# same without the kernel's BTF (the records' layouts from tracefs).
+for btf in with without; do
+P=block-direct
+[ $btf = without ] && P=block-nobtf
 if ! start_workload blockdev "$LOOP" "$N"; then
-	fail block-direct-run "$WHY"
-elif ! start_ior -plainDevice -summary -pid "$WL_PID"; then
-	fail block-direct-run "$WHY"
+	fail $P-run "$WHY"
+elif ! if [ $btf = with ]; then start_ior -plainDevice -summary -pid "$WL_PID"; else
+	IOR_KERNEL_BTF=$T/no-such-btf start_ior -plainDevice -summary -pid "$WL_PID"; fi; then
+	fail $P-run "$WHY"
 else
 	cp /proc/diskstats "$T/before"
 	release_workload
 	if ! wait_workload 30; then
-		fail block-direct-run "$WHY"
+		fail $P-run "$WHY"
 	fi
 	settle
-	stop_ior || fail block-direct-stop "$WHY"
+	stop_ior || fail $P-stop "$WHY"
 	cp /proc/diskstats "$T/after"
-	bc block-direct-diskstats diskstats "$T/before" "$T/after" "$DEV" "$IOR_ERR"
-	bc block-direct-preads pairs "$IOR_OUT" pread64 "$LOOP" "$N" 4096
-	bc block-direct-pwrites pairs "$IOR_OUT" pwrite64 "$LOOP" "$N" 4096
-	bc block-direct-fsync fsync "$IOR_OUT" "$LOOP"
-	bc block-direct-submitter devprocs "$IOR_ERR" "$DEV" read "workload\[$WL_LAST\]"
-	check_stats block-direct-statistics "lost=0" "requests not remembered=0"
+	if [ $btf = without ] && ! grep -q 'tracing with raw tracepoints' "$IOR_ERR"; then
+		fail $P-raw "ior did not run without BTF: $(head -c 300 "$IOR_ERR")"
+	fi
+	bc $P-diskstats diskstats "$T/before" "$T/after" "$DEV" "$IOR_ERR"
+	bc $P-preads pairs "$IOR_OUT" pread64 "$LOOP" "$N" 4096
+	bc $P-pwrites pairs "$IOR_OUT" pwrite64 "$LOOP" "$N" 4096
+	bc $P-fsync fsync "$IOR_OUT" "$LOOP"
+	bc $P-submitter devprocs "$IOR_ERR" "$DEV" read "workload\[$WL_LAST\]"
+	check_stats $P-statistics "lost=0" "requests not remembered=0"
 fi
+done
 
 # Writeback: another process's sync; the kworker and jbd2 write, not dd.
 if ! command -v mkfs.ext4 >/dev/null; then
