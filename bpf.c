@@ -520,6 +520,12 @@ int ior_blk_issue(void *ctx)
 	return block_on ? blk_seen(ctx, BLK_ISSUE) : 0;
 }
 
+SEC("tracepoint/block/block_rq_merge")
+int ior_blk_merge(void *ctx)
+{
+	return block_on ? blk_merged(ctx) : 0;
+}
+
 SEC("tracepoint/block/block_rq_complete")
 int ior_blk_complete(void *ctx)
 {

@@ -92,6 +92,18 @@ INLINE int blk_seen(void *ctx, int point)
 	return 0;
 }
 
+/* A request merged into another (block_rq_merge) never completes: its
+ * entry goes, its bytes complete with the request that took them. */
+INLINE int blk_merged(void *ctx)
+{
+	struct ior_blk_key k;
+	char rwbs[8];
+
+	blk_read_key(ctx, blk_dev_off, blk_sector_off, blk_rwbs_off, &k, rwbs);
+	bpf_map_delete_elem(&blk_reqs, &k);
+	return 0;
+}
+
 INLINE void blk_fill(struct ior_rec_block *r, const struct ior_blk_start *st, const struct ior_blk_key *k,
 		     __u64 now)
 {

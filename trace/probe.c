@@ -64,9 +64,17 @@ static const struct { const char *prog, *tp; bool optional; } blk_points[] = {
 	{ "ior_blk_issue", "block_rq_issue", false },
 	{ "ior_blk_insert", "block_rq_insert", false },
 	{ "ior_blk_start", "block_io_start", true },
+	{ "ior_blk_merge", "block_rq_merge", true }, /* a merged request never completes */
 };
 #define BLK_POINTS (sizeof blk_points / sizeof blk_points[0])
 #define CACHE_PROG "ior_cache_add" /* filemap:mm_filemap_add_to_page_cache */
+
+static bool blk_point_used(const struct ior_probe *p, unsigned i)
+{
+	if (!blk_points[i].optional)
+		return true;
+	return !strcmp(blk_points[i].tp, "block_io_start") ? p->blk_start : p->blk_merge;
+}
 
 _Static_assert(sizeof tracing / sizeof *tracing + 5 + AIO_POINTS + BLK_POINTS + 1 <= IOR_PROBE_MAX_ATTACH,
 	       "tp_fds holds them, io_uring's, libaio's and the block layer's");
@@ -118,7 +126,7 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 		if (!i || strcmp(aio_points[i].prog, aio_points[i - 1].prog))
 			names[k++] = aio_points[i].prog;
 	for (unsigned i = 0; p->block && i < BLK_POINTS && k < max; i++)
-		if (!blk_points[i].optional || p->blk_start)
+		if (blk_point_used(p, i))
 			names[k++] = blk_points[i].prog;
 	if (p->cache && k < max)
 		names[k++] = CACHE_PROG;
@@ -311,6 +319,7 @@ static void setup_block(struct ior_probe *p, const struct ior_probe_cfg *c)
 		if (!blk_points[i].optional && ior_loader_tracepoint_id("block", blk_points[i].tp, why, sizeof why) < 0)
 			p->block = false;
 	p->blk_start = p->block && ior_loader_tracepoint_id("block", "block_io_start", (char[64]){ 0 }, 64) >= 0;
+	p->blk_merge = p->block && ior_loader_tracepoint_id("block", "block_rq_merge", (char[64]){ 0 }, 64) >= 0;
 	ior_feature_set(IOR_FEAT_BLOCK, p->block,
 			p->block ? (p->blk_start ? "block_io_start, block_rq_insert, _issue, _complete"
 						 : "block_rq_insert, _issue, _complete")
@@ -557,7 +566,7 @@ static int attach_aio(struct ior_probe *p, char *err, size_t errlen)
 static int attach_block(struct ior_probe *p, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < BLK_POINTS; i++) {
-		if (blk_points[i].optional && !p->blk_start)
+		if (!blk_point_used(p, i))
 			continue;
 		int fd = ior_loader_prog_fd(p->obj, blk_points[i].prog);
 		if (fd < 0)
@@ -565,7 +574,7 @@ static int attach_block(struct ior_probe *p, char *err, size_t errlen)
 		fd = ior_loader_attach_tracepoint(fd, "block", blk_points[i].tp, err, errlen);
 		if (fd < 0)
 			return fd;
-		if (i && p->nblk_enter < 3)
+		if (i && i < 4 && p->nblk_enter < 3) /* issue, insert, start: they begin requests */
 			p->blk_enter_fds[p->nblk_enter++] = fd;
 		p->tp_fds[p->ntp++] = fd;
 	}

@@ -56,6 +56,7 @@ struct ior_probe {
 	int aio_submit_fd;    /* io_submit's enter attachment, or -1 */
 	bool block;           /* block requests are traced */
 	bool blk_start;       /* with block_io_start (6.5+) */
+	bool blk_merge;       /* with block_rq_merge */
 	int blk_enter_fds[3]; /* the block points that start a request */
 	unsigned nblk_enter;
 	bool cache;           /* page-cache fills are traced */

@@ -181,7 +181,7 @@ fi
 # attached), the same set -check reports: of the object's tracepoint
 # programs (prog_type 5), only io_uring's (two, and two for registered
 # files, one for refused requests) and libaio's four when -check says they
-# are traced, the block layer's three (four with block_io_start) and the
+# are traced, the block layer's four (five with block_io_start) and the
 # page cache's one when its features say yes (the per-syscall ones only
 # test probes use).
 # Counted from the running tracer's fds.
@@ -193,8 +193,8 @@ grep -q 'io_uring io_uring_submit' <<<"$async_line" && want5=$((want5 + 2))
 grep -q '+ registered files' <<<"$async_line" && want5=$((want5 + 2))
 grep -q '+ refused requests' <<<"$async_line" && want5=$((want5 + 1))
 grep -q 'libaio io_submit' <<<"$async_line" && want5=$((want5 + 4))
-grep -q '^ *block requests: yes (block_io_start' <<<"$check_out" && want5=$((want5 + 4))
-grep -q '^ *block requests: yes (block_rq_insert' <<<"$check_out" && want5=$((want5 + 3))
+grep -q '^ *block requests: yes (block_io_start' <<<"$check_out" && want5=$((want5 + 5))
+grep -q '^ *block requests: yes (block_rq_insert' <<<"$check_out" && want5=$((want5 + 4))
 grep -q '^ *page cache fills: yes' <<<"$check_out" && want5=$((want5 + 1))
 "$IOR" -plain -duration 3 >/dev/null 2>&1 &
 pid=$!
