@@ -206,6 +206,7 @@ static int escape_from_opts(const struct ior_opts *o, enum ior_escape *esc)
  * names (the recording host's) to the report. */
 struct rec_devices {
 	struct ior_stats *s;
+	const struct ior_flame_spec *filter; /* a request is kept when its submitter and file match */
 	uint32_t dev[256];
 	char name[256][64];
 	unsigned n;
@@ -215,8 +216,10 @@ struct rec_devices {
 static int rec_block(void *ctx, const struct ior_block_req *b)
 {
 	struct rec_devices *d = ctx;
+	struct ior_event_pair who = { .pid = b->pid, .tid = b->tid, .comm = b->comm, .path = b->path, .path2 = "" };
 
-	ior_stats_add_block(d->s, b);
+	if (ior_flame_spec_match(d->filter, &who))
+		ior_stats_add_block(d->s, b);
 	return 0;
 }
 
@@ -263,6 +266,7 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 	struct rec_devices *devs = calloc(1, sizeof *devs);
 	if (devs) {
 		devs->s = s;
+		devs->filter = &filter;
 		ior_rec_reader_block_hooks(r, &(struct ior_rec_block_hooks){ rec_block, rec_devname, devs });
 	}
 	cfg.dev_name = rec_dev_name;
