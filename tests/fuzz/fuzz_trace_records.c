@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			.ts = ts += (uint64_t)(c[3] | c[4] << 8) - 200, /* may go backwards */
 			.pid = 1 + c[2] % 3,
 			.tid = 1 + c[2] % 5,
-			.kind = (uint16_t)(1 + (c[0] >> 1) % 12), /* enter .. block, and one unknown */
+			.kind = (uint16_t)(1 + (c[0] >> 1) % 13), /* enter .. cache, and one unknown */
 		};
 		/* async records: mostly the async rows at the table's end */
 		h.nr = ior_syscalls[h.kind >= IOR_REC_ASYNC_SUBMIT ? ior_nsyscalls - 1 - c[1] % 80 : c[1] % ior_nsyscalls].nr;
