@@ -152,6 +152,9 @@ static void print_block(struct ior_session *s, FILE *f, const struct ior_pair_st
 		   "of requests begun before the trace (not counted), %llu requests not remembered (map full)\n",
 		(ull)st->blk_requests, (ull)st->blk_in_pairs, (ull)ior_session_counter(s, "blk_unstarted"),
 		(ull)ior_session_counter(s, "blk_full"));
+	if (s->probe.cache)
+		fprintf(f, "ior: page cache: %llu pages added by traced threads, %llu of them outside a syscall "
+			   "(page faults: no pair)\n", (ull)st->cache_pages, (ull)st->cache_outside);
 	if (st->blk_cover_merged)
 		fprintf(f, "ior: device time of a pair merged across gaps (more than %d intervals): %llu times\n",
 			IOR_BLK_IV_MAX, (ull)st->blk_cover_merged);

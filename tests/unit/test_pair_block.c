@@ -144,6 +144,47 @@ TEST(many_intervals_merge_in_order)
 	ior_fdtab_free(fds);
 }
 
+static void feed_cache(struct ior_pairer *p, uint64_t ts, uint32_t tid, uint32_t pages)
+{
+	struct ior_rec_cache c = { { ts, 5, tid, IOR_REC_CACHE, 0, sizeof c }, 42, 0, 8u << 20, pages };
+	ior_pair_feed(p, &c, sizeof c);
+}
+
+/* Pages added inside a read are its misses; outside a syscall they are
+ * counted apart; the next pair starts from none. */
+TEST(page_cache_fills_are_the_open_pairs)
+{
+	struct got g = { 0 };
+	struct ior_fdtab *fds = ior_fdtab_new(64, 64);
+	struct ior_pair_cfg cfg = { fds, NULL, sink, &g, NULL, NULL, NULL, NULL };
+	struct ior_pairer *p = ior_pair_new(&cfg);
+	struct ior_pair_stats st;
+
+	feed_cache(p, 900, 7, 4);                /* a page fault's, say */
+	feed_enter(p, 1000, 7, "read", 3);
+	feed_cache(p, 1100, 7, 16);              /* a folio of 16 pages */
+	feed_cache(p, 1200, 8, 1);               /* another thread's */
+	feed_cache(p, 1300, 7, 1);
+	feed_exit(p, 2000, 7, "read", 65536);
+	feed_enter(p, 3000, 7, "read", 3);
+	feed_exit(p, 3100, 7, "read", 65536);
+	feed_enter(p, 4000, 7, "read", 3);
+	feed_cache(p, 4100, 7, 4);
+	feed_exit(p, 4200, 7, "read", 65536);
+	CHECK_EQ_INT(g.n, 3);
+	CHECK_EQ_INT(g.p[0].cache_pages, 17);
+	CHECK_EQ_INT(ior_pair_cache_kind(&g.p[0], 1), IOR_CACHE_MISS);
+	CHECK_EQ_INT(g.p[1].cache_pages, 0);
+	CHECK_EQ_INT(ior_pair_cache_kind(&g.p[1], 1), IOR_CACHE_HIT);
+	CHECK_EQ_INT(ior_pair_cache_kind(&g.p[2], 1), IOR_CACHE_PARTIAL);
+	CHECK_EQ_INT(ior_pair_cache_kind(&g.p[2], 0), IOR_CACHE_NONE);
+	ior_pair_get_stats(p, &st);
+	CHECK_EQ_INT(st.cache_pages, 26);
+	CHECK_EQ_INT(st.cache_outside, 5);
+	ior_pair_free(p);
+	ior_fdtab_free(fds);
+}
+
 TEST(rwbs_letters)
 {
 	uint8_t op, fl;
@@ -253,6 +294,7 @@ int main(void)
 	RUN(requests_inside_a_pair_are_charged_once);
 	RUN(a_flush_sequence_counts_its_unissued_write);
 	RUN(many_intervals_merge_in_order);
+	RUN(page_cache_fills_are_the_open_pairs);
 	RUN(rwbs_letters);
 	RUN(tracefs_format_fields);
 	RUN(device_names);
