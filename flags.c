@@ -98,6 +98,13 @@ static int set_value(const struct ior_flag *f, const char *v)
 		return ior_parse_duration(v, f->value);
 	case IOR_FLAG_SIZE:
 		return ior_parse_size(v, f->value);
+	case IOR_FLAG_LIST: {
+		struct ior_flag_list *l = f->value;
+		if (l->n >= IOR_FLAG_LIST_MAX)
+			return -2;
+		l->v[l->n++] = v;
+		return 0;
+	}
 	}
 	return -1;
 }
@@ -153,7 +160,12 @@ int ior_flags_parse_cmd(const struct ior_flag *flags, size_t nflags, int argc,
 			}
 			v = argv[i++];
 		}
-		if (set_value(f, v)) {
+		int bad = set_value(f, v);
+		if (bad == -2) {
+			snprintf(err, errlen, "flag -%s given more than %d times", f->name, IOR_FLAG_LIST_MAX);
+			return -1;
+		}
+		if (bad) {
 			snprintf(err, errlen, "invalid value \"%.64s\" for flag -%s",
 				 v, f->name);
 			return -1;

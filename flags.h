@@ -13,6 +13,14 @@ enum ior_flag_type {
 	IOR_FLAG_STRING,   /* const char * */
 	IOR_FLAG_DURATION, /* uint64_t ns: "5" (seconds), "1.5s", "200ms", "2m", "1h" */
 	IOR_FLAG_SIZE,     /* uint64_t bytes: "4096", "256K", "8M" */
+	IOR_FLAG_LIST,     /* struct ior_flag_list: repeatable, each use one more value */
+};
+
+#define IOR_FLAG_LIST_MAX 32
+
+struct ior_flag_list {
+	const char *v[IOR_FLAG_LIST_MAX];
+	size_t n;
 };
 
 struct ior_flag {

@@ -29,7 +29,10 @@ static struct ior_opts opts = {
 	.http_addr = "127.0.0.1:0",
 	.ior_version = IOR_VERSION,
 	.user = "",
+	.recorder_size = 64u << 20,
+	.after_ns = IOR_DURATION_UNSET,
 };
+static struct ior_flag_list trigger_list;
 
 static const struct ior_flag flag_table[] = {
 	{ "pid", IOR_FLAG_INT, &opts.pid, "trace only this process id, until it exits (-follow: and its descendants)" },
@@ -46,7 +49,7 @@ static const struct ior_flag flag_table[] = {
 	{ "tps", IOR_FLAG_STRING, &opts.tps, "comma-separated regexes: of the selected syscalls, trace those whose tracepoint matches" },
 	{ "tpsExclude", IOR_FLAG_STRING, &opts.tps_exclude, "comma-separated regexes: tracepoints not to trace (wins over the others)" },
 	{ "list", IOR_FLAG_BOOL, &opts.list, "list the syscalls this kernel can trace: number, family, whether these flags trace them; then exit" },
-	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q)" },
+	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q; -recorder: never)" },
 	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two, 64K to 1G: 1M, 8M (default 8M, less on machines with more than 4 CPUs)" },
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
 	{ "plainDevice", IOR_FLAG_BOOL, &opts.plain_device, "-plain with four more columns: deviceNs, requests, deviceBytes (the pair's block requests), cachePages (pages it added to the page cache)" },
@@ -55,6 +58,13 @@ static const struct ior_flag flag_table[] = {
 	{ "parquet", IOR_FLAG_STRING, &opts.parquet, "also write every pair to this Parquet file (written as FILE.tmp, renamed when complete)" },
 	{ "name", IOR_FLAG_STRING, &opts.name, "recording name (default \"default\")" },
 	{ "live", IOR_FLAG_BOOL, &opts.live, "serve a flamegraph of the trace over HTTP while tracing, updated every 2 s (-fields, -count, -http)" },
+	{ "recorder", IOR_FLAG_DURATION, &opts.recorder_ns, "flight recorder: keep the last DURATION of pairs in memory (e.g. 60s) and write HOST-NAME-TIME-trigger.ior.zst around each -trigger, or on SIGUSR1" },
+	{ "recorder-size", IOR_FLAG_SIZE, &opts.recorder_size, "-recorder: at most this much memory of compressed pairs, the oldest dropped first (default 64M, at least 4M)" },
+	{ "trigger", IOR_FLAG_LIST, &trigger_list, "-recorder: dump when this happens (repeatable): fsync>200ms, duration>1s,path=/var/*, duration>50ms,comm=nginx, errno=EIO, errno=any, openat:errno=ENOENT, pairs/s>500000, errors/s>100, inflight>5s, read:inflight>5s; ,cooldown=30s (default: the -recorder window)" },
+	{ "after", IOR_FLAG_DURATION, &opts.after_ns, "-recorder: keep recording this long after a trigger before writing the dump (default a quarter of the window)" },
+	{ "max-dumps", IOR_FLAG_INT, &opts.max_dumps, "-recorder: write at most N dumps (default 0: no limit)" },
+	{ "rotate", IOR_FLAG_STRING, &opts.rotate, "with -flamegraph: cut the recording into a series in the directory HOST-NAME-TIME, a new file every SIZE (256M) or DURATION (1h); -ior=DIR, ior collapsed|summary|parquet DIR read it in time order" },
+	{ "keep", IOR_FLAG_INT, &opts.keep, "with -rotate: keep at most N files of the series, the oldest deleted (default 0: all)" },
 	{ "summary", IOR_FLAG_BOOL, &opts.summary, "at the end, print per syscall, file and process: calls, errors, bytes, time, latency percentiles (stdout; stderr with -plain; with -ior: of the recording)" },
 	{ "tui", IOR_FLAG_BOOL, &opts.tui, "the terminal dashboard (what bare ior opens on a terminal); with -ior: of the recording" },
 	{ "ior", IOR_FLAG_STRING, &opts.ior_file, "read this recording (.ior.zst) instead of tracing; A,B,... or a directory: several, merged into one flamegraph" },
@@ -99,7 +109,8 @@ static void usage(FILE *out)
 		const char *arg = f->type == IOR_FLAG_BOOL ? "" :
 				  f->type == IOR_FLAG_INT ? " N" :
 				  f->type == IOR_FLAG_DURATION ? " DURATION" :
-				  f->type == IOR_FLAG_SIZE ? " BYTES" : " STRING";
+				  f->type == IOR_FLAG_SIZE ? " BYTES" :
+				  f->type == IOR_FLAG_LIST ? " EXPR" : " STRING";
 		fprintf(out, "  -%s%s\n    \t%s\n", f->name, arg, f->usage);
 	}
 }
@@ -112,6 +123,8 @@ static int parse_cmd(int argc, char **argv, int *dashdash)
 		fprintf(stderr, "ior: %s (see ior -help)\n", err);
 		return -1;
 	}
+	opts.triggers = trigger_list.v;
+	opts.ntriggers = trigger_list.n;
 	return first;
 }
 

@@ -38,6 +38,16 @@ struct ior_opts {
 	bool bench_empty;      /* hidden: attach the empty program only */
 	bool bench_detached;   /* hidden: load the syscall programs, attach none */
 
+	/* the flight recorder: -recorder (0: off) */
+	uint64_t recorder_ns;
+	uint64_t recorder_size;      /* -recorder-size: bytes of frames held */
+	const char *const *triggers; /* -trigger, each use one */
+	size_t ntriggers;
+	uint64_t after_ns;           /* -after; IOR_DURATION_UNSET: a quarter of the window */
+	int64_t max_dumps;           /* -max-dumps; 0: no limit */
+	const char *rotate;          /* -rotate SIZE|DURATION for -flamegraph; NULL: none */
+	int64_t keep;                /* -keep: files of a rotated series kept; 0: all */
+
 	/* recordings */
 	const char *ior_file;  /* -ior=FILE */
 	const char *fields;    /* comma-separated: flame/field.c's ior_flame_fields[] names */

@@ -18,6 +18,8 @@
 #include "stats/report.h"
 #include "pair/clock.h"
 #include "rec/sink.h"
+#include "recorder/recorder.h"
+#include "text/escape.h"
 #include "tui/keys.h"
 #include "tui/screen.h"
 #include "tui/term.h"
@@ -53,7 +55,39 @@ struct dash_ui {
 	char rec_path[PATH_MAX];
 	struct ior_trace_totals rec_base; /* the session's totals when it started */
 	char last_words[PATH_MAX + 640]; /* said on stderr after the terminal is back */
+	struct ior_recorder *recorder;   /* live -recorder: D dumps it */
 };
+
+void ior_dash_ui_set_recorder(struct dash_ui *ui, struct ior_recorder *r)
+{
+	ui->recorder = r;
+}
+
+/* "RING 12.3s 3.1/64MiB 2 armed 1 dump": what the top line says of it. */
+static void recorder_state(struct dash_ui *ui)
+{
+	struct ior_recorder_state st;
+	char s[160];
+
+	if (!ui->recorder)
+		return;
+	ior_recorder_state(ui->recorder, &st);
+	snprintf(s, sizeof s, "RING %.1fs %.1f/%lluMiB %zu/%zu armed %u dump%s%s%s", (double)st.covers_ns / 1e9,
+		 (double)st.bytes / 1048576.0, (unsigned long long)(st.max_bytes >> 20), st.armed, st.ntriggers,
+		 st.dumps, st.dumps == 1 ? "" : "s", st.failed ? " (failed: see the end)" : "",
+		 st.dumping ? " DUMPING" : "");
+	ior_dash_set_recorder(ui->dash, s);
+}
+
+/* D: a dump now; what came of it on the message line. */
+static void dump_now(struct dash_ui *ui)
+{
+	int r = ior_recorder_dump_now(ui->recorder, "key");
+
+	ior_dash_set_message(ui->dash, r == -EBUSY ? "D: a dump is being written" :
+				       r == -EDQUOT ? "D: -max-dumps reached" :
+						      "D: dumping: the file is written after -after");
+}
 
 static size_t in_flight(void *ctx, struct ior_in_flight *out, size_t max)
 {
@@ -63,11 +97,12 @@ static size_t in_flight(void *ctx, struct ior_in_flight *out, size_t max)
 static int replay(void *ctx, void (*add)(void *actx, const struct ior_event_pair *p), void *actx);
 
 static int ui_new(struct dash_ui **out, struct ior_stats *stats, struct ior_session *session, const char *title,
-		  const struct ior_opts *o, const struct ior_dash_base *base)
+		  const struct ior_opts *o, const struct ior_dash_base *base, unsigned stream_pairs)
 {
 	struct ior_dash_cfg cfg = { .stats = stats, .in_flight = session ? in_flight : NULL, .ctx = session,
 				    .title = title, .replay = o ? replay : NULL, .baseline = base->stats,
-				    .baseline_name = base->name, .baseline_norm = base->norm };
+				    .baseline_name = base->name, .baseline_norm = base->norm,
+				    .stream_pairs = stream_pairs };
 	struct dash_ui *ui = calloc(1, sizeof *ui);
 	int utf8 = ior_tui_env_utf8(), r;
 
@@ -177,7 +212,7 @@ static void read_mounts(struct dash_ui *ui)
 int ior_dash_ui_open(struct dash_ui **ui, struct ior_stats *stats, struct ior_session *session, const char *title,
 		     const char *rec_name, const struct ior_dash_base *base)
 {
-	int r = ui_new(ui, stats, session, title, NULL, base);
+	int r = ui_new(ui, stats, session, title, NULL, base, 0);
 
 	if (r < 0)
 		return r;
@@ -224,6 +259,7 @@ static int frame(struct dash_ui *ui, uint64_t now)
 		stop_recording(ui);
 	if (ui->rec.w)
 		ior_dash_set_recording(ui->dash, ui->rec_path, ior_rec_writer_pairs(ui->rec.w));
+	recorder_state(ui);
 	ior_dash_set_now(ui->dash, now);
 	ior_dash_draw(ui->dash, &ui->next); /* out of memory: the frame says so */
 	ior_tui_buf_reset(&ui->out);
@@ -291,6 +327,8 @@ static void on_key(struct dash_ui *ui, const struct ior_tui_key *k)
 		ui->quit = 1;
 	if (r == IOR_DASH_EXPORT)
 		export_table(ui);
+	if (r == IOR_DASH_DUMP && ui->recorder)
+		dump_now(ui);
 	if (r == IOR_DASH_RECORD && ui->rec.w)
 		stop_recording(ui);
 	else if (r == IOR_DASH_RECORD)
@@ -449,6 +487,73 @@ static void load_pair(void *ctx, const struct ior_event_pair *p)
 
 /* Every pair of the recording that passes the filters into the stats and
  * the stream; 0, or 1 after printing why. */
+/* A dump (recorder/): its trigger pair, and how many pairs follow it,
+ * so the Stream's ring can hold it. */
+struct dump_peek {
+	enum ior_rec_trigger_kind kind;
+	uint32_t tid;
+	uint64_t enter_ns, after;
+	int seen;
+	char expr[200];
+};
+
+static void count_after(void *ctx, const struct ior_event_pair *p)
+{
+	struct dump_peek *k = ctx;
+
+	k->after += k->seen && !p->summary;
+	k->seen |= p->tid == k->tid && p->enter_ns == k->enter_ns;
+}
+
+#define DUMP_STREAM_MAX 100000u /* Stream entries for a dump's trigger pair (~26 MB) */
+
+/* The Stream's size for o's file: room for a dump's trigger pair and
+ * what follows it (0: the default). */
+static unsigned peek_dump(const struct ior_opts *o, struct dump_peek *k)
+{
+	struct ior_rec_reader *r;
+	struct ior_event_pair p;
+	const struct ior_rec_trigger *t;
+
+	memset(k, 0, sizeof *k);
+	if (!strstr(o->ior_file, "-trigger") || ior_cmd_open_recording(o->ior_file, &r, true))
+		return 0; /* only a dump's name says -trigger: others are not read twice */
+	if (ior_rec_reader_info(r)->version < 4) {
+		ior_rec_reader_close(r);
+		return 0;
+	}
+	while (ior_rec_read(r, &p) == 1)
+		;
+	if ((t = ior_rec_reader_trigger(r))) {
+		k->kind = t->kind;
+		k->tid = t->pair.tid;
+		k->enter_ns = t->pair.enter_ns;
+		ior_escape_str(k->expr, sizeof k->expr, t->expr, strlen(t->expr), IOR_ESCAPE_AUTO);
+	}
+	ior_rec_reader_close(r);
+	if (k->kind != IOR_REC_TRIGGER_PAIR || each_pair(o, count_after, k, NULL))
+		return 0;
+	uint64_t n = k->after + 1000;
+	return n < IOR_DASH_STREAM_PAIRS ? 0 : n > DUMP_STREAM_MAX ? DUMP_STREAM_MAX : (unsigned)n;
+}
+
+/* A dump opens on the Stream, its trigger pair selected. */
+static void show_trigger(struct dash_ui *ui, const struct dump_peek *k)
+{
+	char msg[400];
+
+	if (!k->expr[0])
+		return;
+	if (k->kind != IOR_REC_TRIGGER_PAIR)
+		snprintf(msg, sizeof msg, "a dump: %s fired it (no pair: see ior summary)", k->expr);
+	else if (ior_dash_stream_select(ui->dash, k->tid, k->enter_ns))
+		snprintf(msg, sizeof msg, "a dump: %s fired on a pair the Stream does not hold (filtered, or more than %u "
+					  "pairs before the end)", k->expr, DUMP_STREAM_MAX);
+	else
+		snprintf(msg, sizeof msg, "a dump: the selected pair fired %s (space resumes the Stream)", k->expr);
+	ior_dash_set_message(ui->dash, msg);
+}
+
 static int load_recording(const struct ior_opts *o, struct dash_ui *ui, struct ior_dash_losses *losses)
 {
 	struct ior_rec_reader *r = NULL;
@@ -485,6 +590,8 @@ int ior_cmd_dash(const struct ior_opts *o)
 	struct ior_dash_base base = { .name = o->baseline };
 	struct ior_stats *stats = NULL;
 	struct dash_ui *ui = NULL;
+	struct dump_peek peek;
+	unsigned stream = peek_dump(o, &peek);
 	int rc = ior_stats_new(&stats, NULL);
 
 	if (o->baseline && ior_norm_parse(o->normalize, &base.norm)) {
@@ -496,7 +603,7 @@ int ior_cmd_dash(const struct ior_opts *o)
 		rc = 1;
 		goto out;
 	}
-	if (rc < 0 || (rc = ui_new(&ui, stats, NULL, o->ior_file, o, &base)) < 0) {
+	if (rc < 0 || (rc = ui_new(&ui, stats, NULL, o->ior_file, o, &base, stream)) < 0) {
 		fprintf(stderr, "ior: dashboard: %s\n", strerror(-rc));
 		rc = 1;
 		goto out;
@@ -505,6 +612,7 @@ int ior_cmd_dash(const struct ior_opts *o)
 	if ((rc = load_recording(o, ui, &losses)))
 		goto out;
 	ior_dash_set_losses(ui->dash, &losses);
+	show_trigger(ui, &peek);
 	if (!ui->draw) { /* the dashboard's stream and Flame were not fed */
 		rc = base.stats ? ior_cmd_diff_print(base.stats, stats, base.norm, o->baseline, o->ior_file, false, stdout) :
 				  report(stats);

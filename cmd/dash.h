@@ -33,5 +33,8 @@ int ior_dash_ui_open(struct dash_ui **ui, struct ior_stats *stats, struct ior_se
  * is given back before it returns. 0, or 1 after printing why. */
 int ior_dash_ui_run(struct dash_ui *ui, uint64_t deadline, volatile sig_atomic_t *stop);
 void ior_dash_ui_close(struct dash_ui *ui);
+/* -recorder -tui: its state on the top line, and `D` dumps it. */
+struct ior_recorder;
+void ior_dash_ui_set_recorder(struct dash_ui *ui, struct ior_recorder *r);
 
 #endif

@@ -36,12 +36,15 @@
 #include "http/http.h"
 #include "loader/loader.h"
 #include "log/log.h"
+#include "flags.h"
 #include "opts.h"
+#include "out/out.h"
 #include "stats/report.h"
 #include "pair/clock.h"
 #include "csv/out.h"
 #include "parquet/sink.h"
 #include "rec/sink.h"
+#include "recorder/recorder.h"
 #include "syscalls/select.h"
 #include "trace/session.h"
 #include "syscalls/syscalls.h"
@@ -56,7 +59,14 @@
 #define HTTP_TICK_NS 100000000ull       /* server deadlines checked this often */
 #define REPORT_NS 5000000000ull         /* bare ior without a terminal: a report this often */
 
-static volatile sig_atomic_t stop_signal, stop_from_tty;
+static volatile sig_atomic_t stop_signal, stop_from_tty, dump_signal;
+
+/* -recorder: SIGUSR1 asks for a dump now. */
+static void on_dump_signal(int sig)
+{
+	(void)sig;
+	dump_signal = 1;
+}
 
 /* A terminal's Ctrl-C reaches CMD too: si_code says who sent it. */
 static void on_signal(int sig, siginfo_t *si, void *uc)
@@ -74,7 +84,15 @@ struct trace {
 	struct ior_csv_out *csv;
 	struct ior_rec_sink rec;     /* -flamegraph */
 	char rec_path[PATH_MAX];
+	uint64_t rotate_bytes, rotate_ns; /* -rotate: one of them, else 0 */
+	char series_dir[PATH_MAX];   /* -rotate: where the series goes */
+	uint64_t rec_opened_ns;
+	struct ior_trace_totals rec_base; /* the session's when this file started */
+	char (*kept)[PATH_MAX];      /* -keep: the series' files, oldest first */
+	size_t nkept;
 	struct ior_pq_sink pq;       /* -parquet */
+	struct ior_recorder *recorder; /* -recorder */
+	struct ior_trigger triggers[IOR_FLAG_LIST_MAX];
 	struct ior_flame_spec spec;  /* -live: -fields and -count */
 	struct ior_flame_tree *baseline; /* -live -baseline FILE: its graph */
 	enum ior_norm norm;
@@ -106,11 +124,65 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
+/* -recorder and its flags: 0 or 2 after saying why. */
+static int check_recorder(struct trace *t)
+{
+	const struct ior_opts *o = t->o;
+	char err[300];
+
+	if (!o->recorder_ns) {
+		const char *f = o->ntriggers ? "-trigger" : o->after_ns != IOR_DURATION_UNSET ? "-after" :
+				o->max_dumps ? "-max-dumps" : NULL;
+		return f ? usage_error("%s belongs to the flight recorder: add -recorder DURATION (e.g. -recorder 60s)",
+				       f) : 0;
+	}
+	if (o->recorder_size < IOR_RECORDER_MIN_BYTES)
+		return usage_error("-recorder-size %s: at least 4M (a frame of pairs can take 1 MiB)",
+				   o->recorder_size ? "too small" : "0");
+	if (o->max_dumps < 0)
+		return usage_error("-max-dumps %s: want 0 (no limit) or more", "below 0");
+	if (o->after_ns != IOR_DURATION_UNSET && o->after_ns > o->recorder_ns * 16)
+		return usage_error("-after %s: at most 16 times the -recorder window", "too long");
+	for (size_t i = 0; i < o->ntriggers; i++)
+		if (ior_trigger_parse(&t->triggers[i], o->triggers[i], err, sizeof err)) {
+			fprintf(stderr, "ior: -trigger \"%.300s\": %s (see ior -help)\n", o->triggers[i], err);
+			return 2;
+		}
+	return 0;
+}
+
+/* -rotate SIZE|DURATION: a size has K, M or G, a duration ns..h. */
+static int check_rotate(struct trace *t)
+{
+	const struct ior_opts *o = t->o;
+	const char *r = o->rotate;
+	size_t n = r ? strlen(r) : 0;
+
+	if (!r)
+		return o->keep ? usage_error("-keep %s belongs to -rotate", "N") : 0;
+	if (!o->flamegraph)
+		return usage_error("-rotate \"%s\" cuts the -flamegraph recording: add -flamegraph", r);
+	if (o->keep < 0)
+		return usage_error("-keep %s: want 0 (all) or more", "below 0");
+	bool size = n && strchr("KkMGB", r[n - 1]);
+	if (size ? ior_parse_size(r, &t->rotate_bytes) : ior_parse_duration(r, &t->rotate_ns))
+		return usage_error("-rotate \"%s\": want a size like 256M or a duration like 1h", r);
+	if (!size && (!n || !strchr("smh", r[n - 1])))
+		return usage_error("-rotate \"%s\": say which: a size like 256M or a duration like 1h", r);
+	if (size && t->rotate_bytes < (64u << 10))
+		return usage_error("-rotate \"%s\": at least 64K", r);
+	if (!size && t->rotate_ns < 1000000000ull)
+		return usage_error("-rotate \"%s\": at least 1s", r);
+	return 0;
+}
+
 static int check_opts(struct trace *t)
 {
 	const struct ior_opts *o = t->o;
 	char n[32];
 
+	if (check_recorder(t) || check_rotate(t))
+		return 2;
 	if (ior_escape_parse(o->escape, &t->esc))
 		return usage_error("-escape \"%s\": want auto, always or never", o->escape);
 	if (strlen(o->comm) >= IOR_COMM_LEN)
@@ -182,11 +254,76 @@ const char *ior_cmd_write_hint(int e, bool in_cwd)
 	return "";
 }
 
-static int open_recording(struct trace *t)
+/* -rotate: the series' directory, HOST-NAME-TIME, the sudo user's. */
+static int open_series(struct trace *t, const char *host)
 {
-	struct utsname u;
-	const char *host = uname(&u) ? "localhost" : u.nodename;
-	int r = ior_rec_default_name(t->rec_path, sizeof t->rec_path, host, t->o->name, time(NULL));
+	char name[PATH_MAX];
+	size_t sl = strlen(IOR_RECORDING_SUFFIX);
+	uid_t uid;
+	gid_t gid;
+	int r = ior_rec_default_name(name, sizeof name, host, t->o->name, time(NULL));
+
+	if (r < 0)
+		return r;
+	name[strlen(name) - sl] = 0;
+	snprintf(t->series_dir, sizeof t->series_dir, "%s", name);
+	if (mkdir(t->series_dir, 0700) && errno != EEXIST)
+		return -errno;
+	if (!ior_out_owner(&uid, &gid, NULL, 0) && uid != (uid_t)-1 && chown(t->series_dir, uid, gid))
+		return -errno;
+	t->kept = calloc(t->o->keep ? (size_t)t->o->keep + 1 : 1, sizeof *t->kept);
+	return t->kept ? 0 : -ENOMEM;
+}
+
+/* The next file's name: in the series' directory, "-2", "-3"... when a
+ * file of the same second is there. */
+static int next_name(struct trace *t, const char *host)
+{
+	char base[PATH_MAX];
+	struct stat st;
+	int r = ior_rec_default_name(base, sizeof base - 16, host, t->o->name, time(NULL));
+
+	if (r < 0 || !t->series_dir[0]) {
+		if (!r)
+			snprintf(t->rec_path, sizeof t->rec_path, "%s", base);
+		return r;
+	}
+	base[strlen(base) - strlen(IOR_RECORDING_SUFFIX)] = 0;
+	for (unsigned i = 1; i < 10000; i++) {
+		char nth[16] = "";
+		if (i > 1)
+			snprintf(nth, sizeof nth, "-%u", i);
+		if (snprintf(t->rec_path, sizeof t->rec_path, "%s/%s%s%s", t->series_dir, base, nth,
+			     IOR_RECORDING_SUFFIX) >= (int)sizeof t->rec_path)
+			return -ENAMETOOLONG;
+		if (lstat(t->rec_path, &st))
+			return 0;
+	}
+	return -EEXIST;
+}
+
+/* -keep N: the oldest file of the series goes when there are more. */
+static void keep_files(struct trace *t)
+{
+	if (!t->kept)
+		return;
+	size_t keep = t->o->keep ? (size_t)t->o->keep : 0;
+	if (!keep)
+		return;
+	snprintf(t->kept[t->nkept++], PATH_MAX, "%s", t->rec_path);
+	if (t->nkept <= keep)
+		return;
+	if (unlink(t->kept[0]))
+		fprintf(stderr, "ior: -keep %zu: removing %s: %s\n", keep, t->kept[0], strerror(errno));
+	else
+		fprintf(stderr, "ior: -keep %zu: removed %s\n", keep, t->kept[0]);
+	memmove(t->kept, t->kept + 1, (t->nkept - 1) * sizeof *t->kept);
+	t->nkept--;
+}
+
+static int start_file(struct trace *t, const char *host)
+{
+	int r = next_name(t, host);
 
 	if (r < 0)
 		snprintf(t->err, sizeof t->err, "recording name for -name \"%s\": %s", t->o->name, strerror(-r));
@@ -196,17 +333,54 @@ static int open_recording(struct trace *t)
 		fprintf(stderr, "ior: -flamegraph: %s%s\n", t->err, ior_cmd_write_hint(-r, true));
 		return 1;
 	}
-	return ior_session_add_sink(t->session, ior_rec_sink(&t->rec));
+	t->rec_opened_ns = ior_mono_ns();
+	if (t->session)
+		ior_session_totals(t->session, &t->rec_base);
+	keep_files(t);
+	return 0;
+}
+
+static int open_recording(struct trace *t)
+{
+	struct utsname u;
+	const char *host = uname(&u) ? "localhost" : u.nodename;
+	int r = t->o->rotate ? open_series(t, host) : 0;
+
+	if (r < 0) {
+		fprintf(stderr, "ior: -rotate: creating the series' directory %s: %s%s\n", t->series_dir, strerror(-r),
+			ior_cmd_write_hint(-r, true));
+		return 1;
+	}
+	if (t->series_dir[0])
+		fprintf(stderr, "ior: -rotate: writing the recording as a series in %s/\n", t->series_dir);
+	return start_file(t, host) ? 1 : ior_session_add_sink(t->session, ior_rec_sink(&t->rec));
+}
+
+/* What the session counted while this file was written. */
+static void file_totals(struct trace *t, struct ior_trace_totals *d)
+{
+	struct ior_trace_totals now, *b = &t->rec_base;
+
+	ior_session_totals(t->session, &now);
+	*d = (struct ior_trace_totals){
+		.pairs = now.pairs - b->pairs, .pairs_seen = now.pairs_seen - b->pairs_seen, .lost = now.lost - b->lost,
+		.unpaired_exits = now.unpaired_exits - b->unpaired_exits,
+		.overwritten_enters = now.overwritten_enters - b->overwritten_enters, .in_flight = now.in_flight,
+		.summarized = now.summarized - b->summarized,
+	};
 }
 
 static int close_recording(struct trace *t)
 {
 	struct ior_trace_totals tot;
 	struct stat st;
-	uint64_t pairs = ior_rec_writer_pairs(t->rec.w);
+	uint64_t pairs;
 	int r;
 
-	ior_session_totals(t->session, &tot);
+	if (!t->rec.w)
+		return 1; /* a rotation failed, and said so */
+	pairs = ior_rec_writer_pairs(t->rec.w);
+	file_totals(t, &tot);
 	r = ior_rec_writer_close(t->rec.w, &tot, t->err, sizeof t->err);
 	t->rec.w = NULL;
 	if (r < 0 || t->rec.error) {
@@ -218,6 +392,87 @@ static int close_recording(struct trace *t)
 	fprintf(stderr, "Wrote %s (%llu pairs, %lld bytes)\n", t->rec_path, (unsigned long long)pairs,
 		stat(t->rec_path, &st) ? -1LL : (long long)st.st_size);
 	return 0;
+}
+
+/* -rotate: the next file of the series when this one is big or old
+ * enough. A failure stops the recording (said), not the trace. */
+static void rotate_due(struct trace *t, uint64_t now)
+{
+	struct utsname u;
+
+	if (!t->rec.w || (!t->rotate_bytes && !t->rotate_ns))
+		return;
+	if (t->rotate_bytes ? ior_rec_writer_bytes(t->rec.w) < t->rotate_bytes : now - t->rec_opened_ns < t->rotate_ns)
+		return;
+	if (close_recording(t) || start_file(t, uname(&u) ? "localhost" : u.nodename))
+		t->rotate_bytes = t->rotate_ns = 0;
+}
+
+/* ---- -recorder: the flight recorder --------------------------------------- */
+
+static size_t recorder_in_flight(void *ctx, struct ior_in_flight *out, size_t max)
+{
+	return ior_session_in_flight(ctx, out, max);
+}
+
+static void recorder_totals(void *ctx, struct ior_trace_totals *tot)
+{
+	ior_session_totals(ctx, tot);
+}
+
+static int open_recorder(struct trace *t)
+{
+	const struct ior_opts *o = t->o;
+	struct ior_recorder_cfg c = {
+		.window_ns = o->recorder_ns, .max_bytes = o->recorder_size,
+		.after_ns = o->after_ns == IOR_DURATION_UNSET ? o->recorder_ns / 4 : o->after_ns,
+		.max_dumps = (unsigned)(o->max_dumps > UINT_MAX ? UINT_MAX : o->max_dumps),
+		.triggers = t->triggers, .ntriggers = o->ntriggers, .name = o->name,
+		.in_flight = recorder_in_flight, .totals = recorder_totals, .ctx = t->session,
+	};
+	struct sigaction sa;
+	int r = ior_recorder_new(&t->recorder, &c, t->err, sizeof t->err);
+
+	if (r < 0)
+		return fail(t, r, "-recorder");
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_dump_signal;
+	sigaction(SIGUSR1, &sa, NULL);
+	fprintf(stderr, "ior: recorder: keeping the last %.1f s in at most %llu MiB, %zu trigger%s; "
+			"SIGUSR1 (kill -USR1 %d) dumps now\n",
+		(double)o->recorder_ns / 1e9, (unsigned long long)(o->recorder_size >> 20), o->ntriggers,
+		o->ntriggers == 1 ? "" : "s", (int)getpid());
+	return ior_session_add_sink(t->session, ior_recorder_sink(t->recorder));
+}
+
+static void recorder_signal(struct trace *t)
+{
+	if (!dump_signal || !t->recorder)
+		return;
+	dump_signal = 0;
+	int r = ior_recorder_dump_now(t->recorder, "SIGUSR1");
+	if (r == -EBUSY)
+		fprintf(stderr, "ior: recorder: SIGUSR1 ignored: a dump is being written\n");
+	else if (r == -EDQUOT)
+		fprintf(stderr, "ior: recorder: SIGUSR1 ignored: -max-dumps %lld reached\n", (long long)t->o->max_dumps);
+}
+
+static int close_recorder(struct trace *t)
+{
+	struct ior_recorder_state st;
+	int rc = ior_recorder_close(t->recorder);
+
+	ior_recorder_state(t->recorder, &st);
+	fprintf(stderr, "ior: recorder: held the last %.1f s (%.1f of %llu MiB), %zu trigger%s, %u dump%s written",
+		(double)st.covers_ns / 1e9, (double)st.bytes / 1048576.0, (unsigned long long)(st.max_bytes >> 20),
+		st.ntriggers, st.ntriggers == 1 ? "" : "s", st.dumps, st.dumps == 1 ? "" : "s");
+	if (st.failed)
+		fprintf(stderr, ", %u failed", st.failed);
+	if (st.dropped_pairs)
+		fprintf(stderr, ", %llu pairs dropped by -recorder-size before -recorder's window was up",
+			(unsigned long long)st.dropped_pairs);
+	fputc('\n', stderr);
+	return rc;
 }
 
 /* ---- -live: the aggregate and its server --------------------------------- */
@@ -358,13 +613,14 @@ static int print_stats(struct trace *t)
 #define DEFAULT_DURATION_NS 900000000000ull
 
 /* When the trace stops: -duration after the start; without it, 900 s, or
- * never for the dashboard (a person watches it, and quits with q). */
+ * never for the dashboard (a person watches it, and quits with q) and
+ * the flight recorder (left running until it happens). */
 static uint64_t deadline_of(const struct trace *t, bool dashboard)
 {
 	uint64_t d = t->o->duration_ns, start = ior_session_started(t->session);
 
 	if (d == IOR_DURATION_UNSET)
-		d = dashboard || t->o->command ? UINT64_MAX : DEFAULT_DURATION_NS;
+		d = dashboard || t->o->command || t->o->recorder_ns ? UINT64_MAX : DEFAULT_DURATION_NS;
 	return d > UINT64_MAX - start ? UINT64_MAX : start + d;
 }
 
@@ -424,8 +680,10 @@ static int loop(struct trace *t)
 		nhttp = t->http ? (nfds_t)ior_http_pollfds(t->http, pfd + nrings) : 0;
 		poll(pfd, nrings + nhttp, (int)(left_ms < POLL_MS ? left_ms : POLL_MS));
 		now = ior_mono_ns();
+		recorder_signal(t);
 		if (ior_session_step(t->session, now) < 0)
 			break; /* a sink failed: its owner says why */
+		rotate_due(t, now);
 		if (t->http)
 			serve_live(t, pfd + nrings, nhttp, now);
 		if (t->dash && !t->draw)
@@ -498,6 +756,7 @@ static bool asked_plain(const struct ior_opts *o) { return o->plain; }
 static bool asked_flamegraph(const struct ior_opts *o) { return o->flamegraph; }
 static bool asked_parquet(const struct ior_opts *o) { return o->parquet; }
 static bool asked_live(const struct ior_opts *o) { return o->live; }
+static bool asked_recorder(const struct ior_opts *o) { return o->recorder_ns != 0; }
 static bool asked_summary(const struct ior_opts *o) { return o->summary; }
 static bool asked_bench_empty(const struct ior_opts *o) { return o->bench_empty; }
 static bool wants_stats(const struct trace *t) { return t->summary || t->dash; }
@@ -520,6 +779,7 @@ static const struct output {
 	{ "flamegraph", true, false, asked_flamegraph, NULL, open_recording, close_recording },
 	{ "parquet", true, false, asked_parquet, NULL, open_parquet, close_parquet },
 	{ "live", true, false, asked_live, NULL, open_live, close_live },
+	{ "recorder", true, false, asked_recorder, NULL, open_recorder, close_recorder },
 	{ "summary", false, false, asked_summary, wants_stats, open_stats, close_stats },
 	{ "benchEmpty", false, false, asked_bench_empty, NULL, NULL, NULL },
 };
@@ -578,6 +838,8 @@ static int setup(struct trace *t)
 	if (!r && t->draw && (r = ior_dash_ui_open(&t->ui, t->stats, t->session, run_title(t->o), t->o->name,
 						    &(struct ior_dash_base){ t->base_stats, t->o->baseline, t->norm })) < 0)
 		r = (t->err[0] = 0, fail(t, r, "setting up the dashboard"));
+	if (!r && t->ui && t->recorder)
+		ior_dash_ui_set_recorder(t->ui, t->recorder);
 	if (r)
 		return r;
 	if ((r = ior_session_attach(t->session, t->err, sizeof t->err)) < 0)
@@ -598,6 +860,8 @@ static void teardown(struct trace *t)
 	if (t->rec.w)
 		ior_rec_writer_close(t->rec.w, NULL, t->err, sizeof t->err);
 	ior_pq_pairs_abort(t->pq.pp);
+	ior_recorder_free(t->recorder);
+	free(t->kept);
 	ior_http_close(t->http);
 	ior_flame_live_free(t->live);
 	ior_cmd_free_tree(t->baseline);

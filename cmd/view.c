@@ -13,6 +13,9 @@
 #include "pair/clock.h"
 #include "csv/csv.h"
 #include "rec/rec.h"
+#include "syscalls/errnos.h"
+#include "syscalls/syscalls.h"
+#include "text/escape.h"
 #include "text/list.h"
 
 #include <errno.h>
@@ -245,6 +248,45 @@ static const char *rec_dev_name(void *ctx, uint32_t dev)
 	return d->unnamed;
 }
 
+/* A dump's first lines: what fired it and when, the time its pairs
+ * cover around it (first enter .. last exit), and the pair. */
+static void print_trigger(const struct ior_rec_reader *r, uint64_t first, uint64_t last, enum ior_escape esc,
+			  FILE *out)
+{
+	const struct ior_rec_trigger *t = ior_rec_reader_trigger(r);
+	char expr[1100], comm[80], path[1100], when[64] = "?", err[40] = "";
+	time_t secs;
+	struct tm tm;
+
+	if (!t)
+		return;
+	uint64_t rt = to_realtime(ior_rec_reader_info(r), t->fired_ns);
+	secs = (time_t)(rt / 1000000000ull);
+	if (rt && localtime_r(&secs, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+	ior_escape_str(expr, sizeof expr, t->expr, strlen(t->expr), esc);
+	fprintf(out, "Dump: trigger %s fired at %s", expr, when);
+	if (first <= last)
+		fprintf(out, "; its pairs run from %.3f s before to %.3f s after",
+			first < t->fired_ns ? (double)(t->fired_ns - first) / 1e9 : 0.0,
+			last > t->fired_ns ? (double)(last - t->fired_ns) / 1e9 : 0.0);
+	fputc('\n', out);
+	if (t->kind == IOR_REC_TRIGGER_NONE) {
+		fputc('\n', out);
+		return;
+	}
+	const struct ior_event_pair *p = &t->pair;
+	ior_escape_str(comm, sizeof comm, p->comm, strlen(p->comm), esc);
+	ior_escape_str(path, sizeof path, p->path, strlen(p->path), esc);
+	if (p->ret < 0)
+		snprintf(err, sizeof err, " (%s)",
+			 ior_errno_name((uint64_t)-p->ret) ? ior_errno_name((uint64_t)-p->ret) : "error");
+	fprintf(out, "Trigger pair: %s %s by %s (pid %u, tid %u) %s %.3f ms, ret %lld%s\n\n", ior_sys(p->sys)->name,
+		path[0] ? path : "-", comm, p->pid, p->tid,
+		t->kind == IOR_REC_TRIGGER_IN_FLIGHT ? "in flight for" : "took", (double)p->duration_ns / 1e6,
+		(long long)p->ret, err);
+}
+
 int ior_cmd_summary(const struct ior_opts *o, const char *file)
 {
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
@@ -271,12 +313,19 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 	}
 	cfg.dev_name = rec_dev_name;
 	cfg.dev_ctx = devs;
-	while ((rc = ior_rec_read(r, &p)) == 1)
+	uint64_t first = UINT64_MAX, last = 0;
+	while ((rc = ior_rec_read(r, &p)) == 1) {
+		uint64_t end = p.summary ? p.end_ns : p.enter_ns + p.duration_ns;
+		first = p.enter_ns < first ? p.enter_ns : first;
+		last = end > last ? end : last;
 		if (ior_flame_spec_match(&filter, &p))
 			ior_stats_add(s, &p); /* out of memory: the report says so */
+	}
 	int status = finish_reading(file, r, rc, false) ? 1 : 0;
 	if (!devs)
 		cfg.dev_name = NULL;
+	if (!status)
+		print_trigger(r, first, last, cfg.esc, stdout);
 	if (!status && ((rc = ior_stats_report(s, stdout, &cfg)) | fflush(stdout))) {
 		fprintf(stderr, "ior: writing the summary to stdout failed: %s\n", strerror(rc == -ENOMEM ? ENOMEM : errno));
 		status = 1;

@@ -263,6 +263,20 @@ static int record_key(struct ior_dash *d)
 	return 0;
 }
 
+/* D: the flight recorder's, when there is one. */
+static int dump_key(struct ior_dash *d)
+{
+	if (d->in_flight && d->recorder[0])
+		return IOR_DASH_DUMP;
+	snprintf(d->message, sizeof d->message, "D: no flight recorder here (trace with -recorder DURATION -tui)");
+	return 0;
+}
+
+void ior_dash_set_recorder(struct ior_dash *d, const char *state)
+{
+	snprintf(d->recorder, sizeof d->recorder, "%s", state ? state : "");
+}
+
 int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k)
 {
 	struct ior_tui_table *t;
@@ -286,6 +300,8 @@ int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k)
 		return IOR_DASH_EXPORT;
 	if (k->code == 'r')
 		return record_key(d);
+	if (k->code == 'D')
+		return dump_key(d);
 	if (k->code == 'p' || (k->code == IOR_TUI_KEY_ESC && d->pick_pid >= 0))
 		return ior_dash_picker_key(d, k), 0;
 	if (tab_key(d, k) || view_key(d, k) || ior_dash_stream_key(d, k) || ior_dash_flame_key(d, k))

@@ -21,6 +21,7 @@
  *         order, the metric
  *   p     the process picker (type to filter, Enter picks); Esc clears the pick
  *   r     start / stop a recording (the caller's: IOR_DASH_RECORD)
+ *   D     dump the flight recorder now (the caller's: IOR_DASH_DUMP)
  *   e     the table shown as CSV (the caller writes the file: IOR_DASH_EXPORT)
  *   ?     help;  Esc closes it;  q, Ctrl-C   quit
  * The Latency tab shows what was selected last in the Syscalls, Files
@@ -113,7 +114,8 @@ void ior_dash_set_now(struct ior_dash *d, uint64_t now_ns);
 #define IOR_DASH_QUIT 1
 #define IOR_DASH_EXPORT 2 /* `e` on a tab with a table: the caller picks a file, ior_dash_export */
 #define IOR_DASH_RECORD 3 /* `r` while tracing: the caller starts or stops a recording */
-/* Handles a key: 0, IOR_DASH_QUIT, IOR_DASH_EXPORT or IOR_DASH_RECORD. */
+#define IOR_DASH_DUMP 4   /* `D` while tracing with a flight recorder: the caller dumps it now */
+/* Handles a key: 0, IOR_DASH_QUIT, IOR_DASH_EXPORT, IOR_DASH_RECORD or IOR_DASH_DUMP. */
 int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k);
 
 /* The current tab's table as CSV into out: a header of its column titles,
@@ -130,6 +132,12 @@ void ior_dash_set_message(struct ior_dash *d, const char *msg);
 /* The recording being written ("REC file (N pairs)" on the top line);
  * file NULL: none. file is copied. */
 void ior_dash_set_recording(struct ior_dash *d, const char *file, uint64_t pairs);
+/* The flight recorder's state on the top line ("" or NULL: none; then
+ * `D` says there is none); copied. */
+void ior_dash_set_recorder(struct ior_dash *d, const char *state);
+/* The Stream tab, paused on the pair of thread tid entered at enter_ns
+ * (a dump's trigger pair): 0, or -ENOENT when the Stream does not hold it. */
+int ior_dash_stream_select(struct ior_dash *d, uint32_t tid, uint64_t enter_ns);
 /* The mount points, for the Files tab's grouping by mount (copied; at
  * most 256, each under 4096 bytes). Without them, `d` has directories only. */
 void ior_dash_set_mounts(struct ior_dash *d, const char *const *mounts, unsigned n);

@@ -147,6 +147,7 @@ struct ior_dash {
 	struct dash_flame flame;
 	struct dash_base *base;   /* -baseline: NULL without */
 	char rec_file[256];      /* "": not recording */
+	char recorder[160];      /* the flight recorder's state, "": none */
 	uint64_t rec_pairs;
 };
 

@@ -506,6 +506,7 @@ static const char *const help_lines[] = {
 	"o  m                 Flame: field order; metric",
 	"p  Esc               pick a process (type to filter); all again",
 	"r                    start / stop a recording (.ior.zst)",
+	"D                    dump the flight recorder now (-recorder)",
 	"e                    export this table as CSV (current dir)",
 	"?  Esc               this help / close it",
 	"q  Ctrl-C            quit",
@@ -531,7 +532,7 @@ static void draw_help(struct ior_tui_screen *s)
 static void draw_title(struct ior_dash *d, struct ior_tui_screen *s)
 {
 	struct ior_stats_totals t;
-	char el[32], pick[128], rec[320] = "", base[512];
+	char el[32], pick[128], rec[480] = "", base[512];
 
 	ior_stats_totals(d->stats, &t);
 	ns(d, el, sizeof el, t.last_ns > t.first_ns ? t.last_ns - t.first_ns : 0);
@@ -539,6 +540,8 @@ static void draw_title(struct ior_dash *d, struct ior_tui_screen *s)
 	ior_dash_base_label(d, base, sizeof base);
 	if (d->rec_file[0])
 		snprintf(rec, sizeof rec, "  REC %s (%llu pairs)", d->rec_file, (unsigned long long)d->rec_pairs);
+	if (d->recorder[0])
+		snprintf(rec + strlen(rec), sizeof rec - strlen(rec), "  %s", d->recorder);
 	ior_tui_putf(s, 0, 0, s->cols, REV, IOR_TUI_PAD | IOR_TUI_ELLIPSIS, "ior  %s  %s%s%s%s  %llu pairs in %s%s",
 		     d->title, d->state, rec, pick[0] ? "  " : "", pick, (unsigned long long)t.sums.pairs, el, base);
 }

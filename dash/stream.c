@@ -4,6 +4,7 @@
 #include "dash_int.h"
 #include "syscalls/syscalls.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,6 +72,22 @@ const char *ior_dash_stream_cell(void *ctx, size_t row, int col, char *buf, size
 }
 
 /* ---- search ----------------------------------------------------------- */
+
+int ior_dash_stream_select(struct ior_dash *d, uint32_t tid, uint64_t enter_ns)
+{
+	ior_dash_stream_filter(d);
+	for (size_t j = d->nshown; j-- > 0;) {
+		const struct stream_entry *e = shown_at(d, j);
+		if (e->tid != tid || e->enter_ns != enter_ns)
+			continue;
+		d->tab = IOR_DASH_STREAM;
+		d->stream_table.selected = j;
+		d->follow = 0;
+		d->paused = 1;
+		return 0;
+	}
+	return -ENOENT;
+}
 
 static int matches(const struct ior_dash *d, size_t row)
 {

@@ -22,8 +22,9 @@ enum {
 	OP_END = 0x02,   /* trailer: seven varints (struct ior_trace_totals; six in version 1) */
 	OP_RESET = 0x03, /* forget all strings and thread state */
 	OP_SUMMARY = 0x04, /* a summary row (version 2): rec_write.c, encode_summary */
-	OP_BLOCK = 0x05,   /* a block request (version 4): encode_block */
-	OP_DEVNAME = 0x06, /* a device's name (version 4): varint dev, varint string id */
+	OP_TRIGGER = 0x05, /* version 4, a dump's trailer: what fired it (docs/format.md) */
+	OP_BLOCK = 0x06,   /* a block request (version 5): encode_block */
+	OP_DEVNAME = 0x07, /* a device's name (version 5): varint dev, varint string id */
 	OP_PAIR = 0x80,  /* low bits: PAIR_* */
 };
 
@@ -34,7 +35,7 @@ enum {
 	PAIR_TIME = 0x08, /* zigzag enter delta to the previous record; else enter = prev exit + gap */
 	PAIR_EXT = 0x10,  /* an EXT_* byte follows */
 	PAIR_WAIT = 0x20, /* version 3: a zigzag timeout (ns, -1 for ever) follows the bytes */
-	PAIR_MORE = 0x40, /* version 4: a MORE_* byte follows the EXT byte */
+	PAIR_MORE = 0x40, /* version 5: a MORE_* byte follows the EXT byte */
 };
 
 enum {
@@ -67,6 +68,7 @@ enum {
 #define MAX_SYSNAME 64u
 #define MAX_HOST 256u
 #define MAX_CMDLINE 65536u
+#define MAX_TRIGGER 1024u          /* a trigger's text */
 #define TID_SLOTS 4096u             /* direct-mapped per-thread state */
 
 /* ---- shared state: per thread, strings ---------------------------------- */

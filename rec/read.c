@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 struct ior_rec_reader {
 	struct ior_rec_frames in;
@@ -41,8 +43,17 @@ struct ior_rec_reader {
 	char *host, *kernel, *cmdline;
 	struct ior_trace_totals totals;
 	bool has_totals;
+	struct ior_rec_trigger trigger; /* has_trigger: a dump's, from its trailer */
+	bool has_trigger;
+	char trig_expr[MAX_TRIGGER + 1], trig_comm[17], trig_path[MAX_STR_LEN + 1];
 	struct codec codec;
-	struct ior_rec_block_hooks hooks; /* block requests, device names (version 4) */
+	struct ior_rec_block_hooks hooks; /* block requests, device names (version 5) */
+	/* a series (a directory of rotated recordings): its files in time
+	 * order, read one after the other as one recording */
+	char **series;
+	size_t nseries, series_at;
+	struct ior_trace_totals sum; /* the trailers read so far */
+	bool series_cut;             /* a file before the last ended without its trailer */
 	char err[256];
 };
 
@@ -300,7 +311,7 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	uint32_t tid = cd->last_tid;
 	uint64_t gap, dur;
 	uint8_t more = 0;
-	if ((op & PAIR_MORE && (r->info.version < 4 || !(op & PAIR_EXT))) || (op & PAIR_WAIT && r->info.version < 3))
+	if ((op & PAIR_MORE && (r->info.version < 5 || !(op & PAIR_EXT))) || (op & PAIR_WAIT && r->info.version < 3))
 		return -1;
 	if (op & PAIR_EXT) {
 		if (c->p >= c->end)
@@ -457,6 +468,67 @@ static int parse_end(struct ior_rec_reader *r, struct cur *c)
 		return -1;
 	r->has_totals = true;
 	r->ended = true;
+	struct ior_trace_totals *u = &r->sum;
+	u->pairs += t->pairs;
+	u->pairs_seen += t->pairs_seen;
+	u->lost += t->lost;
+	u->unpaired_exits += t->unpaired_exits;
+	u->overwritten_enters += t->overwritten_enters;
+	u->in_flight += t->in_flight;
+	u->summarized += t->summarized;
+	return 0;
+}
+
+/* A str into dst (max bytes and its NUL). */
+static int get_cstr(struct cur *c, size_t max, char *dst)
+{
+	const uint8_t *b;
+	size_t n;
+
+	if (get_str(c, max, &b, &n))
+		return -1;
+	memcpy(dst, b, n);
+	dst[n] = 0;
+	return 0;
+}
+
+static int parse_trigger_pair(struct ior_rec_reader *r, struct cur *c, struct ior_event_pair *p)
+{
+	uint64_t ret, fd;
+	uint32_t sys;
+
+	if (get_u32(c, &p->tid) || get_u32(c, &p->pid) || get_u32(c, &sys) || sys >= r->nsys ||
+	    get_varint(c, &ret) || get_varint(c, &p->enter_ns) || get_varint(c, &p->duration_ns) ||
+	    get_varint(c, &fd) || unzigzag(fd) < INT32_MIN || unzigzag(fd) > INT32_MAX ||
+	    get_cstr(c, 16, r->trig_comm) || get_cstr(c, MAX_STR_LEN, r->trig_path))
+		return -1;
+	if (pair_sys(r, sys, &p->sys))
+		return -2;
+	p->ret = unzigzag(ret);
+	p->fd = (int32_t)unzigzag(fd);
+	p->comm = r->trig_comm;
+	p->path = r->trig_path;
+	p->path2 = "";
+	p->flags = IOR_FLAGS_UNKNOWN;
+	return 0;
+}
+
+/* OP_TRIGGER (version 4): what fired a dump. */
+static int parse_trigger(struct ior_rec_reader *r, struct cur *c)
+{
+	struct ior_rec_trigger *t = &r->trigger;
+
+	if (r->info.version < 4 || r->has_trigger || get_cstr(c, MAX_TRIGGER, r->trig_expr) ||
+	    get_varint(c, &t->fired_ns) || c->p >= c->end || *c->p > IOR_REC_TRIGGER_IN_FLIGHT)
+		return -1;
+	t->kind = (enum ior_rec_trigger_kind)*c->p++;
+	t->expr = r->trig_expr;
+	if (t->kind != IOR_REC_TRIGGER_NONE) {
+		int rc = parse_trigger_pair(r, c, &t->pair);
+		if (rc)
+			return rc;
+	}
+	r->has_trigger = true;
 	return 0;
 }
 
@@ -479,16 +551,131 @@ static int row_read(struct ior_rec_reader *r, const struct cur *c, int rc)
 	return 1;
 }
 
+/* ---- a series: a directory of rotated recordings ------------------------ */
+
+static int is_recording(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name), sl = strlen(IOR_RECORDING_SUFFIX);
+	return d->d_name[0] != '.' && n > sl && !strcmp(d->d_name + n - sl, IOR_RECORDING_SUFFIX);
+}
+
+struct series_file {
+	char *path;
+	uint64_t start;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct series_file *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/* The recordings in dir by the start time in their headers (a file that
+ * does not open sorts first, and fails the read there). */
+static int series_list(struct ior_rec_reader *r, const char *dir, char *err, size_t errlen)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, is_recording, alphasort);
+	struct series_file *f = n > 0 ? calloc((size_t)n, sizeof *f) : NULL;
+	int rc = 0;
+
+	if (n <= 0) {
+		set_err(err, errlen, n ? "%s: cannot read the directory: %s" : "%s: no *%s in the directory", dir,
+			n ? strerror(errno) : IOR_RECORDING_SUFFIX);
+		return n ? -errno : -ENOENT;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(dir) + strlen(names[i]->d_name) + 2;
+		char *p = f ? malloc(len) : NULL;
+		struct ior_rec_reader *one;
+		char e[8];
+		if (p) {
+			snprintf(p, len, "%s/%s", dir, names[i]->d_name);
+			f[i].path = p;
+			if (!ior_rec_reader_open(&one, p, e, sizeof e)) {
+				f[i].start = ior_rec_reader_info(one)->start_realtime_ns;
+				ior_rec_reader_close(one);
+			}
+		} else {
+			rc = -ENOMEM;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!rc && f)
+		qsort(f, (size_t)n, sizeof *f, by_start);
+	r->series = f ? calloc((size_t)n, sizeof *r->series) : NULL;
+	for (int i = 0; f && i < n; i++) {
+		if (r->series)
+			r->series[r->nseries++] = f[i].path;
+		else
+			free(f[i].path);
+	}
+	free(f);
+	if (rc || !r->series) {
+		set_err(err, errlen, "%s: out of memory", dir);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The next file of the series: its header read, the decoder's strings
+ * and thread state forgotten (a new generation of ids). 1, or <0. The
+ * header's host, kernel, command line and start stay the first file's. */
+static int series_next(struct ior_rec_reader *r)
+{
+	const char *path = r->series[r->series_at++];
+	struct ior_rec_info first = r->info;
+	char *host = r->host, *kernel = r->kernel, *cmdline = r->cmdline;
+	int rc;
+
+	r->series_cut |= r->truncated;
+	ior_rec_frames_close(&r->in);
+	memset(&r->in, 0, sizeof r->in);
+	free(r->sys_names);
+	r->sys_names = NULL;
+	r->ended = r->truncated = false;
+	r->has_totals = false;
+	if ((rc = ior_rec_frames_open(&r->in, path)))
+		return rfail(r, rc, "%s: cannot open the recording: %s", path, strerror(-rc));
+	if ((rc = ior_rec_frames_start(&r->in)))
+		return rfail(r, rc, "%s: zstd setup failed", path);
+	rc = next_frame(r);
+	if (rc == 0)
+		rc = rfail(r, -EBADMSG, "%s: not an ior recording, or cut before its first frame was written", path);
+	if (rc > 0)
+		rc = parse_header(r);
+	if (r->host != host) { /* the later file's strings go; the first's stay */
+		free(r->host);
+		free(r->kernel);
+		free(r->cmdline);
+		unsigned version = r->info.version;
+		r->info = first;
+		r->info.version = version;
+		r->host = host, r->kernel = kernel, r->cmdline = cmdline;
+	}
+	if (rc)
+		return rc;
+	rc = strings_reset(r);
+	return rc ? rc : 1;
+}
+
 int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct ior_rec_ids *ids)
 {
 	if (r->failed)
 		return -EBADMSG;
 	for (;;) {
-		if (r->ended)
-			return 0;
+		if (r->ended || (r->truncated && r->series)) {
+			int rc = r->series_at < r->nseries ? series_next(r) : 0;
+			if (rc <= 0)
+				return rc;
+			continue;
+		}
 		if (r->pos >= r->in.frame_len) {
 			int rc = next_frame(r);
-			if (rc <= 0)
+			if (rc < 0 || (rc == 0 && !r->series))
 				return rc;
 			continue;
 		}
@@ -512,13 +699,20 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 			if (parse_end(r, &c) || c.p != c.end)
 				return corrupt_at(r);
 			break;
+		case OP_TRIGGER:
+			rc = parse_trigger(r, &c);
+			if (rc == -2)
+				return r->sys_err;
+			if (rc)
+				return corrupt_at(r);
+			break;
 		case OP_SUMMARY:
 			if (r->info.version < 2)
 				return corrupt_at(r);
 			return row_read(r, &c, decode_summary(r, &c, p, ids));
 		case OP_BLOCK:
 		case OP_DEVNAME:
-			if (r->info.version < 4)
+			if (r->info.version < 5)
 				return corrupt_at(r);
 			rc = op == OP_BLOCK ? decode_block(r, &c) : decode_devname(r, &c);
 			if (rc == -1)
@@ -578,8 +772,15 @@ const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r)
 	return &r->info;
 }
 
+const struct ior_rec_trigger *ior_rec_reader_trigger(const struct ior_rec_reader *r)
+{
+	return r->has_trigger && r->ended ? &r->trigger : NULL;
+}
+
 const struct ior_trace_totals *ior_rec_reader_totals(const struct ior_rec_reader *r)
 {
+	if (r->series)
+		return r->has_totals && !r->series_cut ? &r->sum : NULL;
 	return r->has_totals ? &r->totals : NULL;
 }
 
@@ -594,7 +795,7 @@ bool ior_rec_reader_truncated(const struct ior_rec_reader *r, uint64_t *pairs, u
 		*pairs = r->pairs;
 	if (last_frame_end)
 		*last_frame_end = r->in.end;
-	return r->truncated;
+	return r->truncated || r->series_cut;
 }
 
 const char *ior_rec_reader_error(const struct ior_rec_reader *r)
@@ -613,6 +814,9 @@ void ior_rec_reader_close(struct ior_rec_reader *r)
 	free(r->host);
 	free(r->kernel);
 	free(r->cmdline);
+	for (size_t i = 0; i < r->nseries; i++)
+		free(r->series[i]);
+	free(r->series);
 	free(r);
 }
 
@@ -648,9 +852,18 @@ int ior_rec_reader_open(struct ior_rec_reader **rp, const char *path, char *err,
 {
 	*rp = NULL;
 	struct ior_rec_reader *r = calloc(1, sizeof *r);
+	struct stat st;
 	if (!r) {
 		set_err(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
+	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		int rc = series_list(r, path, err, errlen);
+		if (rc) {
+			ior_rec_reader_close(r);
+			return rc;
+		}
+		path = r->series[r->series_at++];
 	}
 	int rc = ior_rec_frames_open(&r->in, path);
 	if (rc) {

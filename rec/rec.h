@@ -24,7 +24,7 @@
 #include "pair/block.h"
 #include "pair/event_pair.h"
 
-#define IOR_RECORDING_VERSION 4 /* 2: summary rows; 3: wait timeouts; 4: block requests; reads 1 to 3 too */
+#define IOR_RECORDING_VERSION 5 /* 2: summary rows; 3: wait timeouts; 4: triggers; 5: block requests; reads 1 to 4 too */
 #define IOR_RECORDING_SUFFIX ".ior.zst"
 
 /* What a recording says about itself (its header). */
@@ -63,8 +63,9 @@ int ior_rec_write(struct ior_rec_writer *w, const struct ior_event_pair *p);
 /* Call from the poll loop with CLOCK_MONOTONIC ns: writes the buffered
  * pairs as one frame when the last frame is 1 s old. */
 int ior_rec_tick(struct ior_rec_writer *w, uint64_t now_ns);
-/* Appends one completed block request (version 4), and the name of its
- * device (pair/devname.h, this host's) the first time it appears. */
+/* Appends one completed block request (version 5), and the name of its
+ * device (pair/devname.h, this host's) the first time it appears; in
+ * frames mode (ior_rec_writer_open_frames) nothing: frames keep pairs. */
 int ior_rec_write_block(struct ior_rec_writer *w, const struct ior_block_req *r);
 uint64_t ior_rec_writer_pairs(const struct ior_rec_writer *w);
 uint64_t ior_rec_writer_bytes(const struct ior_rec_writer *w); /* written so far */
@@ -72,6 +73,43 @@ uint64_t ior_rec_writer_bytes(const struct ior_rec_writer *w); /* written so far
  * except pairs), closes the file and frees w (always, even on error). */
 int ior_rec_writer_close(struct ior_rec_writer *w, const struct ior_trace_totals *totals,
 			 char *err, size_t errlen);
+
+/* ---- frames to memory: the recorder's ring (recorder/) ------------------
+ * The same encoding, but every frame stands alone: it starts with a RESET,
+ * so strings and thread state never reach back into an earlier frame, and
+ * any run of consecutive frames after a header frame is a recording. Each
+ * frame goes to fn (data valid during the call) with the enter times of
+ * its first and last pairs; fn's -errno is sticky like a write error. */
+typedef int (*ior_rec_frame_fn)(void *ctx, const void *data, size_t len, uint64_t first_ns,
+				uint64_t last_ns, uint64_t pairs);
+/* flush_ns: a frame at least this often (ior_rec_tick), besides every
+ * 1 MiB of records. */
+int ior_rec_writer_open_frames(struct ior_rec_writer **w, ior_rec_frame_fn fn, void *ctx,
+			       uint64_t flush_ns);
+/* Closes the frame being filled now (if it holds anything). */
+int ior_rec_writer_cut(struct ior_rec_writer *w);
+/* Frames mode: frees w (nothing buffered is kept: cut first). */
+void ior_rec_writer_free(struct ior_rec_writer *w);
+
+/* What fired a dump (its trailer, version 4): the trigger's text, when it
+ * fired, and the pair that fired it, if one did. */
+enum ior_rec_trigger_kind {
+	IOR_REC_TRIGGER_NONE,      /* no pair: a signal, a key, a rate */
+	IOR_REC_TRIGGER_PAIR,      /* pair is the one that fired */
+	IOR_REC_TRIGGER_IN_FLIGHT, /* pair had entered and not returned: duration is its age, ret 0 */
+};
+struct ior_rec_trigger {
+	const char *expr;       /* at most 1024 bytes are kept */
+	uint64_t fired_ns;      /* CLOCK_MONOTONIC */
+	enum ior_rec_trigger_kind kind;
+	struct ior_event_pair pair; /* comm and path used; not a summary row */
+};
+/* A whole zstd frame holding a header (info as for ior_rec_writer_open),
+ * or a trailer (totals may be NULL; trigger may be NULL), in *buf
+ * (malloc'd, the caller frees it). */
+int ior_rec_header_frame(const struct ior_rec_info *info, void **buf, size_t *len);
+int ior_rec_trailer_frame(const struct ior_trace_totals *totals, const struct ior_rec_trigger *trigger,
+			  void **buf, size_t *len);
 
 /* Opens a recording and reads its header. */
 int ior_rec_reader_open(struct ior_rec_reader **r, const char *path, char *err, size_t errlen);
@@ -109,7 +147,7 @@ uint32_t ior_rec_reader_nstrings(const struct ior_rec_reader *r);
 typedef int (*ior_rec_define_cb)(void *ctx, const char *s, size_t n, uint32_t *value);
 int ior_rec_reader_map_strings(struct ior_rec_reader *r, ior_rec_define_cb define, void *ctx);
 
-/* Block requests and device names (version 4) are handed to these as
+/* Block requests and device names (version 5) are handed to these as
  * they are read, between the pairs, when set (else skipped). r's strings
  * live for the call; with a define hook (ior_rec_reader_map_strings) comm
  * and path are "". A hook returning nonzero fails the read with it. */
@@ -127,6 +165,9 @@ void ior_rec_reader_block_hooks(struct ior_rec_reader *r, const struct ior_rec_b
  * one warning line. */
 unsigned ior_rec_reader_unknown(const struct ior_rec_reader *r, const char **names);
 const struct ior_rec_info *ior_rec_reader_info(const struct ior_rec_reader *r);
+/* What fired a dump: NULL until its trailer was read, or when the
+ * recording is no dump. Strings valid until the reader is closed. */
+const struct ior_rec_trigger *ior_rec_reader_trigger(const struct ior_rec_reader *r);
 /* NULL until the trailer has been read (so: NULL for truncated files). */
 const struct ior_trace_totals *ior_rec_reader_totals(const struct ior_rec_reader *r);
 /* After ior_rec_read returned 0: true when the file ended without a

@@ -73,6 +73,11 @@ struct ior_rec_writer {
 	struct codec codec;
 	uint32_t devs[256];    /* devices named so far (OP_DEVNAME) */
 	unsigned ndevs;
+	uint64_t flush_ns;     /* a frame at least this often */
+	/* frames mode (ior_rec_writer_open_frames): frames go to frame_fn */
+	ior_rec_frame_fn frame_fn;
+	void *frame_ctx;
+	uint64_t frame_first, frame_last, frame_pairs;
 };
 
 static void put_bytes(struct ior_rec_writer *w, const void *s, size_t n)
@@ -186,7 +191,9 @@ static int flush_frame(struct ior_rec_writer *w, int fast)
 	if (ZSTD_isError(rc) || rc != 0)
 		return w->error = -EIO;
 	w->raw_len = 0;
-	int err = write_all(w->file.fd, w->out, out.pos);
+	int err = w->frame_fn ? w->frame_fn(w->frame_ctx, w->out, out.pos, w->frame_first, w->frame_last,
+					    w->frame_pairs) :
+				write_all(w->file.fd, w->out, out.pos);
 	if (err)
 		return w->error = err;
 	w->bytes_written += out.pos;
@@ -261,6 +268,7 @@ static int writer_alloc(struct ior_rec_writer **wp)
 	if (!w)
 		return -ENOMEM;
 	w->file.fd = -1;
+	w->flush_ns = FLUSH_NS;
 	*wp = w;
 	size_t raw_cap = FRAME_FLUSH + FRAME_SLACK + MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2);
 	w->raw = malloc(raw_cap);
@@ -529,6 +537,8 @@ int ior_rec_write_block(struct ior_rec_writer *w, const struct ior_block_req *r)
 
 	if (w->error)
 		return w->error;
+	if (w->frame_fn) /* frames mode (the recorder's ring) keeps pairs only */
+		return 0;
 	if ((rc = encode_block(w, r)))
 		return w->error = rc;
 	if (w->raw_len >= FRAME_FLUSH) {
@@ -538,12 +548,29 @@ int ior_rec_write_block(struct ior_rec_writer *w, const struct ior_block_req *r)
 	return 0;
 }
 
+/* Frames mode: a frame starts from nothing, so it reads without the
+ * frames before it. */
+static void frame_start(struct ior_rec_writer *w, const struct ior_event_pair *p)
+{
+	w->raw[w->raw_len++] = OP_RESET;
+	strings_start(&w->str);
+	memset(&w->codec, 0, sizeof w->codec);
+	w->frame_first = w->frame_last = p->enter_ns;
+	w->frame_pairs = 0;
+}
+
 int ior_rec_write(struct ior_rec_writer *w, const struct ior_event_pair *p)
 {
 	if (w->error)
 		return w->error;
 	if (p->sys >= ior_nsyscalls)
 		return -EINVAL;
+	if (w->frame_fn) {
+		if (!w->raw_len)
+			frame_start(w, p);
+		w->frame_last = p->enter_ns > w->frame_last ? p->enter_ns : w->frame_last;
+		w->frame_pairs += ior_pair_count(p);
+	}
 	int rc = p->summary ? encode_summary(w, p) : encode_pair(w, p);
 	if (rc)
 		return w->error = rc;
@@ -562,7 +589,7 @@ int ior_rec_tick(struct ior_rec_writer *w, uint64_t now_ns)
 {
 	if (w->error)
 		return w->error;
-	if (now_ns - w->last_flush_ns < FLUSH_NS)
+	if (now_ns - w->last_flush_ns < w->flush_ns)
 		return 0;
 	w->last_flush_ns = now_ns;
 	int fast = w->hot; /* the second's rest, at the rate that filled frames */
@@ -617,3 +644,156 @@ int ior_rec_writer_close(struct ior_rec_writer *w, const struct ior_trace_totals
 	return rc;
 }
 
+
+/* ---- frames to memory, header and trailer frames ------------------------ */
+
+int ior_rec_writer_open_frames(struct ior_rec_writer **wp, ior_rec_frame_fn fn, void *ctx,
+			       uint64_t flush_ns)
+{
+	struct ior_rec_writer *w = NULL;
+	int rc = writer_alloc(&w);
+
+	*wp = NULL;
+	if (rc) {
+		writer_free(w);
+		return rc;
+	}
+	w->frame_fn = fn;
+	w->frame_ctx = ctx;
+	w->flush_ns = flush_ns ? flush_ns : FLUSH_NS;
+	w->last_flush_ns = ior_mono_ns();
+	*wp = w;
+	return 0;
+}
+
+int ior_rec_writer_cut(struct ior_rec_writer *w)
+{
+	return flush_frame(w, w->hot);
+}
+
+void ior_rec_writer_free(struct ior_rec_writer *w)
+{
+	writer_free(w);
+}
+
+/* Room for a header or a trailer's records. */
+#define SMALL_RAW (MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2) + MAX_STR_LEN + MAX_TRIGGER + 1024)
+
+/* A writer for one small frame: no string table, no stream buffers, so
+ * a dump's header and trailer cost the recorder no more than they need. */
+static struct ior_rec_writer *small_writer(void)
+{
+	struct ior_rec_writer *w = calloc(1, sizeof *w);
+
+	if (w && !(w->raw = malloc(SMALL_RAW))) {
+		free(w);
+		return NULL;
+	}
+	if (w)
+		w->file.fd = -1;
+	return w;
+}
+
+static void small_free(struct ior_rec_writer *w)
+{
+	if (w)
+		free(w->raw);
+	free(w);
+}
+
+/* The records in w->raw as one checksummed frame, in *buf (malloc'd).
+ * The size is known, so zstd sizes its tables to it. */
+static int frame_copy(struct ior_rec_writer *w, void **buf, size_t *len)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(w->raw_len), n = 0;
+	int rc = -ENOMEM;
+
+	*buf = malloc(cap);
+	if (c && *buf) {
+		rc = -EIO;
+		if (!ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, ZSTD_LEVEL)) &&
+		    !ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1)) &&
+		    !ZSTD_isError(n = ZSTD_compress2(c, *buf, cap, w->raw, w->raw_len)))
+			rc = 0;
+	}
+	ZSTD_freeCCtx(c);
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+	}
+	*len = n;
+	return rc;
+}
+
+int ior_rec_header_frame(const struct ior_rec_info *info, void **buf, size_t *len)
+{
+	struct ior_rec_writer *w = small_writer();
+	int rc = -ENOMEM;
+
+	if (w) {
+		put_header(w, info);
+		rc = frame_copy(w, buf, len);
+	}
+	small_free(w);
+	return rc;
+}
+
+static uint8_t *put_str(uint8_t *o, const char *s, size_t max)
+{
+	size_t n = s ? strnlen(s, max) : 0;
+
+	o = put_varint(o, n);
+	memcpy(o, s ? s : "", n);
+	return o + n;
+}
+
+/* OP_TRIGGER: text, when, kind, then the pair for a pair's kinds. */
+static uint8_t *put_trigger(uint8_t *o, const struct ior_rec_trigger *t)
+{
+	const struct ior_event_pair *p = &t->pair;
+
+	*o++ = OP_TRIGGER;
+	o = put_str(o, t->expr, MAX_TRIGGER);
+	o = put_varint(o, t->fired_ns);
+	*o++ = (uint8_t)t->kind;
+	if (t->kind == IOR_REC_TRIGGER_NONE)
+		return o;
+	o = put_varint(o, p->tid);
+	o = put_varint(o, p->pid);
+	o = put_varint(o, p->sys < ior_nsyscalls ? p->sys : 0);
+	o = put_varint(o, zigzag(p->ret));
+	o = put_varint(o, p->enter_ns);
+	o = put_varint(o, p->duration_ns);
+	o = put_varint(o, zigzag(p->fd));
+	o = put_str(o, p->comm, 16);
+	return put_str(o, p->path, MAX_STR_LEN);
+}
+
+int ior_rec_trailer_frame(const struct ior_trace_totals *totals, const struct ior_rec_trigger *trigger,
+			  void **buf, size_t *len)
+{
+	struct ior_trace_totals t = { 0 };
+	struct ior_rec_writer *w = small_writer();
+	int rc = w ? 0 : -ENOMEM;
+
+	if (totals)
+		t = *totals;
+	if (!rc) {
+		uint8_t *o = w->raw;
+		if (trigger)
+			o = put_trigger(o, trigger);
+		*o++ = OP_END;
+		o = put_varint(o, t.pairs);
+		o = put_varint(o, t.pairs_seen);
+		o = put_varint(o, t.lost);
+		o = put_varint(o, t.unpaired_exits);
+		o = put_varint(o, t.overwritten_enters);
+		o = put_varint(o, t.in_flight);
+		o = put_varint(o, t.summarized);
+		w->raw_len = (size_t)(o - w->raw);
+		rc = frame_copy(w, buf, len);
+	}
+	small_free(w);
+	return rc;
+}

@@ -7,7 +7,7 @@
 #                 prints PASS:/FAIL: lines (tests/run bench)
 #   --runs N      runs per figure, the median is reported (default 5)
 #   --tracers L   comma-separated subset of: untraced empty ior-flame ior-fs
-#                 ior-plain ior-summary ior-dash bt-count-raw bt-count bt-count-enter bt-hist
+#                 ior-recorder ior-plain ior-summary ior-dash bt-count-raw bt-count bt-count-enter bt-hist
 #                 bt-print perf-trace strace, plus "ior-extra" (sustained
 #                 rate, bytes/pair, aggregation, RSS), "ior-reader"
 #                 (ior collapsed on big synthetic recordings) and
@@ -112,6 +112,7 @@ fi
 
 declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)"
 	[ior-flame]="ior -flamegraph" [ior-fs]="ior -flamegraph -trace-families=FS" [ior-plain]="ior -plain >/dev/null"
+	[ior-recorder]="ior -recorder 60s (the flight recorder, a trigger that never fires)"
 	[ior-summary]="ior -summary (the dashboard's statistics)"
 	[ior-dash]="ior -tui (the dashboard, on a pty)"
 	[bt-count]="bpftrace count, enter+exit" [bt-count-enter]="bpftrace count, enter only"
@@ -119,11 +120,11 @@ declare -A NAME=([untraced]="untraced" [empty]="empty BPF prog (ior -benchEmpty)
 	[bt-hist]="bpftrace pair+latency hist" [bt-print]="bpftrace printf per pair"
 	[perf-trace]="perf trace -o FILE" [strace]="strace -f -o FILE")
 declare -A FILTER=([untraced]="-" [empty]="none (all processes)" [ior-flame]="comm, in kernel" [ior-fs]="comm, in kernel"
-	[ior-plain]="comm, in kernel" [ior-summary]="comm, in kernel" [ior-dash]="comm, in kernel" [bt-count]="comm, in kernel" [bt-count-enter]="comm, in kernel"
+	[ior-plain]="comm, in kernel" [ior-recorder]="comm, in kernel" [ior-summary]="comm, in kernel" [ior-dash]="comm, in kernel" [bt-count]="comm, in kernel" [bt-count-enter]="comm, in kernel"
 	[bt-count-raw]="comm + syscall set, in kernel"
 	[bt-hist]="comm, in kernel" [bt-print]="comm, in kernel"
 	[perf-trace]="its child task (all its syscalls)" [strace]="its child (all its syscalls)")
-ALL_TRACERS="untraced empty ior-flame ior-fs ior-plain ior-summary ior-dash bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra ior-reader ior-parquet"
+ALL_TRACERS="untraced empty ior-flame ior-recorder ior-fs ior-plain ior-summary ior-dash bt-count-raw bt-count bt-count-enter bt-hist bt-print perf-trace strace ior-extra ior-reader ior-parquet"
 
 log() { echo "bench: $*" >&2; }
 PASSES=0 FAILS=0
@@ -365,6 +366,7 @@ ior_args() { # TRACER WL RUN
 	empty) echo -benchEmpty -duration 1h ;;
 	ior-flame) echo -flamegraph -name "bench-$2-$3" -comm "$COMM" ;;
 	ior-fs) echo -flamegraph -trace-families=FS -name "bench-fs-$2-$3" -comm "$COMM" ;;
+	ior-recorder) echo -recorder 60s -trigger duration\>1h -comm "$COMM" ;;
 	ior-plain) echo -plain -comm "$COMM" ;;
 	ior-summary) echo -summary -comm "$COMM" ;;
 	ior-dash) echo -tui -comm "$COMM" ;;
@@ -373,7 +375,7 @@ ior_args() { # TRACER WL RUN
 
 bench_ior_paired() {
 	local t w run
-	for t in empty ior-flame ior-fs ior-plain ior-summary ior-dash; do
+	for t in empty ior-flame ior-recorder ior-fs ior-plain ior-summary ior-dash; do
 		want "$t" || continue
 		PAIRED="$PAIRED $t"
 		SESSION_PAIRS[$t]=0 SESSION_LOST[$t]=0 SESSION_CPU[$t]=0 SESSION_RSS[$t]=0
@@ -1247,7 +1249,7 @@ if [ "$SMOKE" = 1 ]; then
 	TRACERS=${TRACERS:-untraced,ior-flame,$peer,ior-extra,ior-reader,ior-parquet}
 fi
 need_ior=0
-for t in empty ior-flame ior-fs ior-plain ior-summary ior-dash ior-extra ior-reader ior-parquet; do want "$t" && need_ior=1; done
+for t in empty ior-flame ior-recorder ior-fs ior-plain ior-summary ior-dash ior-extra ior-reader ior-parquet; do want "$t" && need_ior=1; done
 [ "$need_ior" = 1 ] && [ ! -x "$IOR" ] && problem "$IOR missing: run make"
 for t in bt-count-raw bt-count bt-count-enter bt-hist bt-print; do
 	want "$t" && ! installed bpftrace && { problem "bpftrace missing: scripts/deps.sh bench"; break; }

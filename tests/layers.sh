@@ -11,7 +11,7 @@
 #   pair/      pairs and what names them (fd tables, endpoints, snapshot)
 #   trace/     the live pipeline: probe, rings, merge, session
 #   run/       launching and following a command, on the probe
-#   sinks      rec/ csv/ stats/ flame/ parquet/ dash/: never trace/ or run/
+#   sinks      rec/ csv/ stats/ flame/ parquet/ recorder/ dash/: never trace/ or run/
 #   http/ tui/ stand alone but for text/
 # bpf/event.h is the kernel ABI, shared with bpf.c, mem/ the one array
 # growth and log/ the one way to say a warning: any room may include them. The kernel side (bpf.c, bpf/) includes only bpf/ headers.
@@ -31,11 +31,12 @@ declare -A ALLOWED=(
 	[stats]="pair syscalls text"
 	[flame]="rec pair syscalls text"
 	[parquet]="rec out pair syscalls text"
+	[recorder]="rec out pair syscalls text"
 	[http]="text"
 	[tui]="text"
 	[dash]="tui stats flame rec csv pair syscalls text"
 )
-ROOMS="mem log text out loader syscalls pair rec csv trace run stats flame parquet http tui dash"
+ROOMS="mem log text out loader syscalls pair rec csv trace run stats flame parquet recorder http tui dash"
 fails=0
 includes() { sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"; }
 for room in $ROOMS; do

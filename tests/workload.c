@@ -76,6 +76,18 @@
  *   pread64 3, 1, 0 -> 1                               N
  *   close 3                                            1
  *
+ * flight FILE MISSING BEFORE AFTER BLOCK (milliseconds; the flight
+ *   recorder's incident): FILE (>= 1 byte) opened O_RDONLY (fd 3), a pipe
+ *   (4, 5) and a writer thread made before the release.
+ *   pread64 3, 1, 0 -> 1, then 2 ms of sleep, for BEFORE ms   ~BEFORE/2
+ *   read 4, 1 byte -> 1: blocks until the writer's
+ *     write 5, 1 byte -> 1, BEFORE + BLOCK ms after the release   1 + 1
+ *   openat FILE O_RDONLY -> 6; close 6                         1 + 1
+ *   openat MISSING O_RDONLY -> -ENOENT                         1
+ *   pread64 as above for AFTER ms; close 3                     ~AFTER/2 + 1
+ *
+ * slowstorm N MS: poll(NULL, 0, MS) -> 0, N times (N slow calls).
+ *
  * fiforead FIFO: FIFO (a named pipe) opened O_RDWR (fd 3, never blocks)
  *   before the release; nobody else writes unless the test does.
  *   read 3, 1 byte -> 1: blocks until the test writes a byte  1
@@ -731,6 +743,66 @@ static int fiforead(const char *fifo)
 	return 0;
 }
 
+static long flight_wait_ms; /* the writer's sleep after the release */
+
+static void *flight_writer(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&start_line);
+	sleep_ms(flight_wait_ms);
+	expect(write(pipe_fds[1], "x", 1), 1, "write pipe");
+	return 0;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void pread_for(int fd, long ms)
+{
+	char c;
+	for (uint64_t end = now_ms() + (uint64_t)ms; now_ms() < end;) {
+		expect(pread(fd, &c, 1, 0), 1, "pread64 in flight");
+		sleep_ms(2);
+	}
+}
+
+static int flight(const char *file, const char *missing, long before, long after, long block)
+{
+	pthread_t t;
+	char c;
+	int fd = (int)expect(sys_openat(file, O_RDONLY, 0), 3, "openat before release");
+	if (pipe(pipe_fds) != 0)
+		die("pipe", strerror(errno));
+	flight_wait_ms = before + block;
+	if (pthread_barrier_init(&start_line, 0, 2) != 0 || pthread_create(&t, 0, flight_writer, 0) != 0)
+		die("pthread_create", 0);
+	wait_for_release(0);
+	pthread_barrier_wait(&start_line);
+	pread_for(fd, before);
+	if (block)
+		expect(read(pipe_fds[0], &c, 1), 1, "read pipe");
+	expect(close((int)expect(sys_openat(file, O_RDONLY, 0), 6, "openat again")), 0, "close 6");
+	if (sys_openat(missing, O_RDONLY, 0) != -1 || errno != ENOENT)
+		die("openat missing", "did not fail with ENOENT");
+	pread_for(fd, after);
+	if (pthread_join(t, 0) != 0)
+		die("pthread_join", 0);
+	expect(close(fd), 0, "close");
+	return 0;
+}
+
+static int slowstorm(long n, long ms)
+{
+	wait_for_release(0);
+	for (long i = 0; i < n; i++)
+		expect(sys_poll(NULL, 0, ms), 0, "poll");
+	return 0;
+}
+
 static int hostile(const char *dir)
 {
 	char d1[512], d2[600], f[700], buf[64];
@@ -1335,7 +1407,8 @@ static _Noreturn void usage(void)
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR | linkgone DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
 		"       churn FILE N | clonefiles FILE | longpath DIR | forktree DIR |\n"
-		"       ids FILE | leaderexit FILE | net | endpoints DIR | waits | blockdev DEV N\n"
+		"       ids FILE | leaderexit FILE | net | endpoints DIR | waits | blockdev DEV N |\n"
+		"       flight FILE MISSING BEFORE AFTER BLOCK | slowstorm N MS\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
 		_exit(2);
@@ -1579,6 +1652,11 @@ int main(int argc, char **argv)
 		rc = threads(argv[2]);
 	else if (!strcmp(sc, "loop") && argc == 4)
 		rc = loop(argv[2], parse_count(argv[3], 100000000, "loop N"));
+	else if (!strcmp(sc, "flight") && argc == 7)
+		rc = flight(argv[2], argv[3], parse_count(argv[4], 600000, "flight BEFORE"),
+			    parse_count(argv[5], 600000, "flight AFTER"), parse_count(argv[6], 60000, "flight BLOCK"));
+	else if (!strcmp(sc, "slowstorm") && argc == 4)
+		rc = slowstorm(parse_count(argv[2], 100000, "slowstorm N"), parse_count(argv[3], 10000, "slowstorm MS"));
 	else if (!strcmp(sc, "fiforead") && argc == 3)
 		rc = fiforead(argv[2]);
 	else if (!strcmp(sc, "hostile") && argc == 3)

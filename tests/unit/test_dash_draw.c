@@ -5,6 +5,7 @@
 #include "t.h"
 #include "syscalls/syscalls.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #define MS 1000000ull
@@ -532,6 +533,43 @@ TEST(record_key)
 	teardown(&f);
 }
 
+/* The flight recorder: D is the caller's while it has one, its state on
+ * the top line; a dump's trigger pair selected in a paused Stream. */
+TEST(recorder_key_and_trigger_pair)
+{
+	struct fixture f;
+	struct ior_tui_key dk = { .code = 'D' };
+
+	setup(&f, 24, 160, 1);
+	CHECK_EQ_INT(ior_dash_key(f.dash, &dk), 0);
+	CHECK(strstr(draw(&f), "D: no flight recorder here") != NULL);
+	ior_dash_set_recorder(f.dash, "RING 3.0s 0.1/64MiB 1/1 armed 0 dumps");
+	CHECK_EQ_INT(ior_dash_key(f.dash, &dk), IOR_DASH_DUMP);
+	CHECK(strstr(draw(&f), "RING 3.0s 0.1/64MiB 1/1 armed 0 dumps") != NULL);
+	teardown(&f);
+
+	setup(&f, 24, 160, 0); /* the ring holds the last 4: read 3, writes, openat */
+	CHECK_EQ_INT(ior_dash_stream_select(f.dash, 42, 1 * MS), -ENOENT); /* read 1: out of the ring */
+	CHECK_EQ_INT(ior_dash_stream_select(f.dash, 44, 10 * MS), 0);      /* the first write */
+	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_STREAM);
+	const char *text = draw(&f);
+	CHECK(strstr(text, "paused") != NULL || strstr(text, "PAUSED") != NULL);
+	/* the selected row (drawn reversed) is the first write, of tid 44 */
+	int found = 0;
+	for (int r = 0; r < f.s.rows; r++) {
+		const struct ior_tui_cell *c = ior_tui_cell_at(&f.s, r, 2);
+		char row[200] = "";
+		for (int k = 0; k < f.s.cols && k < 199; k++)
+			row[k] = ior_tui_cell_at(&f.s, r, k)->ch[0];
+		if (c->attr & IOR_TUI_REVERSE && strstr(row, "0.009000 workload") && strstr(row, "write"))
+			found = 1;
+	}
+	CHECK(found);
+	if (!found)
+		fputs(text, stdout);
+	teardown(&f);
+}
+
 /* Stream: Left/Right move the marked column, f filters on the selected
  * pair's cell, filters stack, Backspace pops them. */
 TEST(stream_filters)
@@ -880,6 +918,7 @@ int main(void)
 	RUN(files_by_directory);
 	RUN(stream_search);
 	RUN(record_key);
+	RUN(recorder_key_and_trigger_pair);
 	RUN(stream_filters);
 	RUN(process_picker_recording);
 	RUN(process_picker_live);

@@ -575,11 +575,27 @@ TEST(hostile_input_is_an_error)
 	char err[256];
 	size_t n;
 
-	n = raw_header(raw, 5, 3);
+	n = raw_header(raw, 6, 3);
 	CHECK(read_raw(raw, n, err, sizeof err) < 0);
-	CHECK(strstr(err, "version 5"));
+	CHECK(strstr(err, "version 6"));
 
-	/* version 4: a pair's MORE byte (device: requests 2, bytes 3, time 4),
+	/* a trigger: version 4 only (expr "x", fired 9, kind NONE), then END */
+	static const uint8_t trig[] = { 0x05, 1, 'x', 9, 0, 0x02, 0, 0, 0, 0, 0, 0, 0 };
+	n = raw_header(raw, 4, 3);
+	memcpy(raw + n, trig, sizeof trig);
+	CHECK_EQ_INT(read_raw(raw, n + sizeof trig, err, sizeof err), 0);
+	n = raw_header(raw, 3, 3);
+	memcpy(raw + n, trig, sizeof trig);
+	CHECK(read_raw(raw, n + sizeof trig, err, sizeof err) < 0);
+	n = raw_header(raw, 4, 3);
+	memcpy(raw + n, trig, sizeof trig);
+	raw[n + 4] = 3; /* no such kind */
+	CHECK(read_raw(raw, n + sizeof trig, err, sizeof err) < 0);
+	n = raw_header(raw, 4, 3);
+	memcpy(raw + n, trig, sizeof trig);
+	raw[n + 4] = 1; /* a pair's kind, without its pair */
+	CHECK(read_raw(raw, n + sizeof trig, err, sizeof err) < 0);
+	/* version 5: a pair's MORE byte (device: requests 2, bytes 3, time 4),
 	 * block requests and device names; every field checked */
 	static const struct {
 		int version;
@@ -587,25 +603,25 @@ TEST(hostile_input_is_an_error)
 		size_t len;
 		int ok;
 	} v4[] = {
-		{ 4, "\xd1\x00\x01\x05\x02\x03\x04\x07\x00\x00", 10, 1 },
-		{ 3, "\xd1\x00\x01\x05\x02\x03\x04\x07\x00\x00", 10, 0 },
-		{ 4, "\xd1\x00\x04\x05\x02\x03\x04\x07\x00\x00", 10, 0 }, /* reserved MORE bit */
-		{ 4, "\xc1\x01\x05\x02\x03\x04\x07\x00\x00", 9, 0 },     /* MORE without EXT */
-		{ 4, "\xd1\x00\x03\x05\x02\x03\x04\x07\x09\x00\x00", 11, 1 }, /* and cache pages 9 */
-		{ 4, "\xd1\x00\x01\x05\x02\x03", 6, 0 },                /* cut */
+		{ 5, "\xd1\x00\x01\x05\x02\x03\x04\x07\x00\x00", 10, 1 },
+		{ 4, "\xd1\x00\x01\x05\x02\x03\x04\x07\x00\x00", 10, 0 },
+		{ 5, "\xd1\x00\x04\x05\x02\x03\x04\x07\x00\x00", 10, 0 }, /* reserved MORE bit */
+		{ 5, "\xc1\x01\x05\x02\x03\x04\x07\x00\x00", 9, 0 },     /* MORE without EXT */
+		{ 5, "\xd1\x00\x03\x05\x02\x03\x04\x07\x09\x00\x00", 11, 1 }, /* and cache pages 9 */
+		{ 5, "\xd1\x00\x01\x05\x02\x03", 6, 0 },                /* cut */
 		/* tid 5 pid 5 comm 0 done 100 start 10 issue 5 insert 0 dev 7 sector 8
 		 * bytes 4096 error 0 op read flags 0 sys 1 path 0 */
-		{ 4, "\x05\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 1 },
-		{ 3, "\x05\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 0 },
-		{ 4, "\x05\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x09\x00\x02\x00", 17, 0 }, /* op */
-		{ 4, "\x05\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x02\x00\x00\x02\x00", 17, 0 }, /* error > 0 */
-		{ 4, "\x05\x05\x05\x00\x64\x70\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 0 }, /* start > done */
-		{ 4, "\x05\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\xfe\x7f\x00", 18, 0 }, /* sys */
-		{ 4, "\x05\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x01\x00", 17, 1 }, /* sys -1 */
-		{ 4, "\x05\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02", 16, 0 }, /* cut */
-		{ 4, "\x06\x07\x00", 3, 1 },
-		{ 4, "\x06\x07\x05", 3, 0 }, /* string id */
-		{ 3, "\x06\x07\x00", 3, 0 },
+		{ 5, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 1 },
+		{ 4, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 0 },
+		{ 5, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x09\x00\x02\x00", 17, 0 }, /* op */
+		{ 5, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x02\x00\x00\x02\x00", 17, 0 }, /* error > 0 */
+		{ 5, "\x06\x05\x05\x00\x64\x70\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 0 }, /* start > done */
+		{ 5, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\xfe\x7f\x00", 18, 0 }, /* sys */
+		{ 5, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x01\x00", 17, 1 }, /* sys -1 */
+		{ 5, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02", 16, 0 }, /* cut */
+		{ 5, "\x07\x07\x00", 3, 1 },
+		{ 5, "\x07\x07\x05", 3, 0 }, /* string id */
+		{ 4, "\x07\x07\x00", 3, 0 },
 	};
 	for (size_t i = 0; i < sizeof v4 / sizeof v4[0]; i++) {
 		n = raw_header(raw, v4[i].version, 3);
@@ -616,7 +632,7 @@ TEST(hostile_input_is_an_error)
 		else
 			CHECK(rc < 0);
 		if (t_cur_failed) {
-			printf("      version 4 case %zu: %s\n", i, err);
+			printf("      version 5 case %zu: %s\n", i, err);
 			break;
 		}
 	}
