@@ -458,6 +458,19 @@ int ior_uring_failed(void *ctx)
 	return uring_on ? uring_failed(ctx) : 0;
 }
 
+/* Where a request ran: punted to an io-wq worker, or armed for poll. */
+SEC("tracepoint/io_uring/io_uring_queue_async_work")
+int ior_uring_wq(void *ctx)
+{
+	return uring_on ? uring_went(ctx, uring_w_req_off, IOR_WENT_WQ) : 0;
+}
+
+SEC("tracepoint/io_uring/io_uring_poll_arm")
+int ior_uring_poll(void *ctx)
+{
+	return uring_on ? uring_went(ctx, uring_p_req_off, IOR_WENT_POLL) : 0;
+}
+
 /* io_uring's registered files: io_uring_register's own tracepoints. */
 SEC("tracepoint/syscalls/sys_enter_io_uring_register")
 int ior_uring_register(struct sys_enter_ctx *ctx)

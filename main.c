@@ -68,7 +68,7 @@ static const struct ior_flag flag_table[] = {
 	{ "summary", IOR_FLAG_BOOL, &opts.summary, "at the end, print per syscall, file and process: calls, errors, bytes, time, latency percentiles (stdout; stderr with -plain; with -ior: of the recording)" },
 	{ "tui", IOR_FLAG_BOOL, &opts.tui, "the terminal dashboard (what bare ior opens on a terminal); with -ior: of the recording" },
 	{ "ior", IOR_FLAG_STRING, &opts.ior_file, "read this recording (.ior.zst) instead of tracing; A,B,... or a directory: several, merged into one flamegraph" },
-	{ "fields", IOR_FLAG_STRING, &opts.fields, "flamegraph stack, bottom up: comm,path,tracepoint,pid,tid,flags,family,host (the recording's),timeout (of waits),device (of its block requests),cache (a read's hit, partial or miss)" },
+	{ "fields", IOR_FLAG_STRING, &opts.fields, "flamegraph stack, bottom up: comm,path,tracepoint,pid,tid,flags,family,host (the recording's),timeout (of waits),where (io_uring ops: inline, io-wq, poll),device (of its block requests),cache (a read's hit, partial or miss)" },
 	{ "count", IOR_FLAG_STRING, &opts.count, "flamegraph weight: count, duration, durationToPrev, bytes, devicetime" },
 	{ "flamegraphJson", IOR_FLAG_BOOL, &opts.flamegraph_json, "also write the flamegraph tree as JSON" },
 	{ "iorWatchInterval", IOR_FLAG_DURATION, &opts.watch_interval_ns, "regenerate when the recording changes, checking this often" },

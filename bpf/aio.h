@@ -64,7 +64,7 @@ INLINE void aio_submit_one(void *ctx, __u64 iocb)
 	nr = IOR_NR_AIO + (cb.opcode < IOR_AIO_OPS ? cb.opcode : IOR_AIO_OPS - 1);
 	if (!(c = async_traced(nr)))
 		return;
-	if ((r = async_submit(ctx, &k, nr, (__s32)cb.fildes, c, &b)) && b)
+	if ((r = async_submit(ctx, &k, nr, (__s32)cb.fildes, c, &b, NULL)) && b)
 		batch_commit(b, r->h.len);
 }
 

@@ -41,20 +41,32 @@ INLINE __u32 tp_u32(void *ctx, __u32 off)
 	return v;
 }
 
+/* Whom an op is charged to when not the current task (io_uring's SQPOLL
+ * thread submits for the ring's owner). */
+struct ior_async_who {
+	__u64 pid_tgid;
+	char comm[IOR_COMM_LEN];
+};
+
 /* Remembers the op and claims the batch for its submit record: the
  * record's slot, or NULL when none goes out (not wanted, the map is
  * full, the batch busy; or folded: the ring is full and the op may be
- * summarized). *b is the claimed batch when a slot is returned. */
+ * summarized). *b is the claimed batch when a slot is returned. who:
+ * the task charged, NULL for the current one. */
 INLINE struct ior_rec_async_submit *async_submit(void *ctx, const struct ior_async_key *key, __u32 nr, __s32 fd,
-						 const struct ior_async_conf *c, struct ior_batch **b)
+						 const struct ior_async_conf *c, struct ior_batch **b,
+						 const struct ior_async_who *who)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u64 pid_tgid = who ? who->pid_tgid : bpf_get_current_pid_tgid();
 	struct ior_async_start st = { .pid_tgid = pid_tgid, .fd = fd, .nr = (__u16)nr };
 	struct ior_rec_async_submit *r;
 
 	if (!pid_wanted(pid_tgid))
 		return NULL;
-	bpf_get_current_comm(st.comm, sizeof st.comm);
+	if (who)
+		__builtin_memcpy(st.comm, who->comm, IOR_COMM_LEN);
+	else
+		bpf_get_current_comm(st.comm, sizeof st.comm);
 	if (!comm_wanted(st.comm) || !(*b = batch_get()))
 		return NULL;
 	if (!batch_claim(ctx, *b)) {
@@ -82,10 +94,21 @@ INLINE struct ior_rec_async_submit *async_submit(void *ctx, const struct ior_asy
 	__builtin_memcpy(r->comm, st.comm, IOR_COMM_LEN);
 	r->flags = 0;
 	r->dirfd = -1;
-	r->path_len = 0;
+	r->file_slot = 0;
+	r->path_len[0] = r->path_len[1] = 0;
 	r->cut = 0;
+	r->npaths = 0;
 	r->pad = 0;
 	return r;
+}
+
+/* The op of key went somewhere (IOR_WENT_*) on its way to completion. */
+INLINE void async_went(const struct ior_async_key *key, __u8 bit)
+{
+	struct ior_async_start *st = bpf_map_lookup_elem(&async_reqs, key);
+
+	if (st)
+		st->went |= bit; /* one request's steps do not race */
 }
 
 /* The pair of a folded op goes into the summary map. */
@@ -146,7 +169,9 @@ INLINE void async_done(void *ctx, const struct ior_async_key *key, __s64 res, in
 			r->key = key->ptr;
 			r->res = res;
 			r->more = more;
-			r->pad = 0;
+			r->where = st->nr >= IOR_NR_AIO ? IOR_WHERE_NONE :
+				   (st->went & IOR_WENT_WQ) ? IOR_WHERE_WQ :
+				   (st->went & IOR_WENT_POLL) ? IOR_WHERE_POLL : IOR_WHERE_INLINE;
 			batch_commit(b, sizeof *r);
 		}
 	}

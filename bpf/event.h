@@ -94,26 +94,35 @@ struct ior_rec_streak {
  * iocb at io_submit): h is the submitting thread, h.nr the op's number
  * (IOR_NR_URING + opcode, ...). key matches its completion (the request
  * pointer). fd is the file argument (with IOR_ASYNC_FIXED, an index into
- * the ring's registered files), -1 when the op has none. An open op
- * carries its dirfd, open flags and path (path_len bytes, no NUL); the
- * record is cut after the path. */
+ * the ring's registered files; for an op with two dirfds, the second),
+ * -1 when the op has none. An op that takes paths carries its dirfd,
+ * flags and paths: path 0 (path_len[0] bytes, no NUL) at path, path 1 at
+ * IOR_PATH1_OFF(path_len[0]) after it, as in an exit record; the record
+ * is cut after the last. */
 struct ior_rec_async_submit {
 	struct ior_rec_head h;
 	__u64 key;
 	__u64 ring;      /* io_uring: the ring (its struct io_ring_ctx), for fixed files */
 	__s32 fd;
-	__u32 sqe_flags; /* IOR_ASYNC_FIXED, IOR_ASYNC_FORCE */
+	__u32 sqe_flags; /* IOR_ASYNC_FIXED, IOR_ASYNC_FORCE, IOR_ASYNC_SQPOLL */
 	char comm[IOR_COMM_LEN];
-	__u64 flags;     /* open flags of an open op */
+	__u64 flags;     /* open flags of an open op; AT_ or RENAME_ flags of a path op */
 	__s32 dirfd;
-	__u16 path_len;
-	__u8 cut;
-	__u8 pad;
-	char path[IOR_PATH_MAX];
+	/* an io_uring direct descriptor (open, accept, socket, close):
+	 * 0 none, else the fixed-file slot + 1, or IOR_URING_SLOT_ALLOC */
+	__u32 file_slot;
+	__u16 path_len[2];
+	__u8 cut;        /* bit i: path i was longer than it arrived */
+	__u8 npaths;
+	__u16 pad;
+	char path[2 * IOR_PATH_MAX];
 };
 
 #define IOR_ASYNC_FIXED 1u /* IOSQE_FIXED_FILE: fd is a registered-file index */
 #define IOR_ASYNC_FORCE 16u /* IOSQE_ASYNC: punted to io-wq */
+/* the SQPOLL thread took it: charged to the thread that set up the ring */
+#define IOR_ASYNC_SQPOLL 0x100u
+#define IOR_URING_SLOT_ALLOC 0xffffffffu /* IORING_FILE_INDEX_ALLOC: the result is the slot */
 #define IOR_REC_ASYNC_SUBMIT_BASE __builtin_offsetof(struct ior_rec_async_submit, path)
 
 /* Its completion, wherever it ran (an io-wq worker, an interrupt, the
@@ -124,7 +133,18 @@ struct ior_rec_async_done {
 	__u64 key;
 	__s64 res;
 	__u32 more; /* enum ior_async_done */
-	__u32 pad;
+	__u32 where; /* enum ior_async_where */
+};
+
+/* Where an io_uring op ran (ior_rec_async_done.where, the pair's where):
+ * io-wq when it was punted to a worker (even after a poll), poll when it
+ * waited armed for poll, else inline (in the submitting task, or its
+ * completion path). 0 for what is no io_uring op. */
+enum ior_async_where {
+	IOR_WHERE_NONE = 0,
+	IOR_WHERE_INLINE = 1,
+	IOR_WHERE_WQ = 2,
+	IOR_WHERE_POLL = 3,
 };
 
 enum ior_async_done {
@@ -160,6 +180,30 @@ enum ior_uring_files_op {
 	IOR_URING_FILES_CLEAR = 3,  /* no registered files */
 };
 
+/* An async op in flight (bpf.c async_reqs): request (or iocb) pointer ->
+ * who submitted it and when, so the completion, wherever it runs, is
+ * charged to the submitter. User space reads what is left at stop. */
+struct ior_async_start {
+	__u64 pid_tgid;
+	__u64 enter_ns;
+	__s32 fd;
+	__u16 nr;
+	__u8 folded; /* no submit record went out: the pair is summarized */
+	__u8 went;   /* io_uring: IOR_WENT_* bits, where it went since submission */
+	char comm[IOR_COMM_LEN];
+};
+
+#define IOR_WENT_WQ 1u   /* io_uring_queue_async_work: punted to an io-wq worker */
+#define IOR_WENT_POLL 2u /* io_uring_poll_arm: armed for poll, completed on wake-up */
+
+/* io_uring: the request (a kernel address, pid 0); libaio: the iocb's
+ * user address in its process. */
+struct ior_async_key {
+	__u64 ptr;
+	__u32 pid;
+	__u32 pad;
+};
+
 /* iocbs read per io_submit, events per io_getevents; the rest are
  * counted (bpf.c aio_unread) and not traced. */
 #define IOR_AIO_BATCH_MAX 32
@@ -174,8 +218,31 @@ struct ior_async_conf {
 
 enum ior_async_args {
 	IOR_ASYNC_ARGS_FILE,  /* the fd the request's file came from (or none) */
-	IOR_ASYNC_ARGS_OPEN,  /* an open: dirfd, flags and path */
-	IOR_ASYNC_ARGS_CLOSE, /* a close: the fd it closes */
+	IOR_ASYNC_ARGS_OPEN,  /* an open: dirfd, flags, path and direct slot */
+	IOR_ASYNC_ARGS_CLOSE, /* a close: the fd (or direct slot) it closes */
+	IOR_ASYNC_ARGS_STATX, /* dirfd, AT_ flags, path */
+	IOR_ASYNC_ARGS_UNLINK, /* dirfd, AT_REMOVEDIR, path */
+	IOR_ASYNC_ARGS_MKDIR, /* dirfd, path */
+	IOR_ASYNC_ARGS_RENAME, /* olddirfd, old, newdirfd (fd), new, RENAME_ flags */
+	IOR_ASYNC_ARGS_LINK,  /* linkat: as a rename, AT_ flags */
+	IOR_ASYNC_ARGS_SYMLINK, /* newdirfd, the target (path 0), the link (path 1) */
+	IOR_ASYNC_ARGS_ACCEPT, /* the listening fd and a direct slot */
+	IOR_ASYNC_ARGS_SOCKET, /* a direct slot */
+	IOR_ASYNC_ARGS_N,
+};
+
+/* Where an io_uring op's own arguments sit in its request (io_kiocb.cmd
+ * plus the member's offset in its struct io_open, io_rename, ...), per
+ * enum ior_async_args, set by user space from the kernel's BTF (bpf.c
+ * uring_args); on 0 when this kernel's are unknown (the op then carries
+ * no path). IOR_UOFF_NONE: the op has no such member. */
+#define IOR_UOFF_NONE 0xffffffffu
+struct ior_uring_args_off {
+	__u32 on;
+	__u32 dfd, name, dfd2, name2; /* name, name2: struct filename pointers */
+	__u32 flags, flags_size;      /* flags_size 4 or 8 */
+	__u32 slot;                   /* a direct descriptor's file_slot */
+	__u32 fd;                     /* a close's fd (others: the request's cqe.fd) */
 };
 
 /* A block request, sent at its completion (block:block_rq_complete):
@@ -312,7 +379,9 @@ struct ior_exit_net {
 #define IOR_REC_EXIT_BASE __builtin_offsetof(struct ior_rec_exit, paths)
 /* An exit of a syscall without paths ends after ret. */
 #define IOR_REC_EXIT_SHORT __builtin_offsetof(struct ior_rec_exit, path_len)
-#define IOR_REC_MAX sizeof(struct ior_rec_exit) /* the largest record */
+/* the largest record: an async submission with two paths */
+#define IOR_REC_MAX (sizeof(struct ior_rec_async_submit) > sizeof(struct ior_rec_exit) ? \
+		     sizeof(struct ior_rec_async_submit) : sizeof(struct ior_rec_exit))
 
 /* A CPU's batch, the value of bpf.c's per-CPU array "batches": records are
  * appended in data (the layout above) and sent as one perf sample. User

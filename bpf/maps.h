@@ -50,23 +50,27 @@ const volatile __u32 dentry_iname_off = 0;
 const volatile __u32 dentry_iname_len = 0;
 /* io_uring (trace/uring.c sets them from the kernel's BTF): where the
  * tracepoints' records keep their fields, where a request keeps its fd
- * (io_kiocb.cqe.fd) and, for an open, its struct io_open; uring_on when
- * the tracepoints are understood, uring_open_on when the open's are too. */
+ * (io_kiocb.cqe.fd); uring_on when the tracepoints are understood. */
 const volatile __u32 uring_on = 0;
 const volatile __u32 uring_s_req_off = 0, uring_s_op_off = 0, uring_s_flags_off = 0;
 const volatile __u32 uring_c_req_off = 0, uring_c_res_off = 0, uring_c_cflags_off = 0;
 const volatile __u32 uring_fd_off = 0;
 const volatile __u32 uring_s_ctx_off = 0;
+/* io_uring_queue_async_work and io_uring_poll_arm: where a request went */
+const volatile __u32 uring_w_req_off = 0, uring_p_req_off = 0;
 /* io_uring_req_failed: a request refused before it was submitted */
 const volatile __u32 uring_f_req_off = 0, uring_f_op_off = 0;
 /* fixed files: a ring fd's file leads to its ring (file->private_data,
  * with the ident offsets to the file) */
 const volatile __u32 uring_files_on = 0;
 const volatile __u32 uring_file_ctx_off = 0;
-const volatile __u32 uring_open_on = 0;
-const volatile __u32 uring_open_dfd_off = 0, uring_open_name_off = 0, uring_open_how_off = 0;
+/* Where an op's own arguments sit in its request (bpf/event.h). */
+const volatile struct ior_uring_args_off uring_args[IOR_ASYNC_ARGS_N] = {};
 const volatile __u32 filename_name_off = 0;
-const volatile __u32 uring_close_fd_off = 0; /* struct io_close's fd: a close op has no file */
+/* SQPOLL: a ring's struct io_sq_data (io_ring_ctx.sq_data) names its
+ * poll thread; the leader's comm names the owner (task_struct.group_leader). */
+const volatile __u32 uring_sq_on = 0;
+const volatile __u32 uring_ctx_sqd_off = 0, uring_sqd_thread_off = 0, task_leader_off = 0;
 
 /* The block tracepoints' records (trace/kfields.c, from the kernel's
  * BTF or tracefs): block_rq_insert/issue and block_io_start share one
@@ -199,27 +203,8 @@ struct {
 	__type(value, __u32);
 } followed SEC(".maps");
 
-/* Async ops in flight: request (or iocb) pointer -> who submitted it and
- * when, so the completion, wherever it runs, is charged to the submitter.
+/* Async ops in flight (bpf/event.h struct ior_async_start), by request.
  * Bounded: what does not fit is counted in async_full. */
-struct ior_async_start {
-	__u64 pid_tgid;
-	__u64 enter_ns;
-	__s32 fd;
-	__u16 nr;
-	__u8 folded; /* no submit record went out: the pair is summarized */
-	__u8 pad;
-	char comm[IOR_COMM_LEN];
-};
-
-/* io_uring: the request (a kernel address, pid 0); libaio: the iocb's
- * user address in its process. */
-struct ior_async_key {
-	__u64 ptr;
-	__u32 pid;
-	__u32 pad;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);

@@ -229,8 +229,9 @@ static void check_object(struct check *c, bool verbose)
 	     ior_loader_prog_count(p.obj), ior_loader_map_count(p.obj), size);
 	line("programs:", "%s", p.use_btf ? "BTF (tp_btf: direct reads, cheapest)"
 					  : "raw (the BTF programs are not usable here: see the warning)");
-	line("async ops:", "io_uring %s%s%s, libaio %s", p.uring_tp ? p.uring_tp : "not traced (see the warning)",
+	line("async ops:", "io_uring %s%s%s%s, libaio %s", p.uring_tp ? p.uring_tp : "not traced (see the warning)",
 	     p.uring_files ? " + registered files" : "", p.uring_failed ? " + refused requests" : "",
+	     p.uring_where ? " + where they ran" : "",
 	     p.aio ? "io_submit/io_getevents" : "not traced (see the warning)");
 	if (verbose && ior_loader_verifier_log(p.obj))
 		printf("%s\n", ior_loader_verifier_log(p.obj));

@@ -108,47 +108,60 @@ static const char *sys_name(uint16_t sys, size_t *len)
 	return name;
 }
 
+/* An escaped string field at o, quoted when it needs it; returns its end. */
+static char *put_field(char *o, char *row, const char *s, size_t max, enum ior_escape esc)
+{
+	struct ior_text_buf b = { o, 0, IOR_CSV_ROW_MAX - (size_t)(o - row), 0, 0 };
+
+	ior_escape_put(&b, s, max, 1, esc);
+	if (b.special)
+		quote_from(&b, 0);
+	return o + b.len;
+}
+
+/* The numbers and separators go through a cursor without bounds checks:
+ * the static assert above says the worst row fits, and a number takes at
+ * most 20 bytes of the 256 it has. */
 size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_escape esc)
 {
-	struct ior_text_buf b = { row, 0, IOR_CSV_ROW_MAX, 0, 0 };
 	size_t name_len;
 	const char *name = sys_name(p->sys, &name_len);
+	char *o = row;
 
-	ior_text_put_u64(&b, p->gap_ns);
-	ior_text_put(&b, ",", 1);
-	ior_text_put_u64(&b, p->duration_ns);
-	ior_text_put(&b, ",", 1);
-	size_t start = b.len;
-	ior_escape_put(&b, p->comm, IOR_CSV_COMM_MAX, 1, esc);
-	if (b.special)
-		quote_from(&b, start);
-	ior_text_put(&b, ",", 1);
-	ior_text_put_u64(&b, p->pid);
-	ior_text_put(&b, ".", 1);
-	ior_text_put_u64(&b, p->tid);
-	ior_text_put(&b, ",", 1);
-	start = b.len;
+	o = ior_text_u64_at(o, p->gap_ns);
+	*o++ = ',';
+	o = ior_text_u64_at(o, p->duration_ns);
+	*o++ = ',';
+	o = put_field(o, row, p->comm, IOR_CSV_COMM_MAX, esc);
+	*o++ = ',';
+	o = ior_text_u64_at(o, p->pid);
+	*o++ = '.';
+	o = ior_text_u64_at(o, p->tid);
+	*o++ = ',';
+	struct ior_text_buf b = { o, 0, IOR_CSV_ROW_MAX - (size_t)(o - row), 0, 0 };
 	ior_text_put(&b, name, name_len);
 	if (p->sys >= ior_nsyscalls) /* a recording's name: a hostile one may hold a comma */
-		quote_from(&b, start);
-	ior_text_put(&b, ",", 1);
-	ior_text_put_i64(&b, p->ret);
-	ior_text_put(&b, ",", 1);
+		quote_from(&b, 0);
+	o += b.len;
+	*o++ = ',';
+	if (p->ret < 0)
+		*o++ = '-';
+	o = ior_text_u64_at(o, p->ret < 0 ? (uint64_t)0 - (uint64_t)p->ret : (uint64_t)p->ret);
+	*o++ = ',';
 	/* With flags the file column holds a comma: quoted as it is written.
 	 * Else quoted afterwards, when a name made it need quotes. */
 	int comma = p->fd >= 0 && p->flags != IOR_FLAGS_UNKNOWN;
-	start = b.len;
-	b.special = 0;
-	b.quoting = comma;
+	b = (struct ior_text_buf){ o, 0, IOR_CSV_ROW_MAX - (size_t)(o - row), comma, 0 };
 	if (comma)
 		ior_text_put(&b, "\"", 1);
 	put_file(&b, p, esc);
 	if (comma)
 		ior_text_put(&b, "\"", 1);
 	else if (b.special)
-		quote_from(&b, start);
-	ior_text_put(&b, "\n", 1);
-	return b.len;
+		quote_from(&b, 0);
+	o += b.len;
+	*o++ = '\n';
+	return (size_t)(o - row);
 }
 
 void ior_csv_write_device_header(FILE *out)

@@ -78,7 +78,7 @@ static const struct dash_col thread_delta[] = {
 };
 static const struct ior_tui_column flight_cols[] = {
 	{ "age", 8, R }, { "pid", 7, R }, { "tid", 7, R }, { "comm", 15, 0 },
-	{ "syscall", 14, 0 }, { "fd", 5, R }, { "file", 0, IOR_TUI_KEEP_END },
+	{ "syscall/op", 14, 0 }, { "fd", 5, R }, { "file", 0, IOR_TUI_KEEP_END },
 };
 static const struct ior_tui_column stream_cols[] = {
 	{ "time", 10, R }, { "comm", 15, 0 }, { "pid", 7, R }, { "syscall", 11, 0 },
@@ -484,8 +484,16 @@ static void draw_in_flight(struct ior_dash *d, struct ior_tui_screen *s, int top
 	if (d->pick_pid >= 0)
 		keep_picked_flight(d);
 	d->flight_table.nrows = d->nflight;
-	ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "%zu syscalls entered and not returned, oldest first",
-		     d->flight_total);
+	size_t ops = 0;
+	for (size_t i = 0; i < d->nflight; i++)
+		ops += ior_syscall_async(ior_sys(d->flight[i].sys)) != 0;
+	if (ops)
+		ior_tui_putf(s, top, 0, s->cols, BOLD, 0,
+			     "%zu syscalls entered and not returned, %zu async ops submitted and not completed, oldest first",
+			     d->nflight - ops, ops);
+	else
+		ior_tui_putf(s, top, 0, s->cols, BOLD, 0, "%zu syscalls entered and not returned, oldest first",
+			     d->flight_total);
 	ior_tui_table_draw(&d->flight_table, s, top + 1, 0, height - 1, s->cols);
 }
 

@@ -166,6 +166,23 @@ static int timeout_frames(struct ior_flame_frames *out, const char *s, uint64_t 
 	return frame_str(out, ns ? buf : "timeout 0");
 }
 
+static uint64_t where_number(const struct ior_event_pair *p)
+{
+	return p->where;
+}
+
+/* "where io-wq", ...; "(not io_uring)" for syscalls, libaio and summaries */
+static int where_frames(struct ior_flame_frames *out, const char *s, uint64_t v)
+{
+	char buf[32];
+	const char *name = v <= UINT8_MAX ? ior_pair_where_name((uint8_t)v) : NULL;
+	(void)s;
+	if (!name)
+		return frame_str(out, "(not io_uring)");
+	snprintf(buf, sizeof buf, "where %s", name);
+	return frame_str(out, buf);
+}
+
 /* per_source: the aggregation keys host itself; these only mark it text */
 static const char *host_text(const struct ior_event_pair *p)
 {
@@ -225,6 +242,7 @@ const struct ior_flame_field ior_flame_fields[] = {
 	{ "timeout", .number = timeout_number, .frames = timeout_frames },
 	{ "device", .number = device_number, .frames = device_frames },
 	{ "cache", .number = cache_number, .frames = cache_frames },
+	{ "where", .number = where_number, .frames = where_frames },
 };
 const unsigned ior_flame_nfields = sizeof ior_flame_fields / sizeof *ior_flame_fields;
 

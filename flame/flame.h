@@ -33,7 +33,7 @@ enum ior_flame_metric {
 	IOR_METRIC_DEVICE_TIME,    /* device_ns: the time its block requests were at the device */
 };
 
-#define IOR_FLAME_MAX_FIELDS 11 /* at least the number of fields */
+#define IOR_FLAME_MAX_FIELDS 12 /* at least the number of fields */
 
 /* What to aggregate and which pairs to keep (the live filters). */
 struct ior_flame_spec {

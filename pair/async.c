@@ -5,8 +5,11 @@
  * doubling; an open op's path is its own allocation. */
 #include "pair/internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define IORING_OP_CLOSE_ 19 /* include/uapi/linux/io_uring.h */
 
 static uint32_t hash_key(uint64_t key, uint32_t pid)
 {
@@ -55,7 +58,8 @@ static void op_delete(struct ior_pairer *p, struct async_op *o)
 {
 	uint32_t i = (uint32_t)(o - p->ops), j = i;
 
-	free(o->path);
+	free(o->path[0]);
+	free(o->path[1]);
 	memset(o, 0, sizeof *o);
 	p->nops--;
 	for (;;) {
@@ -82,8 +86,10 @@ static void ring_clear(struct uring_files *r)
 
 void ior_pair_async_free(struct ior_pairer *p)
 {
-	for (uint32_t i = 0; p->ops && i <= p->ops_mask; i++)
-		free(p->ops[i].path);
+	for (uint32_t i = 0; p->ops && i <= p->ops_mask; i++) {
+		free(p->ops[i].path[0]);
+		free(p->ops[i].path[1]);
+	}
 	free(p->ops);
 	p->ops = NULL;
 	p->nops = 0;
@@ -114,12 +120,9 @@ static struct uring_files *ring_get(struct ior_pairer *p, uint32_t pid, uint64_t
 	return r;
 }
 
-/* Slot i gets fd's path now (fd < 0: empty); the table grows to hold it. */
-static void ring_set(struct ior_pairer *p, struct uring_files *r, uint32_t i, int32_t fd)
+/* Slot i gets path now ("": empty); the table grows to hold it. */
+static void ring_set_path(struct ior_pairer *p, struct uring_files *r, uint32_t i, const char *path)
 {
-	int64_t flags;
-	const char *path = fd >= 0 ? ior_fdtab_get(p->cfg.fds, r->pid, fd, &flags) : "";
-
 	if (i >= IOR_URING_SLOTS_MAX) {
 		p->st.uring_slots_cut++;
 		return;
@@ -135,6 +138,14 @@ static void ring_set(struct ior_pairer *p, struct uring_files *r, uint32_t i, in
 	}
 	free(r->slot[i]);
 	r->slot[i] = path[0] ? strdup(path) : NULL;
+}
+
+/* Slot i gets fd's path now (fd < 0: empty). */
+static void ring_set(struct ior_pairer *p, struct uring_files *r, uint32_t i, int32_t fd)
+{
+	int64_t flags;
+
+	ring_set_path(p, r, i, fd >= 0 ? ior_fdtab_get(p->cfg.fds, r->pid, fd, &flags) : "");
 }
 
 void ior_pair_uring_files(struct ior_pairer *p, const char *rec, size_t len)
@@ -182,19 +193,23 @@ static const char *fixed_path(const struct ior_pairer *p, const struct async_op 
 	return r && o->fd >= 0 && (uint32_t)o->fd < r->n ? r->slot[o->fd] : NULL;
 }
 
-/* The open op's path, bounded by the record. */
-static char *submit_path(const struct ior_rec_async_submit *r, const char *rec, size_t len)
+/* Path i of a submission (an op that takes paths), bounded by the
+ * record: placed as an exit record's are (bpf/event.h). NULL when none. */
+static char *submit_path(const struct ior_rec_async_submit *r, const char *rec, size_t len, int i)
 {
-	size_t n = r->path_len;
+	size_t len0 = r->path_len[0] < IOR_PATH_MAX ? r->path_len[0] : IOR_PATH_MAX - 1;
+	size_t off = IOR_REC_ASYNC_SUBMIT_BASE + (i ? IOR_PATH1_OFF(len0) : 0), n = r->path_len[i];
 	char *path;
 
-	if (len <= IOR_REC_ASYNC_SUBMIT_BASE || !n)
+	if (r->npaths <= i || len <= off || !n)
 		return NULL;
-	if (n > len - IOR_REC_ASYNC_SUBMIT_BASE)
-		n = len - IOR_REC_ASYNC_SUBMIT_BASE;
+	if (n > len - off)
+		n = len - off;
+	if (n > IOR_PATH_MAX - 1)
+		n = IOR_PATH_MAX - 1;
 	if (!(path = malloc(n + 1)))
 		return NULL;
-	memcpy(path, rec + IOR_REC_ASYNC_SUBMIT_BASE, n);
+	memcpy(path, rec + off, n);
 	path[n] = 0;
 	return path;
 }
@@ -220,7 +235,8 @@ void ior_pair_async_submit(struct ior_pairer *p, const char *rec, size_t len)
 	o = op_slot(p->ops, p->ops_mask, r.key, r.h.pid);
 	*o = (struct async_op){ .used = 1, .key = r.key, .ring = r.ring, .pid = r.h.pid, .tid = r.h.tid, .nr = r.h.nr,
 				.enter_ts = r.h.ts, .fd = r.fd, .sqe_flags = r.sqe_flags, .flags = r.flags,
-				.dirfd = r.dirfd, .path = submit_path(&r, rec, len) };
+				.dirfd = r.dirfd, .file_slot = r.file_slot,
+				.path = { submit_path(&r, rec, len, 0), submit_path(&r, rec, len, 1) } };
 	memcpy(o->comm, r.comm, sizeof o->comm);
 	o->comm[sizeof o->comm - 1] = 0;
 	p->nops++;
@@ -229,12 +245,60 @@ void ior_pair_async_submit(struct ior_pairer *p, const char *rec, size_t len)
 /* The thread state the file naming reads, made of the submission. */
 static struct tid_st op_thread(const struct async_op *o)
 {
+	int no_fd = (o->sqe_flags & IOR_ASYNC_FIXED) || (o->file_slot && o->nr == IOR_NR_URING + IORING_OP_CLOSE_);
 	struct tid_st t = { .tid = o->tid, .pid = o->pid, .used = 1, .nr = o->nr,
-			    .enter_ts = o->enter_ts, .fd = (o->sqe_flags & IOR_ASYNC_FIXED) ? -1 : o->fd,
+			    .enter_ts = o->enter_ts, .fd = no_fd ? -1 : o->fd,
 			    .flags = o->flags, .aux = (uint64_t)(int64_t)o->dirfd };
 
 	memcpy(t.comm, o->comm, sizeof t.comm);
 	return t;
+}
+
+/* The fixed-file slot a direct descriptor op acts on: an open or accept
+ * into slot file_slot - 1, or the one the kernel picked (its result). */
+static int64_t direct_slot(const struct async_op *o, int64_t res)
+{
+	if (o->file_slot == IOR_URING_SLOT_ALLOC)
+		return res;
+	return res < 0 ? res : (int64_t)o->file_slot - 1;
+}
+
+/* An open or accept into the ring's fixed-file table (no fd: the fd
+ * table is untouched); the pair names the file the slot now holds. */
+static void direct_open(struct ior_pairer *p, const struct ior_syscall *s, const struct async_op *o,
+			struct tid_st *t, struct ior_event_pair *e)
+{
+	struct uring_files *r;
+	int64_t slot = direct_slot(o, e->ret);
+	int64_t ret = e->ret;
+
+	e->ret = -1; /* names the path without entering an fd */
+	ior_pair_name_files(p, s, t, e, o->path[0] ? o->path[0] : "", "");
+	e->ret = ret;
+	e->fd = -1;
+	if (s->fd_kind == IOR_FD_ACCEPT) {
+		int64_t fl;
+		e->path = ior_syscall_fd_name(s->fd_kind, 0, 0, ior_fdtab_get(p->cfg.fds, e->pid, o->fd, &fl),
+					      p->path[0], sizeof p->path[0]);
+	}
+	if (slot >= 0 && slot <= UINT32_MAX && (r = ring_get(p, o->pid, o->ring)))
+		ring_set_path(p, r, (uint32_t)slot, e->path);
+}
+
+/* A close of a direct descriptor: its slot, named, emptied. */
+static void direct_close(struct ior_pairer *p, const struct async_op *o, struct ior_event_pair *e)
+{
+	struct uring_files *r = ring_find(p, o->pid, o->ring);
+	uint32_t i = o->file_slot - 1;
+
+	if (r && i < r->n && r->slot[i]) {
+		snprintf(p->path[0], sizeof p->path[0], "%s", r->slot[i]);
+		e->path = p->path[0];
+		if (e->ret == 0)
+			ring_set_path(p, r, i, "");
+	} else {
+		p->st.async_fixed++;
+	}
 }
 
 static void deliver(struct ior_pairer *p, const struct async_op *o, const struct ior_rec_async_done *d)
@@ -253,13 +317,20 @@ static void deliver(struct ior_pairer *p, const struct async_op *o, const struct
 		.comm = t.comm,
 		.path = "",
 		.path2 = "",
+		.where = d->where <= IOR_WHERE_POLL ? (uint8_t)d->where : IOR_WHERE_NONE,
 	};
 
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && d->res > 0)
 		e.bytes = (uint64_t)d->res;
 	p->has_ident = 0;
 	p->leaf[0] = 0;
-	ior_pair_name_files(p, s, &t, &e, o->path ? o->path : "", "");
+	if (o->file_slot && s->cls == IOR_SC_OPEN) {
+		direct_open(p, s, o, &t, &e);
+	} else {
+		ior_pair_name_files(p, s, &t, &e, o->path[0] ? o->path[0] : "", o->path[1] ? o->path[1] : "");
+		if (o->file_slot && s->cls == IOR_SC_CLOSE)
+			direct_close(p, o, &e);
+	}
 	if ((o->sqe_flags & IOR_ASYNC_FIXED) && s->fd_arg != IOR_ARG_NONE) {
 		const char *fixed = fixed_path(p, o); /* shown without an fd: a slot is none */
 		if (fixed)
@@ -326,6 +397,18 @@ void ior_pair_async_close_gone(struct ior_pairer *p, int (*alive)(void *ctx, uin
 	}
 }
 
+/* What an op in flight without an fd acts on: its registered file (a
+ * slot), else its first path as it was given (made absolute at its
+ * completion). */
+static const char *op_file(const struct ior_pairer *p, const struct async_op *o)
+{
+	const char *fixed = (o->sqe_flags & IOR_ASYNC_FIXED) ? fixed_path(p, o) : NULL;
+
+	if (fixed)
+		return fixed;
+	return o->path[0] ? o->path[0] : "";
+}
+
 size_t ior_pair_async_list(const struct ior_pairer *p, struct ior_in_flight *out, size_t max)
 {
 	size_t n = 0;
@@ -335,10 +418,12 @@ size_t ior_pair_async_list(const struct ior_pairer *p, struct ior_in_flight *out
 		if (!o->used || !op_visible(p, o))
 			continue;
 		const struct ior_syscall *s = ior_syscall_by_nr(o->nr);
-		int fd = s->fd_arg != IOR_ARG_NONE && !(o->sqe_flags & IOR_ASYNC_FIXED) && o->fd >= 0 ? o->fd : -1;
+		int fd = s->fd_arg != IOR_ARG_NONE && !s->fd_is_dirfd2 && !(o->sqe_flags & IOR_ASYNC_FIXED) &&
+			 !(o->file_slot && s->cls == IOR_SC_CLOSE) && o->fd >= 0 ? o->fd : -1;
 		int64_t flags;
+		const char *path = fd >= 0 ? ior_fdtab_get(p->cfg.fds, o->pid, fd, &flags) : op_file(p, o);
 		out[n] = (struct ior_in_flight){ o->enter_ts, o->pid, o->tid, (uint16_t)ior_syscall_index(s),
-						 { 0 }, fd, fd >= 0 ? ior_fdtab_get(p->cfg.fds, o->pid, fd, &flags) : "" };
+						 { 0 }, fd, path };
 		memcpy(out[n].comm, o->comm, sizeof out[n].comm);
 		n++;
 	}

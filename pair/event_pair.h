@@ -3,6 +3,7 @@
 #ifndef IOR_PAIR_EVENT_PAIR_H
 #define IOR_PAIR_EVENT_PAIR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define IOR_FLAGS_UNKNOWN (-1LL)
@@ -34,6 +35,10 @@ struct ior_event_pair {
 	uint64_t pairs;
 	uint64_t end_ns;
 	int64_t timeout_ns;
+	/* Where an io_uring op ran (bpf/event.h enum ior_async_where: 1
+	 * inline, 2 an io-wq worker, 3 armed for poll); 0 for syscalls,
+	 * libaio, summary rows, and recordings before version 5. */
+	uint8_t where;
 	/* Block requests its thread submitted inside it that completed
 	 * before it returned (pair/block.h): how many, their bytes, and the
 	 * time any of them was at the device (overlaps once; at most
@@ -61,6 +66,14 @@ static inline enum ior_cache_kind ior_pair_cache_kind(const struct ior_event_pai
 	if (!p->cache_pages)
 		return IOR_CACHE_HIT;
 	return p->cache_pages >= (p->bytes + 4095) / 4096 ? IOR_CACHE_MISS : IOR_CACHE_PARTIAL;
+}
+
+/* The name of a pair's where ("inline", "io-wq", "poll"), NULL for 0 or
+ * a value no kernel sends. */
+static inline const char *ior_pair_where_name(uint8_t where)
+{
+	static const char *const names[] = { NULL, "inline", "io-wq", "poll" };
+	return where < sizeof names / sizeof *names ? names[where] : NULL;
 }
 
 /* What a pair or summary row weighs when counting pairs. */

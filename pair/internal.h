@@ -39,8 +39,9 @@ struct async_op {
 	uint32_t sqe_flags;
 	uint64_t flags;
 	int32_t dirfd;
+	uint32_t file_slot; /* a direct descriptor's (bpf/event.h), 0 none */
 	char comm[IOR_COMM_LEN];
-	char *path; /* an open op's, owned; NULL when none */
+	char *path[2]; /* the op's paths, owned; NULL when none */
 };
 
 /* A ring's registered files: slot -> path (owned; NULL empty). */

@@ -162,7 +162,7 @@ static void on_enter(struct ior_pairer *p, const void *rec, size_t len)
 	s->comm[sizeof s->comm - 1] = 0;
 }
 
-static int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *e)
+static inline int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *e)
 {
 	const char *f = p->cfg.path_filter;
 
@@ -179,6 +179,27 @@ static void count_unattributed(struct ior_pairer *p, const struct ior_event_pair
 	why = e->ret == -EBADF ? IOR_FD_NOT_OPEN : ior_fdtab_unknown(p->cfg.fds, e->pid, ts);
 	p->st.unattributed++;
 	p->st.unattributed_why[why]++;
+}
+
+/* ior_pair_deliver's body, inlined into the exit's path (every pair) */
+static inline void deliver(struct ior_pairer *p, const struct ior_syscall *s, struct tid_st *t,
+			   struct ior_event_pair *e, uint64_t ts, int chain)
+{
+	if (p->cfg.visible && !p->cfg.visible[e->sys]) {
+		ior_pair_update_fds(p, s, t, e);
+		return;
+	}
+	if (chain) {
+		t->has_prev = 1;
+		t->last_exit = ts;
+	}
+	p->st.t.pairs_seen++;
+	if (path_wanted(p, e)) {
+		p->st.t.pairs++;
+		count_unattributed(p, e, ts);
+		p->cfg.sink(p->cfg.sink_ctx, e);
+	}
+	ior_pair_update_fds(p, s, t, e);
 }
 
 static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
@@ -242,27 +263,13 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	ior_pair_name_files(p, s, t, &e, raw0, raw1);
 	if (p->has_net || s->family == IOR_FAM_Polling || s == p->mmsg[0] || s == p->mmsg[1])
 		ior_pair_name_net(p, s, t, &e);
-	ior_pair_deliver(p, s, t, &e, x.h.ts, 1);
+	deliver(p, s, t, &e, x.h.ts, 1);
 }
 
 void ior_pair_deliver(struct ior_pairer *p, const struct ior_syscall *s, struct tid_st *t,
 		      struct ior_event_pair *e, uint64_t ts, int chain)
 {
-	if (p->cfg.visible && !p->cfg.visible[e->sys]) {
-		ior_pair_update_fds(p, s, t, e);
-		return;
-	}
-	if (chain) {
-		t->has_prev = 1;
-		t->last_exit = ts;
-	}
-	p->st.t.pairs_seen++;
-	if (path_wanted(p, e)) {
-		p->st.t.pairs++;
-		count_unattributed(p, e, ts);
-		p->cfg.sink(p->cfg.sink_ctx, e);
-	}
-	ior_pair_update_fds(p, s, t, e);
+	deliver(p, s, t, e, ts, chain);
 }
 
 /* Delivers a summary row (or a gap correction, at ts) for key, named as
@@ -448,7 +455,8 @@ void ior_pair_get_stats(const struct ior_pairer *p, struct ior_pair_stats *s)
 	s->t.in_flight = 0;
 	for (uint32_t i = 0; i <= p->mask; i++)
 		s->t.in_flight += open_and_visible(p, &p->tids[i]);
-	s->t.in_flight += ior_pair_async_in_flight(p);
+	s->async_in_flight = ior_pair_async_in_flight(p);
+	s->t.in_flight += s->async_in_flight;
 	s->threads = p->count;
 }
 
@@ -463,6 +471,8 @@ static size_t in_flight_async(const struct ior_pairer *p, struct ior_in_flight *
 {
 	size_t want = n + (size_t)ior_pair_async_in_flight(p);
 
+	if (want == n) /* none: *all may still be NULL */
+		return n;
 	if (want > *cap) {
 		struct ior_in_flight *a = realloc(*all, want * sizeof *a);
 		if (!a)

@@ -36,6 +36,7 @@ struct ior_pair_stats {
 	uint64_t blk_cover_merged; /* a pair's device-time intervals past IOR_BLK_IV_MAX merged (may overcount) */
 	uint64_t cache_pages;      /* page-cache pages traced threads added */
 	uint64_t cache_outside;    /* of them, outside a syscall (page faults of mmaps) */
+	uint64_t async_in_flight;  /* of t.in_flight: async ops (io_uring, libaio) not completed */
 };
 
 /* An enter still open: what a hung syscall looks like. */
@@ -46,8 +47,9 @@ struct ior_in_flight {
 	char comm[16];
 	int32_t fd;       /* the fd it acts on, -1 when none */
 	const char *path; /* that fd's path now ("" when unknown; a path
-			   * argument is read at exit only); valid until the
-			   * next feed */
+			   * argument is read at exit only; an async op's
+			   * registered file or path, without an fd); valid
+			   * until the next feed */
 };
 
 struct ior_pair_cfg {

@@ -18,7 +18,7 @@
 
 enum {
 	C_TIME, C_HOST, C_BOOT, C_COMM, C_PID, C_TID, C_SYSCALL, C_FAMILY, C_FD, C_RET, C_BYTES,
-	C_FILE, C_FILE2, C_FLAGS, C_IS_ERROR, C_ERRNO, C_DURATION, C_GAP, C_PAIRS, C_TIMEOUT,
+	C_FILE, C_FILE2, C_FLAGS, C_IS_ERROR, C_ERRNO, C_DURATION, C_GAP, C_PAIRS, C_TIMEOUT, C_WHERE,
 	C_DEVICE_NS, C_BLK_REQUESTS, C_BLK_BYTES, C_CACHE_PAGES, NCOLS
 };
 
@@ -50,6 +50,7 @@ static const struct ior_pq_column_def columns[NCOLS] = {
 	[C_GAP] = NUM("gap_ns", IOR_PQ_INT64, false),
 	[C_PAIRS] = NUM("pairs", IOR_PQ_INT64, false),
 	[C_TIMEOUT] = NUM("timeout_ns", IOR_PQ_INT64, true),
+	[C_WHERE] = STR("where", true, NULL),
 	[C_DEVICE_NS] = NUM("device_ns", IOR_PQ_INT64, false),
 	[C_BLK_REQUESTS] = NUM("block_requests", IOR_PQ_INT64, false),
 	[C_BLK_BYTES] = NUM("block_bytes", IOR_PQ_INT64, false),
@@ -260,6 +261,11 @@ static int add(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const st
 		ior_pq_column_i64(c[C_TIMEOUT], p->timeout_ns);
 	else
 		ior_pq_column_null(c[C_TIMEOUT]);
+	const char *where = ior_pair_where_name(p->where);
+	if (where)
+		ior_pq_column_str(c[C_WHERE], where, strlen(where));
+	else
+		ior_pq_column_null(c[C_WHERE]);
 	ior_pq_column_i64(c[C_DEVICE_NS], (int64_t)p->device_ns);
 	ior_pq_column_i64(c[C_BLK_REQUESTS], (int64_t)p->blk_requests);
 	ior_pq_column_i64(c[C_BLK_BYTES], (int64_t)p->blk_bytes);

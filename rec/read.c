@@ -47,7 +47,7 @@ struct ior_rec_reader {
 	bool has_trigger;
 	char trig_expr[MAX_TRIGGER + 1], trig_comm[17], trig_path[MAX_STR_LEN + 1];
 	struct codec codec;
-	struct ior_rec_block_hooks hooks; /* block requests, device names (version 5) */
+	struct ior_rec_block_hooks hooks; /* block requests, device names (version 6) */
 	/* a series (a directory of rotated recordings): its files in time
 	 * order, read one after the other as one recording */
 	char **series;
@@ -311,7 +311,7 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 	uint32_t tid = cd->last_tid;
 	uint64_t gap, dur;
 	uint8_t more = 0;
-	if ((op & PAIR_MORE && (r->info.version < 5 || !(op & PAIR_EXT))) || (op & PAIR_WAIT && r->info.version < 3))
+	if ((op & PAIR_MORE && r->info.version < 5) || (op & PAIR_WAIT && r->info.version < 3))
 		return -1;
 	if (op & PAIR_EXT) {
 		if (c->p >= c->end)
@@ -319,10 +319,11 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 		ext = *c->p++;
 	}
 	if (op & PAIR_MORE) {
-		if (c->p >= c->end || (*c->p & MORE_RESERVED))
+		if (c->p >= c->end || (*c->p & ~more_known(r->info.version)))
 			return -1;
 		more = *c->p++;
 	}
+	p->where = more & MORE_WHERE_MASK;
 	if (op & PAIR_TID && get_u32(c, &tid))
 		return -1;
 	struct tid_state *s = slot_for(cd, tid);
@@ -403,6 +404,7 @@ static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_ev
 	p->ret = 0;
 	p->flags = IOR_FLAGS_UNKNOWN;
 	p->has_timeout = 0;
+	p->where = 0;
 	p->timeout_ns = 0;
 	p->summary = 1;
 	p->blk_requests = p->blk_dev = 0;
@@ -712,7 +714,7 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 			return row_read(r, &c, decode_summary(r, &c, p, ids));
 		case OP_BLOCK:
 		case OP_DEVNAME:
-			if (r->info.version < 5)
+			if (r->info.version < 6)
 				return corrupt_at(r);
 			rc = op == OP_BLOCK ? decode_block(r, &c) : decode_devname(r, &c);
 			if (rc == -1)

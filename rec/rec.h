@@ -24,7 +24,7 @@
 #include "pair/block.h"
 #include "pair/event_pair.h"
 
-#define IOR_RECORDING_VERSION 5 /* 2: summary rows; 3: wait timeouts; 4: triggers; 5: block requests; reads 1 to 4 too */
+#define IOR_RECORDING_VERSION 6 /* 2: summary rows; 3: wait timeouts; 4: triggers; 5: where io_uring ops ran; 6: block requests; reads 1 to 5 too */
 #define IOR_RECORDING_SUFFIX ".ior.zst"
 
 /* What a recording says about itself (its header). */
@@ -63,7 +63,7 @@ int ior_rec_write(struct ior_rec_writer *w, const struct ior_event_pair *p);
 /* Call from the poll loop with CLOCK_MONOTONIC ns: writes the buffered
  * pairs as one frame when the last frame is 1 s old. */
 int ior_rec_tick(struct ior_rec_writer *w, uint64_t now_ns);
-/* Appends one completed block request (version 5), and the name of its
+/* Appends one completed block request (version 6), and the name of its
  * device (pair/devname.h, this host's) the first time it appears; in
  * frames mode (ior_rec_writer_open_frames) nothing: frames keep pairs. */
 int ior_rec_write_block(struct ior_rec_writer *w, const struct ior_block_req *r);
@@ -147,7 +147,7 @@ uint32_t ior_rec_reader_nstrings(const struct ior_rec_reader *r);
 typedef int (*ior_rec_define_cb)(void *ctx, const char *s, size_t n, uint32_t *value);
 int ior_rec_reader_map_strings(struct ior_rec_reader *r, ior_rec_define_cb define, void *ctx);
 
-/* Block requests and device names (version 5) are handed to these as
+/* Block requests and device names (version 6) are handed to these as
  * they are read, between the pairs, when set (else skipped). r's strings
  * live for the call; with a define hook (ior_rec_reader_map_strings) comm
  * and path are "". A hook returning nonzero fails the read with it. */

@@ -378,13 +378,15 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 	ext |= path2 != s->path2 ? EXT_PATH2 : 0;
 	ext |= p->flags != s->flags ? EXT_FLAGS : 0;
 	ext |= (uint8_t)(bytes_mode(s, p) << EXT_BYTES_SHIFT);
-	uint8_t more = (p->blk_requests || p->device_ns ? MORE_DEVICE : 0) | (p->cache_pages ? MORE_CACHE : 0);
-	if (more)
-		op |= PAIR_MORE | PAIR_EXT;
+	uint8_t more = (uint8_t)(p->where & MORE_WHERE_MASK);
+	more |= p->blk_requests || p->device_ns ? MORE_DEVICE : 0;
+	more |= p->cache_pages ? MORE_CACHE : 0;
 	if (ext)
 		op |= PAIR_EXT;
 	if (p->has_timeout)
 		op |= PAIR_WAIT;
+	if (more)
+		op |= PAIR_MORE;
 
 	uint8_t *o = w->raw + w->raw_len;
 	*o++ = op;

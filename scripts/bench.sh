@@ -2,7 +2,7 @@
 # ior next to the tracers people use today, measured side by side in one run.
 #
 # usage: scripts/bench.sh [--smoke] [--runs N] [--tracers LIST] [--workloads LIST] [--keep]
-#                         [--ab-runs N] [--stats-runs N]
+#                         [--ab-runs N] [--stats-runs N] [--baseline REV]
 #   --smoke       tiny counts, 1 run, untraced + ior + one installed peer;
 #                 prints PASS:/FAIL: lines (tests/run bench)
 #   --runs N      runs per figure, the median is reported (default 5)
@@ -15,12 +15,18 @@
 #                 pairs/s, size against the .ior.zst, DuckDB's totals)
 #   --keep        keep the work directory (tracer outputs, recordings)
 #   --workloads L comma-separated subset of: read open write mixed read2
-#                 getpid send uring aio coldread direct (default all)
+#                 getpid send uring aio coldread direct (default all), or
+#                 read4 (4 threads flat out; not in the default list)
 #   --stats-runs N  runs per workload of the BPF run-time statistics phase
 #                 (empty, ior-flame, ior-plain; default 3, 0: none)
 #   --ab-runs N   runs per workload of the A/B phase (scripts/bench_ab.sh:
 #                 programs toggled every 20 ms during one loop; the cost
 #                 targets read it; default 3, 0: none)
+#   --baseline REV  also ior built from git revision REV (in
+#                 build/baseline/SHA, kept for the next bench): each ior
+#                 output of the paired phase runs under both binaries, one
+#                 after the other in every run, and a table compares their
+#                 CPU per pair and added ns/syscall
 #
 # build/iorbench (tests/bench/gen.c) is the workload. Every tracer filters
 # to it by comm ("iorbench") in the kernel, except the empty program (no
@@ -37,14 +43,16 @@ cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 # shellcheck source=scripts/bench_ab.sh
 . "$ROOT/scripts/bench_ab.sh"
+# shellcheck source=scripts/baseline.sh
+. "$ROOT/scripts/baseline.sh"
 IOR=${IOR:-$ROOT/ior}
 GEN=${GEN:-$ROOT/build/iorbench}
 RECGEN=${RECGEN:-$ROOT/build/iorrecgen}
 COMM=iorbench
 PROGSTAT=${PROGSTAT:-$ROOT/build/iorprogstat}
-RUNS=5 SMOKE=0 KEEP=0 TRACERS="" WORKLOADS="" STATS_RUNS=3 AB_RUNS=3 AB_SECS=2 AB_MS=20
+RUNS=5 SMOKE=0 KEEP=0 TRACERS="" WORKLOADS="" STATS_RUNS=3 AB_RUNS=3 AB_SECS=2 AB_MS=20 BASELINE="" BASE_IOR=""
 
-usage() { sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) SMOKE=1 ;;
@@ -58,6 +66,8 @@ while [ $# -gt 0 ]; do
 	--ab-runs=*) AB_RUNS=${1#*=} ;;
 	--stats-runs=*) STATS_RUNS=${1#*=} ;;
 	--workloads) WORKLOADS=${2:-}; shift ;;
+	--baseline) BASELINE=${2:-}; shift ;;
+	--baseline=*) BASELINE=${1#*=} ;;
 	--workloads=*) WORKLOADS=${1#*=} ;;
 	-h | --help) usage 0 ;;
 	*) echo "bench.sh: unknown argument '$1'" >&2; usage 2 ;;
@@ -77,16 +87,17 @@ case $AB_RUNS in '' | *[!0-9]*) echo "bench.sh: --ab-runs needs a number" >&2; e
 # coldread and direct go to the disk (their file in the work directory,
 # not tmpfs): the cost of the block and page-cache programs per request.
 WLS=(read open write mixed read2 getpid send uring aio coldread direct)
-declare -A WL_MODE=([read]=read [open]=open [write]=write [mixed]=mixed [read2]=read [getpid]=getpid [send]=send
-	[uring]=uring [aio]=aio [coldread]=coldread [direct]=direct)
-declare -A WL_ITERS=([read]=300000 [open]=100000 [write]=300000 [mixed]=33000 [read2]=150000 [getpid]=300000
-	[send]=150000 [uring]=40000 [aio]=40000 [coldread]=20000 [direct]=5000)
-declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2 [getpid]=1 [send]=1 [uring]=1 [aio]=1
+declare -A WL_MODE=([read]=read [open]=open [write]=write [mixed]=mixed [read2]=read [read4]=read [getpid]=getpid
+	[send]=send [uring]=uring [aio]=aio [coldread]=coldread [direct]=direct)
+declare -A WL_ITERS=([read]=300000 [open]=100000 [write]=300000 [mixed]=33000 [read2]=150000 [read4]=75000
+	[getpid]=300000 [send]=150000 [uring]=40000 [aio]=40000 [coldread]=20000 [direct]=5000)
+declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2 [read4]=4 [getpid]=1 [send]=1 [uring]=1 [aio]=1
 	[coldread]=1 [direct]=1)
 # where a workload's file lives (-dir), when not /dev/shm
 wl_dir() { case $1 in coldread | direct) echo -dir "$W" ;; esac; }
 declare -A WL_DESC=([read]="pread64 4 KiB, /dev/shm" [open]="openat+fstat+close"
 	[write]="write 64 B" [mixed]="open,fstat,4 pread,2 write,close" [read2]="pread64, 2 threads"
+	[read4]="pread64, 4 threads"
 	[getpid]="getpid (not traced by default)" [send]="sendto+recvfrom 64 B, unix socketpair"
 	[uring]="io_uring read 4 KiB, depth 8 (per op)" [aio]="libaio pread 4 KiB, depth 8 (per op)"
 	[coldread]="fadvise DONTNEED + pread64 4 KiB: a miss, on disk" [direct]="O_DIRECT pread64 4 KiB, on disk")
@@ -342,9 +353,11 @@ vm_kib() { # PID FIELD
 	sed -n "s/^$2:[[:space:]]*\([0-9]*\) kB/\1/p" "/proc/$1/status" 2>/dev/null
 }
 
-# User + system CPU seconds of a process so far (all its threads).
+# CPU seconds of a process so far, all its threads: schedstat's time on
+# a CPU in ns (user + system; /proc/PID/stat's ticks are 10 ms, as long
+# as a whole session of the read loop under ior).
 cpu_s() { # PID
-	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$1/stat" 2>/dev/null
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { if (NR) printf "%.4f", s / 1e9 }'
 }
 
 declare -A SESSION_PAIRS SESSION_LOST SESSION_RSS SESSION_EXPECT SESSION_CPU
@@ -361,8 +374,8 @@ session_expect() { # TRACER: loop syscalls of its recorded runs
 PAIRED=""
 is_paired() { [[ " $PAIRED " == *" $1 "* ]]; }
 
-ior_args() { # TRACER WL RUN
-	case $1 in
+ior_args() { # TRACER WL RUN (base-X: X's arguments)
+	case ${1#base-} in
 	empty) echo -benchEmpty -duration 1h ;;
 	ior-flame) echo -flamegraph -name "bench-$2-$3" -comm "$COMM" ;;
 	ior-fs) echo -flamegraph -trace-families=FS -name "bench-fs-$2-$3" -comm "$COMM" ;;
@@ -378,6 +391,9 @@ bench_ior_paired() {
 	for t in empty ior-flame ior-recorder ior-fs ior-plain ior-summary ior-dash; do
 		want "$t" || continue
 		PAIRED="$PAIRED $t"
+		[ -n "$BASE_IOR" ] && [ "$t" != empty ] && PAIRED="$PAIRED base-$t"
+	done
+	for t in $PAIRED; do
 		SESSION_PAIRS[$t]=0 SESSION_LOST[$t]=0 SESSION_CPU[$t]=0 SESSION_RSS[$t]=0
 	done
 	[ -n "$PAIRED" ] || return 0
@@ -393,14 +409,16 @@ bench_ior_paired() {
 		[ "$t" = empty ] && SESSION_PAIRS[$t]="" SESSION_LOST[$t]=""
 		SESSION_EXPECT[$t]=$(session_expect "$t")
 	done
-	is_paired ior-flame && ior_pairs_per_run "$W/ior-flame"
+	is_paired ior-flame && ior_pairs_per_run ior-flame
+	is_paired base-ior-flame && ior_pairs_per_run base-ior-flame
 	return 0
 }
 
 # One run of WL under a fresh ior session; the session's pairs and lost
 # records go into the run's row.
 ior_session_run() { # TRACER WL RUN
-	local t=$1 w=$2 run=$3 rss cpu cpu0 pairs lost
+	local t=$1 w=$2 run=$3 rss cpu cpu0 pairs lost IOR=$IOR
+	[[ $t == base-* ]] && IOR=$BASE_IOR # ior_start runs $IOR
 	# shellcheck disable=SC2046 # ior_args prints words without spaces
 	if [ "$t" = ior-dash ]; then
 		ior_start_pty "$t-$w-$run" "$W/$t" $(ior_args "$t" "$w" "$run") || return 1
@@ -410,10 +428,10 @@ ior_session_run() { # TRACER WL RUN
 	cpu0=$(cpu_s "$IOR_PID") # start-up (kernel BTF, verifier) is not per pair
 	gen_start "$w" 1 && gen_go "$t" "$w" "$run"
 	rss=$(vm_kib "$IOR_PID" VmHWM)
-	cpu=$(awk -v a="$(cpu_s "$IOR_PID")" -v b="${cpu0:-0}" 'BEGIN { printf "%.2f", a - b }')
+	cpu=$(awk -v a="$(cpu_s "$IOR_PID")" -v b="${cpu0:-0}" 'BEGIN { printf "%.4f", a - b }')
 	stop_proc "$IOR_PID" 300 || problem "$t: ior did not stop on SIGINT within 300 s"
 	[ "$t" = ior-dash ] && pty_done
-	SESSION_CPU[$t]=$(awk -v a="${SESSION_CPU[$t]}" -v b="${cpu:-0}" 'BEGIN { printf "%.2f", a + b }')
+	SESSION_CPU[$t]=$(awk -v a="${SESSION_CPU[$t]}" -v b="${cpu:-0}" 'BEGIN { printf "%.4f", a + b }')
 	[ "${rss:-0}" -gt "${SESSION_RSS[$t]}" ] && SESSION_RSS[$t]=$rss
 	[ "$t" = empty ] && return 0
 	pairs=$(ior_stat "$IOR_ERR" "syscall pairs") lost=$(ior_stat "$IOR_ERR" lost)
@@ -428,24 +446,25 @@ ior_session_run() { # TRACER WL RUN
 		"$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"
 }
 
-# The recordings' pairs per generator pid, from ior collapsed -fields pid,
-# written into the ior-flame rows of RESULTS.
-ior_pairs_per_run() { # DIR
-	local file counts=$W/ior-flame.pids
+# The recordings' pairs per generator pid, from ior collapsed -fields pid
+# (this ior reads the baseline's recordings too), written into the
+# TRACER's rows of RESULTS.
+ior_pairs_per_run() { # TRACER (ior-flame or base-ior-flame)
+	local file counts=$W/$1.pids
 	: >"$counts"
-	for file in "$1"/*.ior.zst; do
+	for file in "$W/$1"/*.ior.zst; do
 		if [ ! -f "$file" ]; then
-			problem "ior-flame: no .ior.zst written: $(tail -c 300 "$IOR_ERR")"
+			problem "$1: no .ior.zst written: $(tail -c 300 "$IOR_ERR")"
 			return 1
 		fi
-		FLAME_FILE=$file
+		[ "$1" = ior-flame ] && FLAME_FILE=$file
 		if ! "$IOR" collapsed -fields pid -count count "$file" >>"$counts" 2>"$counts.err"; then
 			problem "ior collapsed -fields pid $file failed: $(head -c 300 "$counts.err")"
 			return 1
 		fi
 	done
 	awk 'NR == FNR { n = $NF; $NF = ""; gsub(/[^0-9]/, "", $0); if ($0 != "") c[$0] += n; next }
-	     $1 == "ior-flame" { $7 = ($4 in c) ? c[$4] : 0 } { print }' \
+	     $1 == t { $7 = ($4 in c) ? c[$4] : 0 } { print }' t="$1" \
 		"$counts" "$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"
 }
 
@@ -1201,6 +1220,61 @@ print_targets() {
 	fi
 }
 
+# ---- baseline ------------------------------------------------------------
+# --baseline REV: ior as it was at REV (scripts/baseline.sh). Its tracers
+# are base-X for each paired ior output X, run right after X in every run.
+build_baseline() {
+	baseline_build "$ROOT" "$BASELINE" ior
+	BASE_IOR=$BASE_DIR/ior
+	local t all=""
+	for t in $ALL_TRACERS; do
+		all="$all $t"
+		case $t in ior-flame | ior-fs | ior-plain | ior-summary | ior-dash) ;; *) continue ;; esac
+		all="$all base-$t"
+		NAME[base-$t]="${NAME[$t]} @$BASE_NAME"
+		FILTER[base-$t]=${FILTER[$t]}
+	done
+	ALL_TRACERS=${all# }
+}
+
+# The workload's ns/syscall under TRACER over its untraced one.
+slowdown() { # TRACER WL
+	local ns base
+	ns=$(sum_field "$1" "$2" 5) base=$(base_ns "$1" "$2")
+	[ -n "$ns" ] && [ -n "$base" ] && awk -v a="$ns" -v b="$base" 'BEGIN { printf "%.2fx", a / b }'
+}
+
+# Tracer CPU (user + system, start-up excluded) per pair of its sessions.
+cpu_per_pair() { # TRACER
+	awk -v c="${SESSION_CPU[$1]:-}" -v p="${SESSION_PAIRS[$1]:-}" -v e="${SESSION_EXPECT[$1]:-}" \
+		'BEGIN { n = p > 0 ? p : e; if (c == "" || n <= 0) print ""; else printf "%.0f", c * 1e9 / n }'
+}
+
+print_baseline_table() {
+	local t w a b
+	echo "This ior and ior @$BASE_NAME (--baseline $BASELINE), each output's sessions one after the other in every run:"
+	echo
+	echo "| output | workloads | CPU ns/pair, this | CPU ns/pair, @$BASE_NAME | @$BASE_NAME / this | lost, this | lost, @$BASE_NAME |"
+	echo "|---|---|---:|---:|---:|---:|---:|"
+	for t in ior-flame ior-fs ior-plain ior-summary ior-dash; do
+		is_paired "base-$t" || continue
+		a=$(cpu_per_pair "$t") b=$(cpu_per_pair "base-$t")
+		printf "| %s | %s | %s | %s | %s | %s | %s |\n" "${NAME[$t]}" "${WLS[*]}" "${a:--}" "${b:--}" \
+			"$(ratio "$b" "$a")" "${SESSION_LOST[$t]:--}" "${SESSION_LOST[base-$t]:--}"
+	done
+	echo
+	echo "| workload | output | slowdown, this | slowdown, @$BASE_NAME | +ns/syscall, this | +ns/syscall, @$BASE_NAME | @$BASE_NAME / this |"
+	echo "|---|---|---:|---:|---:|---:|---:|"
+	for w in "${WLS[@]}"; do
+		for t in ior-flame ior-fs ior-plain ior-summary ior-dash; do
+			is_paired "base-$t" || continue
+			a=$(added_ns "$t" "$w") b=$(added_ns "base-$t" "$w")
+			printf "| %s | %s | %s | %s | %s | %s | %s |\n" "$w" "${NAME[$t]}" "$(slowdown "$t" "$w")" \
+				"$(slowdown "base-$t" "$w")" "${a:--}" "${b:--}" "$(ratio "$b" "$a")"
+		done
+	done
+}
+
 bench_line() {
 	local w t a line="bench: runs=$RUNS"
 	for w in "${WLS[@]}"; do
@@ -1214,6 +1288,8 @@ bench_line() {
 	done
 	for t in $ALL_TRACERS; do
 		[ -n "${SESSION_LOST[$t]:-}" ] && line="$line ${t//-/_}_lost=${SESSION_LOST[$t]}"
+		is_paired "$t" && [ "$t" != empty ] && a=$(cpu_per_pair "$t") && [ -n "$a" ] &&
+			line="$line ${t//-/_}_cpu_ns_per_pair=$a"
 	done
 	for w in "${WLS[@]}"; do
 		for t in $AB_KINDS; do
@@ -1238,6 +1314,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 [ -x "$GEN" ] || { echo "FAIL: bench-smoke: $GEN missing: run make build/iorbench"; exit 1; }
+[ -n "$BASELINE" ] && build_baseline
 W=$(mktemp -d /tmp/iorbench.XXXXXX) || exit 1
 RESULTS=$W/runs
 : >"$RESULTS"
@@ -1280,6 +1357,7 @@ echo "## ior bench: $(date -u '+%Y-%m-%d %H:%M') UTC, Linux $(uname -r), $(nproc
 echo
 print_table
 echo
+[ -n "$BASE_IOR" ] && print_baseline_table && echo
 print_cost_table
 echo
 print_stats_table

@@ -9,7 +9,7 @@ pkgs_build="make gcc clang llvm musl-tools libzstd-dev linux-libc-dev libc6-dev"
 pkgs_arm64="gcc-aarch64-linux-gnu musl-dev:arm64 libzstd-dev:arm64 linux-libc-dev:arm64"
 pkgs_test="$pkgs_build linux-libc-dev:arm64 libclang-rt-14-dev libxml2-utils curl zstd util-linux python3 strace tmux time nodejs npm qemu-user-static fio chromium"
 pkgs_vm="qemu-system-x86 qemu-system-arm busybox-static cpio gzip python3"
-pkgs_bench="bpftrace strace linux-perf time nodejs npm"
+pkgs_bench="bpftrace strace linux-perf time valgrind nodejs npm"
 
 want=""
 for purpose in "$@"; do

@@ -154,7 +154,7 @@ static int add_hists(struct ior_stats *s, const struct ior_event_pair *p)
 	return r ? -ENOMEM : 0;
 }
 
-static void add_second(struct ior_stats *s, const struct ior_event_pair *p, uint64_t n)
+static void add_second(struct ior_stats *s, const struct ior_event_pair *p, uint64_t n, unsigned cls)
 {
 	uint64_t sec = (p->summary ? p->end_ns : p->enter_ns) / NS;
 	unsigned i = (unsigned)(sec % IOR_STATS_SECONDS);
@@ -169,7 +169,7 @@ static void add_second(struct ior_stats *s, const struct ior_event_pair *p, uint
 	slot->pairs += n;
 	slot->errors += !p->summary && p->ret < 0;
 	slot->time_ns += p->duration_ns;
-	add_bytes(&slot->bytes_read, &slot->bytes_written, ior_sys(p->sys)->cls, p->bytes);
+	add_bytes(&slot->bytes_read, &slot->bytes_written, cls, p->bytes);
 }
 
 /* comm, NUL-padded to 16 bytes: rows compare it as two words. */
@@ -281,12 +281,12 @@ static void add_keyed(struct ior_stats *s, const struct ior_event_pair *p, uint6
 int ior_stats_add(struct ior_stats *s, const struct ior_event_pair *p)
 {
 	uint64_t n = ior_pair_count(p), exit_ns;
-	unsigned cls;
+	unsigned cls, count = ior_sys_count();
 	int r = 0;
 
-	if (p->sys >= ior_sys_count())
+	if (p->sys >= count)
 		return -EINVAL;
-	if (grow_sys(s, ior_sys_count()))
+	if (count > s->nsys && grow_sys(s, count)) /* a recording defined a name */
 		return -ENOMEM;
 	cls = ior_sys(p->sys)->cls;
 	exit_ns = p->summary ? p->end_ns : p->enter_ns + p->duration_ns;
@@ -303,7 +303,7 @@ int ior_stats_add(struct ior_stats *s, const struct ior_event_pair *p)
 	if (!p->summary)
 		r = add_hists(s, p);
 	if (n) {
-		add_second(s, p, n);
+		add_second(s, p, n, cls);
 		add_keyed(s, p, n, cls);
 	}
 	if (exit_ns > s->now_ns)

@@ -80,6 +80,9 @@ struct ior_syscall {
 	unsigned char net, net_arg, net_len_arg, net_sk_ret, net_fold;
 	/* A wait (enum ior_wait_kind; 0: none) and its timeout's argument. */
 	unsigned char wait, wait_arg;
+	/* An async op's arguments the kernel side reads from its request
+	 * (bpf/event.h enum ior_async_args; 0: its file only). */
+	unsigned char async_args;
 };
 
 /* The table of the arch the binary is built for. */

@@ -336,6 +336,39 @@
  *   uring:openat 1, uring:close 1; io_uring_enter 11,
  *   io_uring_register 1, pread64 1.
  *
+ * uringpath DIR: DIR/data (16384 bytes of 'p') is opened O_RDWR (fd 4),
+ *   DIR opened O_DIRECTORY (fd 5), an io_uring of 8 entries set up (fd 3)
+ *   with 4 empty registered slots, before the release. After it, each op
+ *   alone, waited for with one io_uring_enter(3, 1, 1, GETEVENTS):
+ *   uring:mkdirat AT_FDCWD DIR/d 0755 -> 0                1
+ *   uring:statx 5 "data" -> 0                             1
+ *   uring:renameat 5 "data" -> AT_FDCWD DIR/d/moved -> 0  1 (fd 4 follows)
+ *   uring:linkat AT_FDCWD DIR/d/moved -> 5 "hard" -> 0    1
+ *   uring:symlinkat "d/moved" -> 5 "sym" -> 0             1
+ *   uring:unlinkat 5 "sym" -> 0                           1
+ *   uring:openat 5 "hard" O_RDONLY into slot 2 -> 0       1
+ *   uring:read slot 2 (DIR/hard), 100 -> 100              1
+ *   uring:openat AT_FDCWD DIR/d/moved into a slot the kernel picks
+ *     (IORING_FILE_INDEX_ALLOC) -> that slot (0, 1 or 3)  1
+ *   uring:read that slot (DIR/d/moved), 50 -> 50           1
+ *   uring:close slot 2 -> 0                               1
+ *   uring:unlinkat 5 "d" AT_REMOVEDIR -> -ENOTEMPTY       1
+ *   pread64 4 (now DIR/d/moved), 64 -> 64                 1
+ *
+ * uringsq DIR: as uring, on an SQPOLL ring (its poll thread submits;
+ *   idle 10 s): DIR/data (16384 bytes of 'q') fd 4, ring fd 3. After the
+ *   release, each batch is woken and waited for with one
+ *   io_uring_enter(3, n, n, GETEVENTS | SQ_WAKEUP):
+ *   uring:read 4, 4096 at 0 -> 4096; uring:write 4, 4096 at 4096 -> 4096;
+ *   uring:read 4, 1024 at 1024*i, i < 4 -> 1024 each; pread64 4, 64.
+ *   totals: uring:read 5 (8192 bytes), uring:write 1 (4096), all of the
+ *   main thread; io_uring_enter 3, pread64 1.
+ *
+ * uringwait FIFO: FIFO opened O_RDWR (fd 4) and an io_uring set up (fd 3)
+ *   before the release; after it, uring:read 4, 100 (the FIFO is empty:
+ *   poll armed) waited for with io_uring_enter(3, 1, 1, GETEVENTS) until
+ *   the test writes 6 bytes -> 6.
+ *
  * aio DIR: DIR/data (16384 bytes of 'a') is written and opened O_RDWR
  *   (fd 3) and an aio context of 8 made (io_setup) before the release.
  *   After it, on raw syscalls (no libaio), each io_submit is followed by
@@ -1421,10 +1454,12 @@ struct ur_sqe {
 	uint8_t opcode, flags;
 	uint16_t ioprio;
 	int32_t fd;
-	uint64_t off, addr;
+	uint64_t off, addr; /* off: addr2 of the path ops (their second path, statx's buffer) */
 	uint32_t len, op_flags;
 	uint64_t user_data;
-	uint64_t pad[3];
+	uint16_t buf_index, personality;
+	uint32_t file_index; /* a direct descriptor's slot + 1, or UR_SLOT_ALLOC */
+	uint64_t pad[2];
 };
 
 struct ur_cqe {
@@ -1446,13 +1481,17 @@ struct uring {
 	struct ur_params p;
 };
 
-enum { UR_READ = 22, UR_WRITE = 23, UR_OPENAT = 18, UR_CLOSE = 19, UR_ASYNC = 16 };
+enum { UR_READ = 22, UR_WRITE = 23, UR_OPENAT = 18, UR_CLOSE = 19, UR_ASYNC = 16, UR_FIXED = 1 };
+enum { UR_STATX = 21, UR_RENAMEAT = 35, UR_UNLINKAT = 36, UR_MKDIRAT = 37, UR_SYMLINKAT = 38, UR_LINKAT = 39 };
+#define UR_SLOT_ALLOC 0xffffffffu /* IORING_FILE_INDEX_ALLOC */
 
 #define UR_U32(base, off) ((volatile uint32_t *)((base) + (off)))
 
-static void uring_setup(struct uring *u, unsigned entries)
+static void uring_setup_flags(struct uring *u, unsigned entries, uint32_t flags, uint32_t idle_ms)
 {
 	memset(u, 0, sizeof *u);
+	u->p.flags = flags;
+	u->p.sq_thread_idle = idle_ms;
 	u->fd = (int)syscall(425, entries, &u->p);
 	if (u->fd < 0)
 		die("io_uring_setup", strerror(errno));
@@ -1465,8 +1504,13 @@ static void uring_setup(struct uring *u, unsigned entries)
 		die("io_uring mmap", strerror(errno));
 }
 
+static void uring_setup(struct uring *u, unsigned entries)
+{
+	uring_setup_flags(u, entries, 0, 0);
+}
+
 /* Queues one sqe; submitted by the next uring_enter. */
-static void uring_queue(struct uring *u, uint8_t op, uint8_t flags, int fd, void *addr, uint32_t len,
+static struct ur_sqe *uring_queue(struct uring *u, uint8_t op, uint8_t flags, int fd, void *addr, uint32_t len,
 			uint64_t off, uint32_t op_flags)
 {
 	uint32_t tail = *UR_U32(u->sq, u->p.sq_off[1]), mask = *UR_U32(u->sq, u->p.sq_off[2]);
@@ -1482,20 +1526,40 @@ static void uring_queue(struct uring *u, uint8_t op, uint8_t flags, int fd, void
 	e->user_data = tail;
 	UR_U32(u->sq, u->p.sq_off[6])[tail & mask] = tail & mask;
 	__atomic_store_n(UR_U32(u->sq, u->p.sq_off[1]), tail + 1, __ATOMIC_RELEASE);
+	return e;
 }
 
-/* Submits n queued sqes, waits for all n, checks each result. */
+/* The next completion's result (its entry consumed). */
+static int32_t uring_reap(struct uring *u)
+{
+	uint32_t head = *UR_U32(u->cq, u->p.cq_off[0]), mask = *UR_U32(u->cq, u->p.cq_off[2]);
+	if (head == __atomic_load_n(UR_U32(u->cq, u->p.cq_off[1]), __ATOMIC_ACQUIRE))
+		die("io_uring", "completion missing");
+	int32_t res = ((struct ur_cqe *)(u->cq + u->p.cq_off[5]) + (head & mask))->res;
+	__atomic_store_n(UR_U32(u->cq, u->p.cq_off[0]), head + 1, __ATOMIC_RELEASE);
+	return res;
+}
+
+/* Submits n queued sqes, waits for all n, checks each result. With
+ * SQPOLL (flags), the poll thread submits them: the call only wakes it
+ * and waits (it returns n all the same). */
+static void uring_enter_flags(struct uring *u, unsigned n, const int32_t *want, unsigned flags)
+{
+	expect(syscall(426, u->fd, n, n, 1u /* IORING_ENTER_GETEVENTS */ | flags, 0, 0), n, "io_uring_enter");
+	for (unsigned i = 0; i < n; i++)
+		expect(uring_reap(u), want[i], "io_uring op");
+}
+
 static void uring_enter(struct uring *u, unsigned n, const int32_t *want)
 {
-	expect(syscall(426, u->fd, n, n, 1u /* IORING_ENTER_GETEVENTS */, 0, 0), n, "io_uring_enter");
-	for (unsigned i = 0; i < n; i++) {
-		uint32_t head = *UR_U32(u->cq, u->p.cq_off[0]), mask = *UR_U32(u->cq, u->p.cq_off[2]);
-		if (head == __atomic_load_n(UR_U32(u->cq, u->p.cq_off[1]), __ATOMIC_ACQUIRE))
-			die("io_uring", "completion missing");
-		struct ur_cqe *c = (struct ur_cqe *)(u->cq + u->p.cq_off[5]) + (head & mask);
-		expect(c->res, want[i], "io_uring op");
-		__atomic_store_n(UR_U32(u->cq, u->p.cq_off[0]), head + 1, __ATOMIC_RELEASE);
-	}
+	uring_enter_flags(u, n, want, 0);
+}
+
+/* Submits one queued sqe, waits for it: its result. */
+static int32_t uring_one(struct uring *u)
+{
+	expect(syscall(426, u->fd, 1, 1, 1u /* IORING_ENTER_GETEVENTS */, 0, 0), 1, "io_uring_enter");
+	return uring_reap(u);
 }
 
 static int uring(const char *dir)
@@ -1537,6 +1601,100 @@ static int uring(const char *dir)
 	uring_queue(&u, UR_READ, 0x80, fd, buf, 10, 0, 0); /* no such sqe flag */
 	uring_enter(&u, 1, (int32_t[]){ -EINVAL });
 	expect(pread(fd, buf, 64, 0), 64, "pread64 64");
+	return 0;
+}
+
+/* Ops that take paths, and direct descriptors (the ring's fixed-file
+ * table filled by opens, emptied by a close): see the comment at the top. */
+static int uringpath(const char *dir)
+{
+	static char buf[16384];
+	char data[512];
+	struct ur_sqe *e;
+	struct uring u;
+	int32_t sparse[4] = { -1, -1, -1, -1 };
+	uint8_t stx[256];
+	join_path(data, sizeof data, dir, "data");
+	memset(buf, 'p', sizeof buf);
+	uring_setup(&u, 8);
+	int fd = (int)expect(sys_openat(data, O_RDWR | O_CREAT | O_TRUNC, 0644), 4, "openat data");
+	expect(write(fd, buf, sizeof buf), sizeof buf, "write data");
+	int dfd = (int)expect(sys_openat(dir, O_RDONLY | O_DIRECTORY, 0), 5, "openat dir");
+	expect(syscall(427, u.fd, 2 /* IORING_REGISTER_FILES */, sparse, 4), 0, "io_uring_register sparse");
+	wait_for_release(0);
+
+	char d[512], moved[512];
+	join_path(d, sizeof d, dir, "d");
+	join_path(moved, sizeof moved, dir, "d/moved");
+	uring_queue(&u, UR_MKDIRAT, 0, AT_FDCWD, d, 0755, 0, 0);
+	expect(uring_one(&u), 0, "uring mkdirat");
+	uring_queue(&u, UR_STATX, 0, dfd, (void *)"data", 0x7ff /* STATX_BASIC_STATS */, (uint64_t)(uintptr_t)stx, 0);
+	expect(uring_one(&u), 0, "uring statx");
+	uring_queue(&u, UR_RENAMEAT, 0, dfd, (void *)"data", (uint32_t)AT_FDCWD, (uint64_t)(uintptr_t)moved, 0);
+	expect(uring_one(&u), 0, "uring renameat");
+	uring_queue(&u, UR_LINKAT, 0, AT_FDCWD, moved, (uint32_t)dfd, (uint64_t)(uintptr_t) "hard", 0);
+	expect(uring_one(&u), 0, "uring linkat");
+	uring_queue(&u, UR_SYMLINKAT, 0, dfd, (void *)"d/moved", 0, (uint64_t)(uintptr_t) "sym", 0);
+	expect(uring_one(&u), 0, "uring symlinkat");
+	uring_queue(&u, UR_UNLINKAT, 0, dfd, (void *)"sym", 0, 0, 0);
+	expect(uring_one(&u), 0, "uring unlinkat");
+	e = uring_queue(&u, UR_OPENAT, 0, dfd, (void *)"hard", 0, 0, O_RDONLY);
+	e->file_index = 3; /* slot 2 */
+	expect(uring_one(&u), 0, "uring openat direct");
+	uring_queue(&u, UR_READ, UR_FIXED, 2, buf, 100, 0, 0);
+	expect(uring_one(&u), 100, "uring read slot 2");
+	e = uring_queue(&u, UR_OPENAT, 0, AT_FDCWD, moved, 0, 0, O_RDONLY);
+	e->file_index = UR_SLOT_ALLOC;
+	int32_t slot = uring_one(&u);
+	if (slot < 0 || slot > 3 || slot == 2)
+		die("uring openat alloc", "no free slot picked");
+	uring_queue(&u, UR_READ, UR_FIXED, slot, buf, 50, 0, 0);
+	expect(uring_one(&u), 50, "uring read slot picked");
+	e = uring_queue(&u, UR_CLOSE, 0, 0, 0, 0, 0, 0);
+	e->file_index = 3;
+	expect(uring_one(&u), 0, "uring close slot 2");
+	uring_queue(&u, UR_UNLINKAT, 0, dfd, (void *)"d", 0, 0, 0x200 /* AT_REMOVEDIR */);
+	expect(uring_one(&u), -ENOTEMPTY, "uring unlinkat d");
+	expect(pread(fd, buf, 64, 0), 64, "pread64 64");
+	return 0;
+}
+
+/* An SQPOLL ring: the kernel's poll thread submits; see the top. */
+static int uringsq(const char *dir)
+{
+	static char buf[16384];
+	char data[512];
+	struct uring u;
+	join_path(data, sizeof data, dir, "data");
+	memset(buf, 'q', sizeof buf);
+	uring_setup_flags(&u, 8, 2 /* IORING_SETUP_SQPOLL */, 10000);
+	int fd = (int)expect(sys_openat(data, O_RDWR | O_CREAT | O_TRUNC, 0644), 4, "openat data");
+	expect(write(fd, buf, sizeof buf), sizeof buf, "write data");
+	wait_for_release(0);
+
+	const unsigned wake = 2; /* IORING_ENTER_SQ_WAKEUP: the thread may sleep */
+	uring_queue(&u, UR_READ, 0, fd, buf, 4096, 0, 0);
+	uring_enter_flags(&u, 1, (int32_t[]){ 4096 }, wake);
+	uring_queue(&u, UR_WRITE, 0, fd, buf, 4096, 4096, 0);
+	uring_enter_flags(&u, 1, (int32_t[]){ 4096 }, wake);
+	for (int i = 0; i < 4; i++)
+		uring_queue(&u, UR_READ, 0, fd, buf + 1024 * i, 1024, 1024 * (uint64_t)i, 0);
+	uring_enter_flags(&u, 4, (int32_t[]){ 1024, 1024, 1024, 1024 }, wake);
+	expect(pread(fd, buf, 64, 0), 64, "pread64 64");
+	return 0;
+}
+
+/* A read op that waits for a FIFO (poll armed) until the test writes. */
+static int uringwait(const char *fifo)
+{
+	static char buf[100];
+	struct uring u;
+	uring_setup(&u, 8);
+	int fd = (int)expect(sys_openat(fifo, O_RDWR, 0), 4, "openat fifo");
+	wait_for_release(0);
+
+	uring_queue(&u, UR_READ, 0, fd, buf, sizeof buf, 0, 0);
+	expect(uring_one(&u), 6, "uring read fifo");
 	return 0;
 }
 
@@ -1701,6 +1859,12 @@ int main(int argc, char **argv)
 		rc = waits_scenario();
 	else if (!strcmp(sc, "uring") && argc == 3)
 		rc = uring(argv[2]);
+	else if (!strcmp(sc, "uringpath") && argc == 3)
+		rc = uringpath(argv[2]);
+	else if (!strcmp(sc, "uringsq") && argc == 3)
+		rc = uringsq(argv[2]);
+	else if (!strcmp(sc, "uringwait") && argc == 3)
+		rc = uringwait(argv[2]);
 	else if (!strcmp(sc, "aio") && argc == 3)
 		rc = aio(argv[2]);
 	else if (!strcmp(sc, "blockdev") && argc == 4)

@@ -52,64 +52,48 @@ int ior_cp_is_unsafe(unsigned cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* Appends s[0..max) to b, or with nul_ends only up to its NUL, in the
- * visible notation of esc: control bytes and invalid UTF-8 as \\xHH, unsafe code
- * points as \\uHHHH, the backslash as \\\\ so the notation stays
- * unambiguous. The NUL stops a run like a byte to escape, so the string is
- * measured in the same pass. A UTF-8 sequence never spans a NUL (a
- * continuation byte is not 0), so max bounds ior_utf8_seq as strnlen did. */
-void ior_escape_put(struct ior_text_buf *b, const char *s, size_t max, int nul_ends, enum ior_escape esc)
-{
-	/* 1: not printable ASCII (NUL included), or a byte escaping or quoting acts on */
-	static const unsigned char stop[256] = {
-		[0 ... 0x1f] = 1, ['"'] = 1, [','] = 1, ['\\'] = 1, [0x7f ... 0xff] = 1,
-	};
-	const unsigned char *u = (const unsigned char *)s;
+const unsigned char ior_escape_stop[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, [','] = 1, ['\\'] = 1, [0x7f ... 0xff] = 1,
+};
 
-	for (size_t i = 0; i < max;) {
-		unsigned c, cp;
-		int len;
-		size_t run = i;
-		/* four bytes a step, each read only after the one before it was
-		 * no stop (so never past the NUL) */
-		while (max - run >= 4 && !stop[u[run]] && !stop[u[run + 1]] && !stop[u[run + 2]] &&
-		       !stop[u[run + 3]])
-			run += 4;
-		while (run < max && !stop[u[run]])
-			run++;
-		if (run > i) { /* printable ASCII: as is */
-			ior_text_put(b, s + i, run - i);
-			i = run;
-			continue;
-		}
-		c = u[i];
-		if (!c && nul_ends)
-			return;
-		if (c == '"' || c == ',') {
-			ior_text_put(b, b->quoting && c == '"' ? "\"\"" : s + i, b->quoting && c == '"' ? 2 : 1);
-			b->special = 1;
-			i++;
-		} else if (esc == IOR_ESCAPE_NEVER) {
-			b->special |= c == '\n' || c == '\r';
-			ior_text_put(b, s + i, 1);
-			i++;
-		} else if (c < 0x80) {
-			if (c < 0x20 || c == 0x7f)
-				ior_text_put_hex(b, 'x', c, 2);
-			else /* the backslash */
-				ior_text_put(b, "\\\\", 2);
-			i++;
-		} else if (esc == IOR_ESCAPE_ALWAYS || !(len = ior_utf8_seq(u + i, max - i, &cp))) {
-			ior_text_put_hex(b, 'x', c, 2);
-			i++;
-		} else {
-			if (ior_cp_is_unsafe(cp))
-				ior_text_put_hex(b, 'u', cp, 4);
-			else
-				ior_text_put(b, s + i, (size_t)len);
-			i += (size_t)len;
-		}
+/* The notation of esc: control bytes and invalid UTF-8 as \\xHH, unsafe
+ * code points as \\uHHHH, the backslash as \\\\ so the notation stays
+ * unambiguous. A UTF-8 sequence never spans a NUL (a continuation byte is
+ * not 0), so max bounds ior_utf8_seq as strnlen did. */
+size_t ior_escape_byte(struct ior_text_buf *b, const char *s, size_t i, size_t max, int nul_ends, enum ior_escape esc)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned c = u[i], cp;
+	int len;
+
+	if (!c && nul_ends)
+		return max;
+	if (c == '"' || c == ',') {
+		ior_text_put(b, b->quoting && c == '"' ? "\"\"" : s + i, b->quoting && c == '"' ? 2 : 1);
+		b->special = 1;
+		return i + 1;
 	}
+	if (esc == IOR_ESCAPE_NEVER) {
+		b->special |= c == '\n' || c == '\r';
+		ior_text_put(b, s + i, 1);
+		return i + 1;
+	}
+	if (c < 0x80) {
+		if (c < 0x20 || c == 0x7f)
+			ior_text_put_hex(b, 'x', c, 2);
+		else /* the backslash */
+			ior_text_put(b, "\\\\", 2);
+		return i + 1;
+	}
+	if (esc == IOR_ESCAPE_ALWAYS || !(len = ior_utf8_seq(u + i, max - i, &cp))) {
+		ior_text_put_hex(b, 'x', c, 2);
+		return i + 1;
+	}
+	if (ior_cp_is_unsafe(cp))
+		ior_text_put_hex(b, 'u', cp, 4);
+	else
+		ior_text_put(b, s + i, (size_t)len);
+	return i + (size_t)len;
 }
 
 size_t ior_escape_str(char *dst, size_t len, const char *s, size_t n, enum ior_escape esc)

@@ -169,6 +169,26 @@ uint64_t ior_session_end_open_streaks(struct ior_session *s)
 	return open;
 }
 
+/* Async ops summarized at submission (their CPU's ring was full) and not
+ * completed by now: the kernel still holds them (async_reqs); their pairs
+ * never come, so they are counted as summarized enters in flight. */
+uint64_t ior_session_async_folded_in_flight(struct ior_session *s)
+{
+	int fd = ior_loader_map_fd(s->probe.obj, "async_reqs");
+	struct ior_async_key key, next;
+	const struct ior_async_key *prev = NULL;
+	uint64_t n = 0;
+
+	while (fd >= 0 && !ior_sys_map_get_next_key(fd, prev, &next)) {
+		struct ior_async_start st;
+		key = next;
+		prev = &key;
+		if (!ior_sys_map_lookup_elem(fd, &key, &st))
+			n += st.folded;
+	}
+	return n;
+}
+
 /* Records lost on their way to user space: dropped because their CPU's
  * batch was busy (*busy), or because the reserve or the summary maps
  * were full, or summaries user space could not track. */

@@ -166,22 +166,94 @@ static int set_uring_submit(struct ior_bpf_obj *obj, const char **tp, char *why,
 	return 0;
 }
 
-/* The open op's struct io_open and the close op's struct io_close at
- * the start of the request's command data (Linux 6.0+); without them
- * opens carry no path and closes no fd (the fd table misses them). */
-static void set_uring_open(struct ior_bpf_obj *obj)
+/* The ops' own arguments, at the start of the request's command data
+ * (Linux 6.0+): struct io_open, io_rename, ... per enum ior_async_args
+ * (bpf/maps.h struct ior_uring_args_off). An op whose struct this kernel
+ * lacks carries no path, dirfd or direct slot (files it names stay
+ * unknown). */
+static const struct uring_arg {
+	unsigned kind;
+	const char *type, *dfd, *name, *dfd2, *name2, *flags, *slot, *fd;
+} uring_arg_rows[] = {
+	{ IOR_ASYNC_ARGS_OPEN, "io_open", "dfd", "filename", NULL, NULL, "how", "file_slot", NULL },
+	{ IOR_ASYNC_ARGS_CLOSE, "io_close", NULL, NULL, NULL, NULL, NULL, "file_slot", "fd" },
+	{ IOR_ASYNC_ARGS_STATX, "io_statx", "dfd", "filename", NULL, NULL, "flags", NULL, NULL },
+	{ IOR_ASYNC_ARGS_UNLINK, "io_unlink", "dfd", "filename", NULL, NULL, "flags", NULL, NULL },
+	{ IOR_ASYNC_ARGS_MKDIR, "io_mkdir", "dfd", "filename", NULL, NULL, NULL, NULL, NULL },
+	{ IOR_ASYNC_ARGS_RENAME, "io_rename", "old_dfd", "oldpath", "new_dfd", "newpath", "flags", NULL, NULL },
+	{ IOR_ASYNC_ARGS_LINK, "io_link", "old_dfd", "oldpath", "new_dfd", "newpath", "flags", NULL, NULL },
+	/* symlinkat's target is oldpath, the link newpath relative to new_dfd */
+	{ IOR_ASYNC_ARGS_SYMLINK, "io_link", "new_dfd", "oldpath", NULL, "newpath", NULL, NULL, NULL },
+	{ IOR_ASYNC_ARGS_ACCEPT, "io_accept", NULL, NULL, NULL, NULL, NULL, "file_slot", NULL },
+	{ IOR_ASYNC_ARGS_SOCKET, "io_socket", NULL, NULL, NULL, NULL, NULL, "file_slot", NULL },
+};
+
+/* Member m of type at cmd + its offset into *off (IOR_UOFF_NONE for no
+ * m); *size its size. 0 on success. */
+static int uring_member(struct ior_bpf_obj *obj, const char *type, const char *m, uint32_t cmd, uint32_t *off,
+			uint32_t *size)
 {
-	uint32_t cmd, size, on = 1;
 	char why[256];
 
+	*off = IOR_UOFF_NONE;
+	*size = 0;
+	if (!m)
+		return 0;
+	if (ior_loader_kernel_member(obj, type, m, off, size, why, sizeof why))
+		return -1;
+	*off += cmd;
+	return 0;
+}
+
+static int uring_arg_offsets(struct ior_bpf_obj *obj, const struct uring_arg *r, uint32_t cmd,
+			     struct ior_uring_args_off *a)
+{
+	uint32_t sz, fsz;
+
+	if (uring_member(obj, r->type, r->dfd, cmd, &a->dfd, &sz) ||
+	    uring_member(obj, r->type, r->name, cmd, &a->name, &sz) ||
+	    uring_member(obj, r->type, r->dfd2, cmd, &a->dfd2, &sz) ||
+	    uring_member(obj, r->type, r->name2, cmd, &a->name2, &sz) ||
+	    uring_member(obj, r->type, r->flags, cmd, &a->flags, &fsz) ||
+	    uring_member(obj, r->type, r->slot, cmd, &a->slot, &sz) ||
+	    uring_member(obj, r->type, r->fd, cmd, &a->fd, &sz))
+		return -1;
+	a->flags_size = fsz == 4 ? 4 : 8; /* an open's struct open_how starts with its u64 flags */
+	a->on = 1;
+	return 0;
+}
+
+static void set_uring_args(struct ior_bpf_obj *obj)
+{
+	struct ior_uring_args_off a[IOR_ASYNC_ARGS_N];
+	uint32_t cmd, size;
+	char why[256];
+
+	memset(a, 0, sizeof a);
 	if (ior_loader_kernel_member(obj, "io_kiocb", "cmd", &cmd, &size, why, sizeof why) ||
-	    set_one(obj, "io_close", "fd", "uring_close_fd_off", cmd, why, sizeof why) ||
-	    set_one(obj, "io_open", "dfd", "uring_open_dfd_off", cmd, why, sizeof why) ||
-	    set_one(obj, "io_open", "filename", "uring_open_name_off", cmd, why, sizeof why) ||
-	    set_one(obj, "io_open", "how", "uring_open_how_off", cmd, why, sizeof why) ||
 	    set_one(obj, "filename", "name", "filename_name_off", 0, why, sizeof why))
 		return;
-	ior_loader_set_global(obj, "uring_open_on", &on, sizeof on, why, sizeof why);
+	for (size_t i = 0; i < sizeof uring_arg_rows / sizeof uring_arg_rows[0]; i++)
+		if (uring_arg_offsets(obj, &uring_arg_rows[i], cmd, &a[uring_arg_rows[i].kind]))
+			memset(&a[uring_arg_rows[i].kind], 0, sizeof a[0]);
+	ior_loader_set_global(obj, "uring_args", a, sizeof a, why, sizeof why);
+}
+
+/* SQPOLL rings: the poll thread and the ring's owner (bpf/uring.h
+ * uring_sq_owner); without them its ops are charged to the poll thread. */
+static const struct kfield uring_sq_fields[] = {
+	{ "io_ring_ctx", "sq_data", "uring_ctx_sqd_off", 8 },
+	{ "io_sq_data", "thread", "uring_sqd_thread_off", 8 },
+	{ "task_struct", "group_leader", "task_leader_off", 8 },
+};
+
+static void set_uring_sq(struct ior_bpf_obj *obj)
+{
+	uint32_t on = 1;
+	char why[256];
+
+	if (set_all(obj, uring_sq_fields, sizeof uring_sq_fields / sizeof uring_sq_fields[0], why, sizeof why))
+		ior_loader_set_global(obj, "uring_sq_on", &on, sizeof on, why, sizeof why);
 }
 
 int ior_kfields_set_uring(struct ior_bpf_obj *obj, const char **submit_tp, char *why, size_t whylen)
@@ -195,7 +267,8 @@ int ior_kfields_set_uring(struct ior_bpf_obj *obj, const char **submit_tp, char 
 	    set_one(obj, "io_cqe", "fd", "uring_fd_off", cqe, why, whylen) ||
 	    ior_loader_set_global(obj, "uring_on", &on, sizeof on, why, whylen))
 		return 0;
-	set_uring_open(obj);
+	set_uring_args(obj);
+	set_uring_sq(obj);
 	return 1;
 }
 
@@ -205,6 +278,12 @@ int ior_kfields_set_uring_files(struct ior_bpf_obj *obj, char *why, size_t whyle
 
 	return !set_one(obj, "file", "private_data", "uring_file_ctx_off", 0, why, whylen) &&
 	       !ior_loader_set_global(obj, "uring_files_on", &on, sizeof on, why, whylen);
+}
+
+int ior_kfields_set_uring_where(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	return !set_one(obj, "trace_event_raw_io_uring_queue_async_work", "req", "uring_w_req_off", 0, why, whylen) &&
+	       !set_one(obj, "trace_event_raw_io_uring_poll_arm", "req", "uring_p_req_off", 0, why, whylen);
 }
 
 int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whylen)

@@ -23,6 +23,9 @@ int ior_kfields_set_uring(struct ior_bpf_obj *obj, const char **submit_tp, char 
 /* A ring fd's file to its ring, for registered files (needs the ident
  * offsets set: ior_kfields_set_ident). 1 when set, else 0 with why. */
 int ior_kfields_set_uring_files(struct ior_bpf_obj *obj, char *why, size_t whylen);
+/* io_uring_queue_async_work's and io_uring_poll_arm's records (where a
+ * request ran); 1 when set, else 0. */
+int ior_kfields_set_uring_where(struct ior_bpf_obj *obj, char *why, size_t whylen);
 /* io_uring_req_failed's record (Linux 5.17+); 1 when set, else 0. */
 int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whylen);
 /* The block tracepoints' records (bpf/block.h): from the kernel's BTF,

@@ -41,6 +41,9 @@ static const struct attach_point empty[] = {
 #define URING_SUBMIT "ior_uring_submit"
 #define URING_COMPLETE "ior_uring_complete"
 #define URING_FAILED "ior_uring_failed" /* a request refused before submission */
+/* where a request ran: punted to io-wq, armed for poll */
+#define URING_WQ "ior_uring_wq"
+#define URING_POLL "ior_uring_poll"
 /* registered files: io_uring_register's own tracepoints, exit first */
 #define URING_REG_EXIT "ior_uring_register_exit"
 #define URING_REG "ior_uring_register"
@@ -76,7 +79,7 @@ static bool blk_point_used(const struct ior_probe *p, unsigned i)
 	return !strcmp(blk_points[i].tp, "block_io_start") ? p->blk_start : p->blk_merge;
 }
 
-_Static_assert(sizeof tracing / sizeof *tracing + 5 + AIO_POINTS + BLK_POINTS + 1 <= IOR_PROBE_MAX_ATTACH,
+_Static_assert(sizeof tracing / sizeof *tracing + 7 + AIO_POINTS + BLK_POINTS + 1 <= IOR_PROBE_MAX_ATTACH,
 	       "tp_fds holds them, io_uring's, libaio's and the block layer's");
 
 /* What tracing does without a feature, said once (log/log.h). */
@@ -118,6 +121,10 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 	}
 	if (p->uring_failed && k < max)
 		names[k++] = URING_FAILED;
+	if (p->uring_where && k + 2 <= max) {
+		names[k++] = URING_WQ;
+		names[k++] = URING_POLL;
+	}
 	if (p->uring_files && k + 2 <= max) {
 		names[k++] = URING_REG_EXIT;
 		names[k++] = URING_REG;
@@ -261,6 +268,22 @@ static void setup_uring_failed(struct ior_probe *p, const struct ior_probe_cfg *
 	warn(c, "io_uring requests refused before submission: %s; they are not traced", why);
 }
 
+/* Where requests ran (io-wq, poll) is known where those tracepoints
+ * exist with a request pointer; else ops are shown as inline, and one
+ * warning says so. */
+static void setup_uring_where(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256];
+
+	if (ior_kfields_set_uring_where(p->obj, why, sizeof why) &&
+	    ior_loader_tracepoint_id("io_uring", "io_uring_queue_async_work", why, sizeof why) >= 0 &&
+	    ior_loader_tracepoint_id("io_uring", "io_uring_poll_arm", why, sizeof why) >= 0) {
+		p->uring_where = true;
+		return;
+	}
+	warn(c, "io_uring: where requests ran (io-wq, poll): %s; ops are shown as run inline", why);
+}
+
 /* io_uring is traced where its tracepoints exist and their records and
  * requests are understood (the kernel's BTF); else everything else is,
  * and one warning says why. */
@@ -279,6 +302,7 @@ static void setup_uring(struct ior_probe *p, const struct ior_probe_cfg *c)
 		p->uring_tp = tp;
 		setup_uring_files(p, c);
 		setup_uring_failed(p, c);
+		setup_uring_where(p, c);
 		return;
 	}
 	unselect_async(c, IOR_ASYNC_URING);
@@ -445,8 +469,7 @@ static int fill_async_conf(struct ior_probe *p, const unsigned char *sel, char *
 		struct ior_async_conf c = {
 			.traced = 1, .fold = sel[i] && !ior_syscall_keeps_fds(s),
 			.ret_is_bytes = s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER,
-			.args = s->cls == IOR_SC_OPEN && s->path_arg[0] != IOR_ARG_NONE ? IOR_ASYNC_ARGS_OPEN :
-				s->cls == IOR_SC_CLOSE ? IOR_ASYNC_ARGS_CLOSE : IOR_ASYNC_ARGS_FILE,
+			.args = s->async_args,
 		};
 		uint32_t key = s->nr - IOR_NR_URING;
 		int r = ior_sys_map_update_elem(fd, &key, &c, 0);
@@ -537,6 +560,15 @@ static int attach_uring(struct ior_probe *p, char *err, size_t errlen)
 			p->submit_fd = fd;
 		if (i == 2)
 			p->failed_fd = fd;
+		p->tp_fds[p->ntp++] = fd;
+	}
+	for (int i = 0; p->uring_where && i < 2; i++) { /* after the submit: they find its request */
+		const char *wprog = i ? URING_POLL : URING_WQ, *wtp = i ? "io_uring_poll_arm" : "io_uring_queue_async_work";
+		int fd = ior_loader_prog_fd(p->obj, wprog);
+		if (fd < 0)
+			return snprintf(err, errlen, "prog '%s': not loaded", wprog), fd;
+		if ((fd = ior_loader_attach_tracepoint(fd, "io_uring", wtp, err, errlen)) < 0)
+			return fd;
 		p->tp_fds[p->ntp++] = fd;
 	}
 	return p->uring_files ? attach_uring_files(p, err, errlen) : 0;

@@ -11,7 +11,7 @@
 
 struct ior_bpf_obj;
 
-#define IOR_PROBE_MAX_ATTACH 24
+#define IOR_PROBE_MAX_ATTACH 26
 
 struct ior_probe_cfg {
 	const void *object;   /* bpf.c's ELF object (the binary embeds it) */
@@ -52,6 +52,7 @@ struct ior_probe {
 	bool uring_files;     /* io_uring's registered files are named */
 	bool uring_failed;    /* requests refused before submission are traced */
 	int failed_fd;        /* their attachment (an enter), or -1 */
+	bool uring_where;     /* where requests ran (io-wq, poll) is traced */
 	bool aio;             /* libaio is traced */
 	int aio_submit_fd;    /* io_submit's enter attachment, or -1 */
 	bool block;           /* block requests are traced */

@@ -68,10 +68,13 @@ static void print_in_flight(const struct ior_session *s, FILE *f)
 		ior_escape_str(comm, sizeof comm, fl[i].comm, strnlen(fl[i].comm, sizeof fl[i].comm),
 			       IOR_ESCAPE_AUTO);
 		ior_escape_str(path, sizeof path, fl[i].path, strlen(fl[i].path), IOR_ESCAPE_AUTO);
-		fprintf(f, "ior:   %s by %s %u.%u, in the syscall for %.3f s", ior_sys(fl[i].sys)->name,
-			comm, fl[i].pid, fl[i].tid, age / 1e9);
+		const struct ior_syscall *sc = ior_sys(fl[i].sys);
+		fprintf(f, "ior:   %s by %s %u.%u, %s for %.3f s", sc->name, comm, fl[i].pid, fl[i].tid,
+			ior_syscall_async(sc) ? "in flight" : "in the syscall", age / 1e9);
 		if (fl[i].fd >= 0)
 			fprintf(f, ", on fd %d%s%s", fl[i].fd, path[0] ? " " : "", path);
+		else if (path[0])
+			fprintf(f, ", on %s", path);
 		fputc('\n', f);
 	}
 	if (n > IN_FLIGHT_SHOWN)
@@ -187,8 +190,11 @@ void ior_session_report(struct ior_session *s, FILE *f, bool verbose)
 	fprintf(f, "ior: traced %.2f s: %llu syscall pairs (%.0f/s), %llu after filters\n", secs,
 		(ull)st.t.pairs_seen, secs > 0 ? st.t.pairs_seen / secs : 0.0, (ull)st.t.pairs);
 	print_lost(s, f, &st);
-	fprintf(f, "ior: exits without an enter: %llu, enters overwritten: %llu, enters in flight at stop: %llu\n",
+	fprintf(f, "ior: exits without an enter: %llu, enters overwritten: %llu, enters in flight at stop: %llu",
 		(ull)st.t.unpaired_exits, (ull)st.t.overwritten_enters, (ull)st.t.in_flight);
+	if (st.async_in_flight)
+		fprintf(f, " (%llu async ops in flight at stop)", (ull)st.async_in_flight);
+	fputc('\n', f);
 	print_in_flight(s, f);
 	print_oddities(s, f, &st);
 	print_block(s, f, &st);

@@ -277,7 +277,7 @@ void ior_session_stop(struct ior_session *s)
 	drain(s, s->stop_ns - IOR_SESSION_SLACK_NS);
 	ior_session_push_leftovers(s);
 	drain(s, UINT64_MAX);
-	s->summary_in_flight = ior_session_end_open_streaks(s);
+	s->summary_in_flight = ior_session_end_open_streaks(s) + ior_session_async_folded_in_flight(s);
 	ior_session_read_summaries(s, s->stop_ns);
 	tick_sinks(s, s->stop_ns);
 }

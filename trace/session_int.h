@@ -49,6 +49,8 @@ void ior_session_flush_batches(struct ior_session *s);
 int ior_session_reflush_full(struct ior_session *s);
 void ior_session_read_summaries(struct ior_session *s, uint64_t now);
 uint64_t ior_session_end_open_streaks(struct ior_session *s);
+/* Async ops the kernel summarized and still holds at stop (in flight). */
+uint64_t ior_session_async_folded_in_flight(struct ior_session *s);
 void ior_session_push_leftovers(struct ior_session *s);
 uint64_t ior_session_lost(struct ior_session *s, uint64_t *busy);
 /* session.c */

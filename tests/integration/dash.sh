@@ -5,7 +5,8 @@
 # file, exact syscall counts and bytes once it finished, the sort moving
 # with < > R, threads with t, Stream filters (f, Backspace), the Flame
 # tab, the Latency of a selected file, Files by mount point, a read in
-# flight while the workload blocks on a FIFO, the process picker and a
+# flight while the workload blocks on a FIFO (a read(2), and an io_uring
+# read armed for poll), the process picker and a
 # recording started and stopped with r around that read, a recording
 # browsed without root's tracing (picker and Flame replayed whole), and
 # after q the terminal as it was. Without a terminal (stdout a file), bare ior prints
@@ -228,6 +229,40 @@ else
 		restored flight dash-inflight-ctrl-c
 	fi
 	wait_workload 5 || fail dash-inflight-workload "$WHY"
+fi
+
+# 3b. an io_uring op in flight: a read of an empty FIFO, armed for poll,
+# while its submitter waits in io_uring_enter; both are rows of In flight,
+# counted apart, the op with its fd and file; the write ends both
+blocked_in_enter() { read -r nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$nr" = 426 ]; }
+UFIFO="$T/ufifo"
+mkfifo "$UFIFO"
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "SKIP: dash-uring: io_uring is disabled here (kernel.io_uring_disabled)"
+elif ! start_workload uringwait "$UFIFO"; then
+	fail dash-uring-run "$WHY"
+else
+	P=$WL_PID
+	if ! start_traced uring 120 40 -pid "$P"; then
+		fail dash-uring-run "$WHY"
+	else
+		if ! wait_until 5 blocked_in_enter "$P"; then
+			fail dash-uring-run "workload not waiting in io_uring_enter after 5 s"
+		else
+			keys uring 5
+			expect uring dash-uring-count '^1 syscalls entered and not returned, 1 async ops submitted and not completed, oldest first'
+			expect uring dash-uring-header '^ +age +pid +tid +comm +syscall/op +fd +file'
+			expect uring dash-uring-op "^ +[0-9.]+(ns|µs|ms|s) +$P +$P workload +uring:read +4 $UFIFO\$"
+			expect uring dash-uring-enter "^ +[0-9.]+(ns|µs|ms|s) +$P +$P workload +io_uring_enter +3 anon_inode:\[io_uring\]\$"
+			printf 'hello\n' >"$UFIFO"
+			expect uring dash-uring-returned '^0 syscalls entered and not returned, oldest first'
+			keys uring 2
+			expect uring dash-uring-done '^uring:read +1 +[0-9.]+ +0 +6 '
+		fi
+		keys uring C-c
+		restored uring dash-uring-ctrl-c
+	fi
+	wait_workload 5 || fail dash-uring-workload "$WHY"
 fi
 
 # 4. no terminal: text reports every 5 s and at the end

@@ -1,7 +1,8 @@
 #!/bin/bash
 # fio (Debian's) as a real client of async I/O: for the psync, io_uring
 # and libaio engines (--rw=randrw --bs=4k --direct=1 --iodepth=8, 6144
-# I/Os; io_uring also with its file registered), ior's pairs on fio's
+# I/Os; io_uring also with its file registered, and on an SQPOLL ring),
+# ior's pairs on fio's
 # file equal fio's own JSON totals exactly,
 # per op (count and bytes), and ior's mean duration per op is at most
 # fio's mean total latency (ior's interval lies inside fio's).
@@ -59,6 +60,11 @@ if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" = 0 ]; th
 	run_engine io_uring io_uring uring:read uring:write
 	# its file registered (IOSQE_FIXED_FILE): named through the ring's table
 	run_engine io_uring-registered io_uring uring:read uring:write --registerfiles=1
+	# an SQPOLL ring: the kernel's poll thread submits; the ops are the
+	# job thread's (it set the ring up), never the poll thread's
+	run_engine io_uring-sqpoll io_uring uring:read uring:write --sqthread_poll=1
+	check fio-io_uring-sqpoll-owner "path=$F" "count[name~uring:,comm~iou-sqp]==0" "tids[name~uring:]==1" \
+		"pids[name~uring:]==1" "count[name~uring:,comm=fio]==$((RIO + WIO))"
 else
 	echo "SKIP: fio-io_uring: io_uring is disabled here"
 fi

@@ -13,10 +13,18 @@ setup
 
 D="$T/uring"
 mkdir -p "$D"
+cd "$T" || exit 1 # recordings are written here
+
+# where_counts OP WHERE: ops OP that ran WHERE in the run's recording
+recorded() { sed -n 's/^Wrote \(.*\) ([0-9]* pairs, [0-9]* bytes)$/\1/p' "$IOR_ERR" | tail -n 1; }
+where_count() {
+	"$IOR" collapsed -fields tracepoint,where "$(recorded)" 2>/dev/null |
+		awk -v k="$1;$2" '$1 " " $2 == k || substr($0, 1, length(k) + 1) == k " " { n += $NF } END { print n + 0 }'
+}
 
 if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
 	echo "SKIP: uring: io_uring is disabled here (kernel.io_uring_disabled)"
-elif ! trace_scenario -- uring "$D"; then
+elif ! trace_scenario -flamegraph -name uring -- uring "$D"; then
 	fail uring-run "$WHY"
 else
 	P=$WL_LAST
@@ -41,6 +49,130 @@ else
 	check uring-syscall-gaps pid=$P "max_gap[name=io_uring_enter]<50000000" "max_gap[name=pread64]<50000000"
 	check_stats uring-statistics "syscall pairs=27" "after filters=27" "lost=0" \
 		"exits without an enter=0" "enters overwritten=0" "enters in flight at stop=0"
+	# where they ran: the IOSQE_ASYNC read in an io-wq worker (others may
+	# be punted too, as the filesystem decides); every op has a where,
+	# no syscall has one
+	wq=$(where_count uring:read "where io-wq") ops=0
+	for w in inline io-wq poll; do
+		for op in read write openat close; do ops=$((ops + $(where_count uring:$op "where $w"))); done
+	done
+	if [ "$wq" -ge 1 ] && [ "$ops" = 14 ] && [ "$(where_count io_uring_enter "(not io_uring)")" = 11 ]; then
+		pass uring-where
+	else
+		fail uring-where "io-wq reads $wq (want >= 1), ops with a where $ops (want 14): $("$IOR" collapsed -fields tracepoint,where "$(recorded)" 2>&1 | tr '\n' '|')"
+	fi
+fi
+
+# ops that take paths name them as their syscalls do (dirfds, two paths,
+# a symlink's target as content); the fd table follows a renameat op;
+# direct descriptors (an openat into a fixed slot, or one the kernel
+# picks) go into the ring's table, so fixed-file reads name the file, and
+# a close of the slot names it too
+DP="$T/uringpath"
+mkdir -p "$DP"
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "SKIP: uringpath: io_uring is disabled here (kernel.io_uring_disabled)"
+elif ! trace_scenario -- uringpath "$DP"; then
+	fail uringpath-run "$WHY"
+else
+	P=$WL_LAST
+	check uringpath-counts pid=$P "count[name~uring:]==12" "count[name=io_uring_enter]==12" "count==25"
+	check uringpath-paths pid=$P "count[name=uring:mkdirat,path=$DP/d,ret=0]==1" \
+		"count[name=uring:statx,path=$DP/data,ret=0]==1" \
+		"count[name=uring:renameat,path=$DP/data,path2=$DP/d/moved,ret=0]==1" \
+		"count[name=uring:linkat,path=$DP/d/moved,path2=$DP/hard,ret=0]==1" \
+		"count[name=uring:symlinkat,path=d/moved,path2=$DP/sym,ret=0]==1" \
+		"count[name=uring:unlinkat,path=$DP/sym,ret=0]==1" \
+		"count[name=uring:unlinkat,path=$DP/d,ret=-39]==1"
+	check uringpath-rename-followed pid=$P "count[name=pread64,path=$DP/d/moved,fd=4,ret=64]==1"
+	check uringpath-direct pid=$P "count[name=uring:openat,path=$DP/hard,ret=0,fd=]==1" \
+		"count[name=uring:read,path=$DP/hard,ret=100,fd=]==1" \
+		"count[name=uring:openat,path=$DP/d/moved,fd=]==1" "min_ret[name=uring:openat]>=0" \
+		"count[name=uring:read,path=$DP/d/moved,ret=50,fd=]==1" \
+		"count[name=uring:close,path=$DP/hard,ret=0,fd=]==1" "count[name~uring:,file=]==0"
+	check_stats uringpath-statistics "syscall pairs=25" "lost=0" "exits without an enter=0" \
+		"enters in flight at stop=0"
+fi
+
+# SQPOLL: the kernel's poll thread submits, the ops are the main thread's
+# (the thread that set the ring up), named through its fd table
+DQ="$T/uringsq"
+mkdir -p "$DQ"
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "SKIP: uringsq: io_uring is disabled here (kernel.io_uring_disabled)"
+elif ! trace_scenario -- uringsq "$DQ"; then
+	fail uringsq-run "$WHY"
+else
+	P=$WL_LAST
+	check uringsq-counts pid=$P "count[name=uring:read]==5" "count[name=uring:write]==1" \
+		"count[name=io_uring_enter]==3" "count[name=pread64]==1" "count==10"
+	check uringsq-bytes pid=$P "sum_bytes[name=uring:read,path=$DQ/data,fd=4]==8192" \
+		"sum_bytes[name=uring:write,path=$DQ/data,fd=4]==4096"
+	check uringsq-owner pid=$P "tids==1" "count[tid=$P]==10" "count[comm=workload]==10"
+	check uringsq-out-of-gap-chain pid=$P "max_gap[name~uring:]==0"
+fi
+
+# an op in flight at stop: a read of an empty FIFO waits (poll armed)
+# while its submitter waits in io_uring_enter; stopping then counts both
+# in flight, names the op with its file, and makes no row of either
+FIFO="$T/uring.fifo"
+mkfifo "$FIFO"
+blocked_in_enter() { read -r nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$nr" = 426 ]; }
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "SKIP: uringwait: io_uring is disabled here (kernel.io_uring_disabled)"
+elif ! start_workload uringwait "$FIFO"; then
+	fail uring-inflight-run "$WHY"
+elif ! start_ior -plain -pid "$WL_PID"; then
+	fail uring-inflight-run "$WHY"
+else
+	P=$WL_PID
+	release_workload
+	if ! wait_until 5 blocked_in_enter "$P"; then
+		fail uring-inflight-run "workload not waiting in io_uring_enter after 5 s"
+		stop_ior
+	else
+		sleep "$SETTLE"
+		if ! stop_ior; then
+			fail uring-inflight-run "$WHY"
+		else
+			check_stats uring-inflight-statistics "enters in flight at stop=2" \
+				"async ops in flight at stop=1" "exits without an enter=0" "syscall pairs=0"
+			if grep -q "^ior:   uring:read by workload $P\.$P, in flight for [0-9.]* s, on fd 4 $FIFO\$" "$IOR_ERR"; then
+				pass uring-inflight-named
+			else
+				fail uring-inflight-named "no line naming the uring:read of $P.$P on $FIFO: $(tail -n 4 "$IOR_ERR" | tr '\n' ' ')"
+			fi
+			check uring-inflight-no-rows "count==0"
+		fi
+	fi
+	printf 'hello\n' >"$FIFO"
+	wait_workload 5 || fail uring-inflight-workload "$WHY"
+fi
+
+# the same read, completed while traced: it waited armed for poll
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "SKIP: uringwait: io_uring is disabled here (kernel.io_uring_disabled)"
+elif ! start_workload uringwait "$FIFO"; then
+	fail uring-poll-run "$WHY"
+elif ! start_ior -plain -flamegraph -name uringwait -pid "$WL_PID"; then
+	fail uring-poll-run "$WHY"
+else
+	P=$WL_PID
+	release_workload
+	wait_until 5 blocked_in_enter "$P" || fail uring-poll-run "workload not waiting in io_uring_enter after 5 s"
+	printf 'hello\n' >"$FIFO"
+	wait_workload 5 || fail uring-poll-workload "$WHY"
+	sleep "$SETTLE"
+	if ! stop_ior; then
+		fail uring-poll-run "$WHY"
+	else
+		check uring-poll-rows pid=$P "count[name=uring:read,path=$FIFO,fd=4,ret=6]==1" "count==2"
+		if [ "$(where_count uring:read "where poll")" = 1 ]; then
+			pass uring-poll-where
+		else
+			fail uring-poll-where "$("$IOR" collapsed -fields tracepoint,where "$(recorded)" 2>&1 | tr '\n' '|')"
+		fi
+	fi
 fi
 
 # selection by name and family: only the ops, or only the syscalls

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static char out[8192];
@@ -69,6 +70,28 @@ TEST(numbers_at_digit_boundaries)
 	p.ret = INT64_MIN;
 	CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO),
 		     "99,1000000007,x,100.4294967295,read,-9223372036854775808,\n");
+}
+
+/* The length comes first (from the bit length): every power of ten and
+ * its neighbours, against printf. */
+TEST(every_digit_count)
+{
+	struct ior_event_pair p = pair("read", "x", "", -1, IOR_FLAGS_UNKNOWN);
+	char want[128];
+
+	for (uint64_t t = 1;; t *= 10) {
+		uint64_t vs[] = { t - 1, t, t + 1 };
+		for (int i = 0; i < 3; i++) {
+			p.gap_ns = vs[i];
+			p.duration_ns = vs[i] | 1;
+			p.ret = -(int64_t)(vs[i] >> 1);
+			snprintf(want, sizeof want, "%llu,%llu,x,158022.158023,read,%lld,\n",
+				 (unsigned long long)vs[i], (unsigned long long)(vs[i] | 1), (long long)p.ret);
+			CHECK_EQ_STR(row(&p, IOR_ESCAPE_AUTO), want);
+		}
+		if (t > UINT64_MAX / 10)
+			break;
+	}
 }
 
 TEST(quoting)
@@ -225,6 +248,7 @@ int main(void)
 	RUN(header_and_plain_row);
 	RUN(file_column_forms);
 	RUN(numbers_at_digit_boundaries);
+	RUN(every_digit_count);
 	RUN(quoting);
 	RUN(escaping_modes);
 	RUN(flags_strings);

@@ -57,10 +57,21 @@ static size_t in_flight_one(void *ctx, struct ior_in_flight *out, size_t max)
 	return 1;
 }
 
+/* a hung syscall and an io_uring op in flight on a registered file */
+static size_t in_flight_op(void *ctx, struct ior_in_flight *out, size_t max)
+{
+	size_t n = in_flight_one(ctx, out, max);
+	if (max > 1)
+		out[1] = (struct ior_in_flight){ .enter_ns = 1200 * MS, .pid = 7, .tid = 7, .comm = "blocker",
+						 .sys = (uint16_t)ior_sys_find("uring:read"), .fd = -1,
+						 .path = "/data/slot" };
+	return n + 1;
+}
+
 /* 3 reads of 100 bytes and 2 writes of 50 by pid 42 "workload" on
  * /tmp/data, one failed openat by pid 43 "other". */
 /* live 0: a recording (replayed by replay()), 1: live, 2: a recording
- * without replay. */
+ * without replay, 3: live with an async op in flight too. */
 static struct ior_stats *setup_baseline; /* set: -baseline's stats for the next setup */
 static enum ior_norm setup_norm;
 
@@ -72,7 +83,7 @@ static void setup(struct fixture *f, int rows, int cols, int live)
 	memset(f, 0, sizeof *f);
 	CHECK_EQ_INT(ior_stats_new(&f->stats, NULL), 0);
 	cfg.stats = f->stats;
-	cfg.in_flight = live == 1 ? in_flight_one : NULL;
+	cfg.in_flight = live == 1 ? in_flight_one : live == 3 ? in_flight_op : NULL;
 	cfg.replay = live == 0 ? replay : NULL;
 	cfg.replay_ctx = f;
 	CHECK_EQ_INT(ior_dash_new(&f->dash, &cfg), 0);
@@ -263,6 +274,22 @@ TEST(in_flight_live_and_recording)
 	setup(&f, 24, 80, 0);
 	key(&f, '5');
 	CHECK(strstr(draw(&f), "A recording has nothing in flight") != NULL);
+	teardown(&f);
+}
+
+/* Async ops in flight are rows too, counted apart, with their file and
+ * no fd (a registered slot is none). */
+TEST(in_flight_async_ops)
+{
+	struct fixture f;
+	char l[256];
+
+	setup(&f, 24, 120, 3);
+	key(&f, '5');
+	CHECK(strstr(draw(&f), "1 syscalls entered and not returned, 1 async ops submitted and not completed") != NULL);
+	const char *r[] = { "300ms", "7", "7", "blocker", "uring:read", "-", "/data/slot" };
+	CHECK(words_in_order(line_with(&f, "uring:read", l, sizeof l), r, 7));
+	CHECK(strstr(f.text, "syscall/op") != NULL);
 	teardown(&f);
 }
 
@@ -909,6 +936,7 @@ int main(void)
 	RUN(files_and_hostile_path);
 	RUN(processes_and_threads);
 	RUN(in_flight_live_and_recording);
+	RUN(in_flight_async_ops);
 	RUN(latency_of_selected_syscall);
 	RUN(stream_ring_and_pause);
 	RUN(tabs_help_quit);

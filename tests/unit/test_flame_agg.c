@@ -25,7 +25,7 @@ static uint16_t sys(const char *name)
 
 /* enter, dur, gap, ret, bytes, flags, pid, tid, fd, sys, comm, path, path2 */
 #define P(e, d, g, r, b, f, pid, tid, fd, s, c, p, p2) \
-	{ e, d, g, r, b, f, pid, tid, fd, 0, c, p, p2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ e, d, g, r, b, f, pid, tid, fd, 0, c, p, p2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 static struct ior_event_pair pairs[] = {
 	P(1000, 1000, 0, 3, 0, 0x80000, 10, 10, 3, 0, "cat", "/etc/hosts", ""),
@@ -56,6 +56,9 @@ static void init_pairs(void)
 		pairs[i].sys = sys(pair_sys[i]);
 	pairs[NPAIRS - 1].has_timeout = 1; /* the epoll_pwait: 30 ms */
 	pairs[NPAIRS - 1].timeout_ns = 30000000;
+	pairs[1].where = 2; /* as io_uring ops: io-wq, poll, inline */
+	pairs[2].where = 3;
+	pairs[3].where = 1;
 }
 
 /* Compares text with the golden file (or rewrites it when asked). */

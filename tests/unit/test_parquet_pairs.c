@@ -2,6 +2,7 @@
  * footer says (schema names, row count, metadata, statistics of escaped
  * strings), row groups of bounded size, and the file's name only once
  * it is complete. DuckDB reads the files in tests/integration/parquet.sh. */
+#include "bpf/event.h"
 #include "parquet/pairs.h"
 #include "parquet/sink.h"
 #include "parquet/writer.h"
@@ -41,6 +42,7 @@ static char *write_mem(int n, int distinct, size_t *len, uint64_t *rows)
 	for (int i = 0; i < n; i++) {
 		snprintf(path, sizeof path, i % distinct ? "/p/%d" : "/tmp/a\nb\xff\"", i % distinct);
 		struct ior_event_pair p = pair(path);
+		p.where = i == 1 ? IOR_WHERE_WQ : i == 2 ? IOR_WHERE_POLL : 0; /* io_uring ops */
 		CHECK(!ior_pq_pairs_add(pp, &p));
 	}
 	struct ior_trace_totals t = { .pairs = 7, .lost = 3 };
@@ -63,7 +65,7 @@ TEST(frame_and_footer)
 	const char *ft = b + len - 8 - flen;
 	const char *names[] = { "time_ns", "host", "boot_id", "comm", "pid", "tid", "syscall", "family", "fd",
 				"ret", "bytes", "file", "file2", "flags", "is_error", "errno_name", "duration_ns",
-				"gap_ns", "pairs", "timeout_ns", "device_ns", "block_requests", "block_bytes",
+				"gap_ns", "pairs", "timeout_ns", "where", "device_ns", "block_requests", "block_bytes",
 				"cache_pages", "ior.kernel", "ior.lost", "ior.cmdline", "ior version 0.1.0" };
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		if (!has(ft, flen, names[i]))
@@ -72,6 +74,7 @@ TEST(frame_and_footer)
 	CHECK(has(ft, flen, "/tmp/a\\x0ab\\xff\""));
 	CHECK(has(ft, flen, "ENOENT"));
 	CHECK(!has(ft, flen, "/tmp/a\nb"));
+	CHECK(has(ft, flen, "io-wq") && has(ft, flen, "poll")); /* where's extremes */
 	free(b);
 }
 

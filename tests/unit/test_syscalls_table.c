@@ -273,7 +273,7 @@ TEST(uring_rows)
 		if (ior_syscall_async(s) != IOR_ASYNC_URING)
 			continue;
 		n++;
-		if (strncmp(s->name, "uring:", 6) || ior_syscall_keeps_fds(s) != (s->cls >= IOR_SC_OPEN))
+		if (strncmp(s->name, "uring:", 6) || ior_syscall_keeps_fds(s) != (s->cls >= IOR_SC_OPEN || s->renames))
 			T_FAIL("%s: name or roles", s->name);
 	}
 	CHECK_EQ_INT(n, URING_ROWS);
@@ -285,6 +285,27 @@ TEST(uring_rows)
 	}
 	const struct ior_syscall *o = ior_syscall_by_name("uring:openat");
 	CHECK(o && o->aux_is_dirfd && o->path_arg[0] == 0 && o->flags_arg == 0);
+	CHECK(o && o->async_args == IOR_ASYNC_ARGS_OPEN);
+	/* ops that take paths have their syscall's roles, and the args the
+	 * kernel side reads for them */
+	static const struct { const char *name; unsigned args; int paths, dirfd2, renames, link; } paths[] = {
+		{ "uring:statx", IOR_ASYNC_ARGS_STATX, 1, 0, 0, 0 },
+		{ "uring:unlinkat", IOR_ASYNC_ARGS_UNLINK, 1, 0, 0, 0 },
+		{ "uring:mkdirat", IOR_ASYNC_ARGS_MKDIR, 1, 0, 0, 0 },
+		{ "uring:renameat", IOR_ASYNC_ARGS_RENAME, 2, 1, 1, 0 },
+		{ "uring:linkat", IOR_ASYNC_ARGS_LINK, 2, 1, 0, 0 },
+		{ "uring:symlinkat", IOR_ASYNC_ARGS_SYMLINK, 2, 0, 0, 1 },
+	};
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+		const struct ior_syscall *s = ior_syscall_by_name(paths[i].name);
+		if (!s || s->async_args != paths[i].args || s->path_arg[0] != 0 ||
+		    (s->path_arg[1] != IOR_ARG_NONE) != (paths[i].paths == 2) || s->fd_is_dirfd2 != paths[i].dirfd2 ||
+		    s->renames != paths[i].renames || s->link_target != paths[i].link ||
+		    s->aux_is_dirfd == paths[i].link)
+			T_FAIL("%s: path roles", paths[i].name);
+	}
+	CHECK(ior_syscall_by_name("uring:close")->async_args == IOR_ASYNC_ARGS_CLOSE);
+	CHECK(ior_syscall_by_name("uring:accept")->async_args == IOR_ASYNC_ARGS_ACCEPT);
 }
 
 /* libaio's iocb opcodes (aio_abi.h IOCB_CMD_*). */

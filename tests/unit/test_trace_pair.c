@@ -763,8 +763,8 @@ TEST(summary_rows_filtered_by_path)
 static struct ior_rec_async_submit submit(uint64_t ts, uint32_t pid, uint32_t tid, uint16_t nr, uint64_t key,
 					  int32_t fd)
 {
-	struct ior_rec_async_submit r = { { ts, pid, tid, IOR_REC_ASYNC_SUBMIT, nr, IOR_REC_ASYNC_SUBMIT_BASE },
-					  key, 0, fd, 0, "ring", 0, -1, 0, 0, 0, { 0 } };
+	struct ior_rec_async_submit r = { .h = { ts, pid, tid, IOR_REC_ASYNC_SUBMIT, nr, IOR_REC_ASYNC_SUBMIT_BASE },
+					  .key = key, .fd = fd, .comm = "ring", .dirfd = -1 };
 	return r;
 }
 
@@ -855,7 +855,8 @@ TEST(async_open_close_unpaired_in_flight)
 
 	so.flags = O_RDWR | O_CREAT;
 	so.dirfd = -100;
-	so.path_len = 5;
+	so.path_len[0] = 5;
+	so.npaths = 1;
 	memcpy(so.path, "out/x", 5);
 	ior_fdtab_set(r->fds, 3, 4, "/data/in", O_RDONLY);
 	push(r, 0, &so, IOR_REC_ASYNC_SUBMIT_BASE + 5 + 3);
@@ -990,9 +991,159 @@ TEST(fixed_files_named_through_the_ring_table)
 	rig_free(r);
 }
 
+/* A submission with paths, placed as the kernel side places them. */
+static size_t with_paths(struct ior_rec_async_submit *s, int32_t dirfd, uint64_t flags, const char *p0,
+			 const char *p1)
+{
+	size_t n0 = strlen(p0), off = IOR_PATH1_OFF(n0), n1 = p1 ? strlen(p1) : 0;
+
+	s->dirfd = dirfd;
+	s->flags = flags;
+	s->npaths = p1 ? 2 : 1;
+	s->path_len[0] = (uint16_t)n0;
+	s->path_len[1] = (uint16_t)n1;
+	memcpy(s->path, p0, n0);
+	if (p1)
+		memcpy(s->path + off, p1, n1);
+	return IOR_REC_ASYNC_SUBMIT_BASE + (p1 ? off + n1 : n0);
+}
+
+/* Ops that take paths name them as their syscalls do: statx and unlinkat
+ * against their dirfd, renameat's second path against its second dirfd
+ * (and the fd table follows the rename), linkat the same, symlinkat's
+ * target as content and its link against its dirfd; a record that lies
+ * about its second path's length is read only as far as it goes. */
+TEST(async_path_ops_named_like_their_syscalls)
+{
+	struct rig *r = rig_new(NULL);
+	static const char *const ops[] = { "uring:statx", "uring:unlinkat", "uring:mkdirat", "uring:renameat",
+					   "uring:linkat", "uring:symlinkat", "uring:renameat" };
+	struct ior_rec_async_submit s[7];
+	struct ior_rec_async_done d[7];
+	size_t len[7];
+	int64_t fl;
+
+	ior_fdtab_set(r->fds, 3, 8, "/w", O_RDONLY | O_DIRECTORY);
+	ior_fdtab_set(r->fds, 3, 9, "/w/a", O_RDONLY);
+	for (int i = 0; i < 7; i++) {
+		uint16_t nr = (uint16_t)ior_syscall_by_name(ops[i])->nr;
+		s[i] = submit(10 + 10 * (uint64_t)i, 3, 3, nr, 0x300 + (uint64_t)i, -1);
+		d[i] = done(15 + 10 * (uint64_t)i, 3, 3, nr, 0x300 + (uint64_t)i, 0);
+	}
+	len[0] = with_paths(&s[0], 8, 0, "st", NULL);
+	len[1] = with_paths(&s[1], -100, 0, "gone", NULL);
+	len[2] = with_paths(&s[2], 8, 0, "dir", NULL);
+	len[3] = with_paths(&s[3], 8, 0, "a", "b");
+	s[3].fd = -100; /* newdirfd: the cwd */
+	len[4] = with_paths(&s[4], -100, 0, "/w/b", "c");
+	s[4].fd = 8;
+	len[5] = with_paths(&s[5], 8, 0, "../target", "ln");
+	len[6] = with_paths(&s[6], 8, 0, "x", "yyyy");
+	s[6].fd = 8;
+	s[6].path_len[1] = 60000;
+	len[6] -= 2; /* the record ends two bytes into path 1 */
+	for (int i = 0; i < 7; i++) {
+		push(r, 0, &s[i], len[i]);
+		push(r, 0, &d[i], sizeof d[i]);
+	}
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 7);
+	CHECK_EQ_STR(r->g.path[0], "/w/st");
+	CHECK_EQ_STR(r->g.path[1], "/work/gone");
+	CHECK_EQ_STR(r->g.path[2], "/w/dir");
+	CHECK_EQ_STR(r->g.path[3], "/w/a");
+	CHECK_EQ_STR(r->g.path2[3], "/work/b");
+	CHECK_EQ_INT(r->g.p[3].fd, -1); /* a dirfd is no file acted on */
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 9, &fl), "/work/b"); /* the open fd follows */
+	CHECK_EQ_STR(r->g.path[4], "/w/b");
+	CHECK_EQ_STR(r->g.path2[4], "/w/c");
+	CHECK_EQ_STR(r->g.path[5], "../target");
+	CHECK_EQ_STR(r->g.path2[5], "/w/ln");
+	CHECK_EQ_STR(r->g.path[6], "/w/x");
+	CHECK_EQ_STR(r->g.path2[6], "/w/yy");
+	rig_free(r);
+}
+
+/* Direct descriptors: an openat into a fixed slot (given, or picked by
+ * the kernel: the result) enters the ring's table, not the fd table;
+ * later ops on the slot name its file; a close of the slot empties it;
+ * an accept into a slot names the listener's connection. */
+TEST(async_direct_descriptors_fill_the_ring_table)
+{
+	struct rig *r = rig_new(NULL);
+	uint16_t nr_accept = (uint16_t)ior_syscall_by_name("uring:accept")->nr;
+	struct ior_rec_async_submit o1 = submit(10, 3, 3, NR_UR_OPENAT, 0x1, -1);
+	struct ior_rec_async_submit o2 = submit(20, 3, 3, NR_UR_OPENAT, 0x2, -1);
+	struct ior_rec_async_submit rd[3], cl = submit(60, 3, 3, NR_UR_CLOSE, 0x6, 0);
+	struct ior_rec_async_submit ac = submit(80, 3, 3, nr_accept, 0x8, 4);
+	struct ior_rec_async_done d1 = done(11, 3, 3, NR_UR_OPENAT, 0x1, 0);
+	struct ior_rec_async_done d2 = done(21, 3, 3, NR_UR_OPENAT, 0x2, 5); /* the slot picked */
+	struct ior_rec_async_done rdd[3], cld = done(61, 3, 3, NR_UR_CLOSE, 0x6, 0);
+	struct ior_rec_async_done acd = done(81, 3, 3, nr_accept, 0x8, 1);
+	size_t l1 = with_paths(&o1, -100, O_RDONLY, "one", NULL), l2 = with_paths(&o2, -100, O_RDWR, "/two", NULL);
+	int64_t fl;
+
+	ior_fdtab_set(r->fds, 3, 4, "socket:TCP", O_RDWR);
+	o1.file_slot = 3; /* slot 2 */
+	o1.ring = o2.ring = cl.ring = ac.ring = 0x5000;
+	o2.file_slot = IOR_URING_SLOT_ALLOC;
+	cl.file_slot = 3;
+	ac.file_slot = 2; /* slot 1 */
+	push(r, 0, &o1, l1);
+	push(r, 0, &d1, sizeof d1);
+	push(r, 0, &o2, l2);
+	push(r, 0, &d2, sizeof d2);
+	static const int32_t slot[3] = { 2, 5, 2 };
+	for (int i = 0; i < 3; i++) {
+		rd[i] = submit(30 + 10 * (uint64_t)i + (i == 2) * 20, 3, 3, NR_UR_READ, 0x10 + (uint64_t)i, slot[i]);
+		rd[i].ring = 0x5000;
+		rd[i].sqe_flags = IOR_ASYNC_FIXED;
+		rdd[i] = done(rd[i].h.ts + 1, 3, 3, NR_UR_READ, 0x10 + (uint64_t)i, 7);
+		if (i == 2) {
+			push(r, 0, &cl, IOR_REC_ASYNC_SUBMIT_BASE);
+			push(r, 0, &cld, sizeof cld);
+		}
+		push(r, 0, &rd[i], IOR_REC_ASYNC_SUBMIT_BASE);
+		push(r, 0, &rdd[i], sizeof rdd[i]);
+	}
+	push(r, 0, &ac, IOR_REC_ASYNC_SUBMIT_BASE);
+	push(r, 0, &acd, sizeof acd);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 7);
+	CHECK_EQ_STR(r->g.path[0], "/work/one");
+	CHECK_EQ_INT(r->g.p[0].fd, -1);
+	CHECK_EQ_INT(r->g.p[0].ret, 0);
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 0, &fl), ""); /* no fd entered */
+	CHECK_EQ_STR(r->g.path[1], "/two");
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 5, &fl), "");
+	CHECK_EQ_STR(r->g.path[2], "/work/one"); /* fixed slot 2 */
+	CHECK_EQ_STR(r->g.path[3], "/two");      /* the slot the kernel picked */
+	CHECK_EQ_STR(r->g.path[4], "/work/one"); /* the close names its slot */
+	CHECK_EQ_INT(r->g.p[4].fd, -1);
+	CHECK_EQ_STR(r->g.path[5], "");          /* slot 2 after its close */
+	CHECK_EQ_STR(r->g.path[6], "socket:TCP"); /* the listener's connection, in slot 1 */
+	/* in flight on a slot: listed with the slot's file, no fd */
+	struct ior_rec_async_submit hang = submit(90, 3, 3, NR_UR_READ, 0x40, 5);
+	struct ior_in_flight f[2];
+	struct ior_pair_stats st;
+	hang.ring = 0x5000;
+	hang.sqe_flags = IOR_ASYNC_FIXED;
+	push(r, 0, &hang, IOR_REC_ASYNC_SUBMIT_BASE);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(ior_pair_in_flight(r->pr, f, 2), 1);
+	CHECK_EQ_INT(f[0].fd, -1);
+	CHECK_EQ_STR(f[0].path, "/two");
+	ior_pair_get_stats(r->pr, &st);
+	CHECK_EQ_INT(st.async_in_flight, 1);
+	CHECK_EQ_INT(st.t.in_flight, 1);
+	rig_free(r);
+}
+
 int main(void)
 {
 	RUN(enter_and_exit_on_different_cpus_exit_first);
+	RUN(async_path_ops_named_like_their_syscalls);
+	RUN(async_direct_descriptors_fill_the_ring_table);
 	RUN(long_paths_whole_and_cut);
 	RUN(unpaired_overwritten_mismatched_counted);
 	RUN(thread_reuse_after_exit_starts_fresh);
