@@ -609,6 +609,19 @@ uint64_t ior_rec_writer_bytes(const struct ior_rec_writer *w)
 	return w->bytes_written;
 }
 
+/* The trailer: END and the session's counts. */
+static uint8_t *put_end(uint8_t *o, const struct ior_trace_totals *t)
+{
+	*o++ = OP_END;
+	o = put_varint(o, t->pairs);
+	o = put_varint(o, t->pairs_seen);
+	o = put_varint(o, t->lost);
+	o = put_varint(o, t->unpaired_exits);
+	o = put_varint(o, t->overwritten_enters);
+	o = put_varint(o, t->in_flight);
+	return put_varint(o, t->summarized);
+}
+
 int ior_rec_writer_close(struct ior_rec_writer *w, const struct ior_trace_totals *totals,
 			 char *err, size_t errlen)
 {
@@ -622,14 +635,7 @@ int ior_rec_writer_close(struct ior_rec_writer *w, const struct ior_trace_totals
 		rc = flush_frame(w, 0);
 	if (!rc) {
 		uint8_t *o = w->raw + w->raw_len;
-		*o++ = OP_END;
-		o = put_varint(o, t.pairs);
-		o = put_varint(o, t.pairs_seen);
-		o = put_varint(o, t.lost);
-		o = put_varint(o, t.unpaired_exits);
-		o = put_varint(o, t.overwritten_enters);
-		o = put_varint(o, t.in_flight);
-		o = put_varint(o, t.summarized);
+		o = put_end(o, &t);
 		w->raw_len = (size_t)(o - w->raw);
 		rc = flush_frame(w, 0);
 	}
@@ -785,14 +791,7 @@ int ior_rec_trailer_frame(const struct ior_trace_totals *totals, const struct io
 		uint8_t *o = w->raw;
 		if (trigger)
 			o = put_trigger(o, trigger);
-		*o++ = OP_END;
-		o = put_varint(o, t.pairs);
-		o = put_varint(o, t.pairs_seen);
-		o = put_varint(o, t.lost);
-		o = put_varint(o, t.unpaired_exits);
-		o = put_varint(o, t.overwritten_enters);
-		o = put_varint(o, t.in_flight);
-		o = put_varint(o, t.summarized);
+		o = put_end(o, &t);
 		w->raw_len = (size_t)(o - w->raw);
 		rc = frame_copy(w, buf, len);
 	}
