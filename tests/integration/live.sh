@@ -241,7 +241,7 @@ fi
 
 # ---- usage errors ----------------------------------------------------------
 bad=""
-for args in "-live -nohttp" "-live -fields=bogus" "-live -count=bogus" "-baseline x.ior.zst" \
+for args in "-live -nohttp" "-live -fields=bogus" "-live -count=bogus" "-flamegraph -baseline x.ior.zst" \
 	"-live -baseline x.ior.zst -normalize=bogus"; do
 	# shellcheck disable=SC2086
 	timeout 10 "$IOR" $args -duration 1 >"$T/usage.out" 2>"$T/usage.err"

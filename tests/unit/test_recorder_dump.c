@@ -164,13 +164,13 @@ TEST(dump_holds_before_and_after)
 TEST(a_storm_makes_one_dump)
 {
 	struct ior_trigger trig;
-	struct ior_recorder *r = recorder("poll>3ms", 2 * S, 100 * MS, 0, &trig, tmpdir);
+	struct ior_recorder *r = recorder("fsync>3ms", 2 * S, 100 * MS, 0, &trig, tmpdir);
 	struct feed f = { ior_recorder_sink(r), ior_mono_ns(), 0 };
 	char path[600];
 
 	run_for(&f, 500);
-	for (int i = 0; i < 1000; i++) { /* 1000 slow polls in 1.5 s, within the 2 s cooldown */
-		struct ior_event_pair p = pair(f.t, 4 * MS, "poll", 0);
+	for (int i = 0; i < 1000; i++) { /* 1000 slow fsyncs in 1.5 s, within the 2 s cooldown */
+		struct ior_event_pair p = pair(f.t, 4 * MS, "fsync", 0);
 		f.sink.pair(f.sink.ctx, &p);
 		f.t += 3 * MS / 2; /* overlapping: as several threads would make them */
 		if (i % 20 == 0)
@@ -183,10 +183,10 @@ TEST(a_storm_makes_one_dump)
 
 	/* no cooldown: -max-dumps 2 stops at two and says so once */
 	said[0] = 0;
-	r = recorder("poll>3ms,cooldown=1ms", 2 * S, 100 * MS, 2, &trig, tmpdir);
+	r = recorder("fsync>3ms,cooldown=1ms", 2 * S, 100 * MS, 2, &trig, tmpdir);
 	f = (struct feed){ ior_recorder_sink(r), ior_mono_ns(), 0 };
 	for (int i = 0; i < 1000; i++) {
-		struct ior_event_pair p = pair(f.t, 4 * MS, "poll", 0);
+		struct ior_event_pair p = pair(f.t, 4 * MS, "fsync", 0);
 		f.sink.pair(f.sink.ctx, &p);
 		f.t += 10 * MS;
 		f.sink.tick(f.sink.ctx, f.t);
