@@ -32,6 +32,7 @@
 #include "bpf/uring.h"
 #include "bpf/aio.h"
 #include "bpf/uring_files.h"
+#include "bpf/block.h"
 
 /* ---- syscall enter ---------------------------------------------------- */
 
@@ -507,6 +508,48 @@ SEC("tracepoint/syscalls/sys_exit_io_getevents")
 int ior_aio_getevents_exit(struct sys_exit_ctx *ctx)
 {
 	return aio_getevents_exit(ctx);
+}
+
+/* ---- block requests ---------------------------------------------------- */
+
+/* block_io_start (6.5+) runs in the submitter's context for every
+ * accounted request; insert and issue catch the others (and give the
+ * queue and device times). trace/probe.c attaches those this kernel has. */
+SEC("tracepoint/block/block_io_start")
+int ior_blk_start(void *ctx)
+{
+	return block_on ? blk_seen(ctx, BLK_START) : 0;
+}
+
+SEC("tracepoint/block/block_rq_insert")
+int ior_blk_insert(void *ctx)
+{
+	return block_on ? blk_seen(ctx, BLK_INSERT) : 0;
+}
+
+SEC("tracepoint/block/block_rq_issue")
+int ior_blk_issue(void *ctx)
+{
+	return block_on ? blk_seen(ctx, BLK_ISSUE) : 0;
+}
+
+SEC("tracepoint/block/block_rq_merge")
+int ior_blk_merge(void *ctx)
+{
+	return block_on ? blk_merged(ctx) : 0;
+}
+
+SEC("tracepoint/block/block_rq_complete")
+int ior_blk_complete(void *ctx)
+{
+	return block_on ? blk_complete(ctx) : 0;
+}
+
+/* The page cache: folios a traced thread added (a read's misses). */
+SEC("tracepoint/filemap/mm_filemap_add_to_page_cache")
+int ior_cache_add(void *ctx)
+{
+	return cache_on ? cache_add(ctx) : 0;
 }
 
 /* ---- flush and the bench's empty programs ----------------------------- */

@@ -38,6 +38,7 @@ static const struct ior_flag flag_table[] = {
 	{ "pid", IOR_FLAG_INT, &opts.pid, "trace only this process id, until it exits (-follow: and its descendants)" },
 	{ "tid", IOR_FLAG_INT, &opts.tid, "trace only this thread id, until it exits" },
 	{ "follow", IOR_FLAG_BOOL, &opts.follow, "with -pid: also trace the processes it has and makes, until all of them exited" },
+	{ "noblock", IOR_FLAG_BOOL, &opts.no_block, "do not trace block requests (the device table, device time and requests of each pair)" },
 	{ "u", IOR_FLAG_STRING, &opts.user, "with -- CMD: run CMD as this user (a name or a uid; default: the user who ran sudo, else ior's)" },
 	{ "comm", IOR_FLAG_STRING, &opts.comm, "trace only commands whose name contains this" },
 	{ "path", IOR_FLAG_STRING, &opts.path, "show only events whose path contains this" },
@@ -51,6 +52,7 @@ static const struct ior_flag flag_table[] = {
 	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q; -recorder: never)" },
 	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two, 64K to 1G: 1M, 8M (default 8M, less on machines with more than 4 CPUs)" },
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
+	{ "plainDevice", IOR_FLAG_BOOL, &opts.plain_device, "-plain with four more columns: deviceNs, requests, deviceBytes (the pair's block requests), cachePages (pages it added to the page cache)" },
 	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },
 	{ "flamegraph", IOR_FLAG_BOOL, &opts.flamegraph, "record every pair to HOST-NAME-TIME.ior.zst" },
 	{ "parquet", IOR_FLAG_STRING, &opts.parquet, "also write every pair to this Parquet file (written as FILE.tmp, renamed when complete)" },
@@ -66,8 +68,8 @@ static const struct ior_flag flag_table[] = {
 	{ "summary", IOR_FLAG_BOOL, &opts.summary, "at the end, print per syscall, file and process: calls, errors, bytes, time, latency percentiles (stdout; stderr with -plain; with -ior: of the recording)" },
 	{ "tui", IOR_FLAG_BOOL, &opts.tui, "the terminal dashboard (what bare ior opens on a terminal); with -ior: of the recording" },
 	{ "ior", IOR_FLAG_STRING, &opts.ior_file, "read this recording (.ior.zst) instead of tracing; A,B,... or a directory: several, merged into one flamegraph" },
-	{ "fields", IOR_FLAG_STRING, &opts.fields, "flamegraph stack, bottom up: comm,path,tracepoint,pid,tid,flags,family,host (the recording's),timeout (of waits),where (io_uring ops: inline, io-wq, poll)" },
-	{ "count", IOR_FLAG_STRING, &opts.count, "flamegraph weight: count, duration, durationToPrev, bytes" },
+	{ "fields", IOR_FLAG_STRING, &opts.fields, "flamegraph stack, bottom up: comm,path,tracepoint,pid,tid,flags,family,host (the recording's),timeout (of waits),where (io_uring ops: inline, io-wq, poll),device (of its block requests),cache (a read's hit, partial or miss)" },
+	{ "count", IOR_FLAG_STRING, &opts.count, "flamegraph weight: count, duration, durationToPrev, bytes, devicetime" },
 	{ "flamegraphJson", IOR_FLAG_BOOL, &opts.flamegraph_json, "also write the flamegraph tree as JSON" },
 	{ "iorWatchInterval", IOR_FLAG_DURATION, &opts.watch_interval_ns, "regenerate when the recording changes, checking this often" },
 	{ "http", IOR_FLAG_STRING, &opts.http_addr, "serve on ADDR:PORT (default 127.0.0.1, a free port); every URL carries a secret token" },
@@ -233,6 +235,12 @@ int main(int argc, char **argv)
 				"(ior parquet FILE converts one)\n", ior_cmd_trace_only_output(&opts));
 		return 2;
 	}
+	if (opts.plain_device && (opts.ior_file || opts.no_block)) {
+		fprintf(stderr, "ior: -plainDevice shows the block requests of a live trace: drop %s\n",
+			opts.ior_file ? "-ior (recordings keep the device table only)" : "-noblock");
+		return 2;
+	}
+	opts.plain |= opts.plain_device;
 	if (opts.ior_file && opts.summary && opts.plain) {
 		fprintf(stderr, "ior: -ior with -plain replays the recording as CSV, with -summary it prints its "
 				"tables: use one of them\n");

@@ -51,6 +51,8 @@ enum ior_rec_kind {
 	IOR_REC_ASYNC_SUBMIT = 8, /* struct ior_rec_async_submit: an async op was taken */
 	IOR_REC_ASYNC_DONE = 9,   /* struct ior_rec_async_done: it completed */
 	IOR_REC_URING_FILES = 10, /* struct ior_rec_uring_files: a ring's registered files changed */
+	IOR_REC_BLOCK = 11,       /* struct ior_rec_block: a block request completed */
+	IOR_REC_CACHE = 12,       /* struct ior_rec_cache: the head's thread added pages to the page cache */
 };
 
 struct ior_rec_head {
@@ -241,6 +243,52 @@ struct ior_uring_args_off {
 	__u32 flags, flags_size;      /* flags_size 4 or 8 */
 	__u32 slot;                   /* a direct descriptor's file_slot */
 	__u32 fd;                     /* a close's fd (others: the request's cqe.fd) */
+};
+
+/* A block request, sent at its completion (block:block_rq_complete):
+ * h.pid/h.tid is the thread that was running when the request was first
+ * seen (block_io_start on 6.5+, else block_rq_insert, else
+ * block_rq_issue): the submitter; 0 when it was first seen at its
+ * completion (started before the trace). h.ts is the completion.
+ * start_ns: first seen; insert_ns: queued (0: never inserted); issue_ns:
+ * sent to the device (0: never issued, a flush sequence's empty write).
+ * dev is the whole disk's (the kernel's major << 20 | minor); bytes are
+ * those completed. rwbs as the kernel spells it (blk_fill_rwbs): at the
+ * first sighting and at completion (the flush machinery clears PREFLUSH
+ * between). */
+struct ior_rec_block {
+	struct ior_rec_head h;
+	__u64 start_ns;
+	__u64 insert_ns;
+	__u64 issue_ns;
+	__u64 sector;
+	__u32 dev;
+	__u32 bytes;
+	__s32 error;
+	__u32 pad;
+	char rwbs_start[8];
+	char rwbs[8];
+	char comm[IOR_COMM_LEN]; /* the submitter's */
+};
+
+/* filemap:mm_filemap_add_to_page_cache, by a traced thread: a folio of
+ * pages (1 << order; 1 on kernels whose record has no order) of the file
+ * (dev, ino) at index entered the page cache. */
+struct ior_rec_cache {
+	struct ior_rec_head h;
+	__u64 ino;
+	__u64 index;
+	__u32 dev;
+	__u32 pages;
+};
+
+/* A block request in flight (bpf.c "blk_reqs"): the tracepoints carry no
+ * request pointer, so one is known by its disk, first sector and
+ * operation letter (R, W, D, F, N). */
+struct ior_blk_key {
+	__u32 dev;
+	__u32 op;
+	__u64 sector;
 };
 
 /* A new process (child_pid == child_tid) or thread (child_pid == h.pid). */

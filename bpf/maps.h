@@ -72,6 +72,19 @@ const volatile __u32 filename_name_off = 0;
 const volatile __u32 uring_sq_on = 0;
 const volatile __u32 uring_ctx_sqd_off = 0, uring_sqd_thread_off = 0, task_leader_off = 0;
 
+/* The block tracepoints' records (trace/kfields.c, from the kernel's
+ * BTF or tracefs): block_rq_insert/issue and block_io_start share one
+ * layout, block_rq_complete has its own. block_on when understood. */
+const volatile __u32 block_on = 0;
+const volatile __u32 blk_dev_off = 0, blk_sector_off = 0, blk_rwbs_off = 0;
+const volatile __u32 blk_c_dev_off = 0, blk_c_sector_off = 0, blk_c_nr_sector_off = 0;
+const volatile __u32 blk_c_error_off = 0, blk_c_rwbs_off = 0;
+
+/* filemap:mm_filemap_add_to_page_cache's record (trace/kfields.c);
+ * cache_order_off ~0: no order field (one page per event). */
+const volatile __u32 cache_on = 0;
+const volatile __u32 cache_ino_off = 0, cache_index_off = 0, cache_dev_off = 0, cache_order_off = ~0u;
+
 /* Counted here because nothing else would tell: path pointers that could
  * not be remembered between enter and exit (path_args full), and records
  * dropped because the CPU's batch was in use by a program this one
@@ -104,6 +117,11 @@ __u64 aio_unread = 0;
 /* Registered-file slots past IOR_URING_FILES_MAX in one call, and calls
  * that could not be remembered from enter to exit: fixed files unnamed. */
 __u64 uring_files_unread = 0;
+/* Block requests blk_reqs had no room for (their completions are not
+ * attributed: counted in blk_unstarted), and completions of requests
+ * never seen starting (begun before the trace, or not remembered). */
+__u64 blk_full = 0;
+__u64 blk_unstarted = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -228,5 +246,28 @@ struct {
 	__type(value, struct uring_reg);
 } uring_regs SEC(".maps");
 
-#endif
+/* Block requests in flight, from their first sighting to their
+ * completion (bpf/block.h). Bounded: counted in blk_full. */
+struct ior_blk_start {
+	__u64 pid_tgid;
+	__u64 start_ns, insert_ns, issue_ns;
+	char rwbs[8];
+	char comm[IOR_COMM_LEN];
+};
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct ior_blk_key);
+	__type(value, struct ior_blk_start);
+} blk_reqs SEC(".maps");
+
+/* Per device, the latest request waiting for a flush (bpf/block.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct ior_blk_start);
+} blk_flush_owners SEC(".maps");
+
+#endif

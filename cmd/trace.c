@@ -700,7 +700,8 @@ static int open_session(struct trace *t)
 		.probe = { .object = ior_bpf_object, .object_size = (size_t)(ior_bpf_object_end - ior_bpf_object),
 			   .pid = t->run.follow ? -1 : o->pid, .tid = o->tid, .comm = o->comm, .sel = t->sel,
 			   .follow = t->run.follow,
-			   .verbose = o->verbose, .empty = o->bench_empty, .detached = o->bench_detached },
+			   .verbose = o->verbose, .empty = o->bench_empty, .detached = o->bench_detached,
+			   .no_block = o->no_block },
 		.path_filter = o->path, .ring_bytes = ring_bytes(o),
 	};
 	int r = ior_cmd_select(o, t->sel);
@@ -718,7 +719,7 @@ static int open_csv(struct trace *t)
 {
 	int r = -ENOMEM;
 
-	if (!(t->csv = ior_csv_out_new(stdout, t->esc, stderr)) ||
+	if (!(t->csv = ior_csv_out_new(stdout, t->esc, stderr, t->o->plain_device)) ||
 	    (r = ior_session_add_sink(t->session, ior_csv_out_sink(t->csv))))
 		return t->err[0] = 0, fail(t, r, "setting up the CSV output");
 	return 0;

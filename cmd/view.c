@@ -205,6 +205,49 @@ static int escape_from_opts(const struct ior_opts *o, enum ior_escape *esc)
 	return -1;
 }
 
+/* The recording's block requests go to the device table, its device
+ * names (the recording host's) to the report. */
+struct rec_devices {
+	struct ior_stats *s;
+	const struct ior_flame_spec *filter; /* a request is kept when its submitter and file match */
+	uint32_t dev[256];
+	char name[256][64];
+	unsigned n;
+	char unnamed[32];
+};
+
+static int rec_block(void *ctx, const struct ior_block_req *b)
+{
+	struct rec_devices *d = ctx;
+	struct ior_event_pair who = { .pid = b->pid, .tid = b->tid, .comm = b->comm, .path = b->path, .path2 = "" };
+
+	if (ior_flame_spec_match(d->filter, &who))
+		ior_stats_add_block(d->s, b);
+	return 0;
+}
+
+static int rec_devname(void *ctx, uint32_t dev, const char *name)
+{
+	struct rec_devices *d = ctx;
+
+	if (d->n < 256) {
+		d->dev[d->n] = dev;
+		snprintf(d->name[d->n++], sizeof d->name[0], "%s", name);
+	}
+	return 0;
+}
+
+static const char *rec_dev_name(void *ctx, uint32_t dev)
+{
+	struct rec_devices *d = ctx;
+
+	for (unsigned i = 0; i < d->n; i++)
+		if (d->dev[i] == dev)
+			return d->name[i];
+	snprintf(d->unnamed, sizeof d->unnamed, "%u:%u", dev >> 20, dev & 0xfffff);
+	return d->unnamed;
+}
+
 /* A dump's first lines: what fired it and when, the time its pairs
  * cover around it (first enter .. last exit), and the pair. */
 static void print_trigger(const struct ior_rec_reader *r, uint64_t first, uint64_t last, enum ior_escape esc,
@@ -262,6 +305,14 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 		fprintf(stderr, "ior: %s: cannot summarize: %s\n", file, strerror(-rc));
 		return 1;
 	}
+	struct rec_devices *devs = calloc(1, sizeof *devs);
+	if (devs) {
+		devs->s = s;
+		devs->filter = &filter;
+		ior_rec_reader_block_hooks(r, &(struct ior_rec_block_hooks){ rec_block, rec_devname, devs });
+	}
+	cfg.dev_name = rec_dev_name;
+	cfg.dev_ctx = devs;
 	uint64_t first = UINT64_MAX, last = 0;
 	while ((rc = ior_rec_read(r, &p)) == 1) {
 		uint64_t end = p.summary ? p.end_ns : p.enter_ns + p.duration_ns;
@@ -271,6 +322,8 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 			ior_stats_add(s, &p); /* out of memory: the report says so */
 	}
 	int status = finish_reading(file, r, rc, false) ? 1 : 0;
+	if (!devs)
+		cfg.dev_name = NULL;
 	if (!status)
 		print_trigger(r, first, last, cfg.esc, stdout);
 	if (!status && ((rc = ior_stats_report(s, stdout, &cfg)) | fflush(stdout))) {
@@ -279,6 +332,7 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 	}
 	ior_stats_free(s);
 	ior_rec_reader_close(r);
+	free(devs);
 	return status;
 }
 

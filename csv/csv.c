@@ -164,6 +164,27 @@ size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_e
 	return (size_t)(o - row);
 }
 
+void ior_csv_write_device_header(FILE *out)
+{
+	fputs("durationToPrevNs,durationNs,comm,pid.tid,name,ret,file,deviceNs,requests,deviceBytes,cachePages\n", out);
+}
+
+size_t ior_csv_add_device(char *row, size_t len, const struct ior_event_pair *p)
+{
+	struct ior_text_buf b = { row, len ? len - 1 : 0, IOR_CSV_ROW_MAX, 0, 0 };
+
+	ior_text_put(&b, ",", 1);
+	ior_text_put_u64(&b, p->device_ns);
+	ior_text_put(&b, ",", 1);
+	ior_text_put_u64(&b, p->blk_requests);
+	ior_text_put(&b, ",", 1);
+	ior_text_put_u64(&b, p->blk_bytes);
+	ior_text_put(&b, ",", 1);
+	ior_text_put_u64(&b, p->cache_pages);
+	ior_text_put(&b, "\n", 1);
+	return b.len;
+}
+
 void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_escape esc)
 {
 	static char row[ROW_MAX];

@@ -26,4 +26,13 @@ void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_esca
 /* The same row into row[0..IOR_CSV_ROW_MAX), not NUL-terminated; returns
  * its length. For callers that batch rows themselves. */
 size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_escape esc);
+/* -plainDevice: four more columns after file (pair/event_pair.h): the
+ * pair's block requests, deviceNs (time any of them was at the device,
+ * at most durationNs), requests, deviceBytes; and cachePages, the pages
+ * it added to the page cache. */
+void ior_csv_write_device_header(FILE *out);
+/* Appends them to a row formatted above (len bytes, ending in its
+ * newline); returns the new length (IOR_CSV_ROW_MAX holds it). */
+size_t ior_csv_add_device(char *row, size_t len, const struct ior_event_pair *p);
+
 #endif

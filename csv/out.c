@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "csv/out.h"
@@ -11,6 +12,7 @@ _Static_assert(BUF_BYTES > IOR_CSV_ROW_MAX, "a row fits the buffer");
 struct ior_csv_out {
 	FILE *out, *notes;
 	enum ior_escape esc;
+	bool device;           /* -plainDevice's columns */
 	int error;             /* errno of the first failed write */
 	uint64_t rows_since_flush, flushed_ns;
 	uint64_t summarized;   /* pairs summarized since the last note */
@@ -51,7 +53,10 @@ static void pair(void *ctx, const struct ior_event_pair *p)
 		return;
 	if (BUF_BYTES - c->len < IOR_CSV_ROW_MAX)
 		write_buf(c);
-	c->len += ior_csv_format_pair(c->buf + c->len, p, c->esc);
+	size_t n = ior_csv_format_pair(c->buf + c->len, p, c->esc);
+	if (c->device)
+		n = ior_csv_add_device(c->buf + c->len, n, p);
+	c->len += n;
 	c->rows_since_flush++;
 }
 
@@ -74,7 +79,7 @@ static int tick(void *ctx, uint64_t now)
 	return -c->error;
 }
 
-struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes)
+struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes, bool device)
 {
 	struct ior_csv_out *c = calloc(1, sizeof *c);
 
@@ -83,13 +88,17 @@ struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes)
 	c->out = out;
 	c->notes = notes;
 	c->esc = esc;
-	ior_csv_write_header(out);
+	c->device = device;
+	if (device)
+		ior_csv_write_device_header(out);
+	else
+		ior_csv_write_header(out);
 	return c;
 }
 
 struct ior_sink ior_csv_out_sink(struct ior_csv_out *c)
 {
-	return (struct ior_sink){ pair, tick, c };
+	return (struct ior_sink){ pair, tick, c, NULL };
 }
 
 int ior_csv_out_close(struct ior_csv_out *c)

@@ -6,6 +6,7 @@
 #ifndef IOR_CSV_OUT_H
 #define IOR_CSV_OUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "csv/csv.h"
@@ -13,8 +14,9 @@
 
 struct ior_csv_out;
 
-/* Writes the header to out. NULL on allocation failure. */
-struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes);
+/* Writes the header to out; device: -plainDevice's columns too
+ * (csv/csv.h). NULL on allocation failure. */
+struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes, bool device);
 struct ior_sink ior_csv_out_sink(struct ior_csv_out *c);
 /* Flushes; returns 0 or the first write's -errno (-EPIPE: the reader left). */
 int ior_csv_out_close(struct ior_csv_out *c);

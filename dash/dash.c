@@ -140,7 +140,7 @@ static void sink_pair(void *ctx, const struct ior_event_pair *p)
 
 struct ior_sink ior_dash_sink(struct ior_dash *d)
 {
-	return (struct ior_sink){ sink_pair, NULL, d };
+	return (struct ior_sink){ sink_pair, NULL, d, NULL };
 }
 
 void ior_dash_set_losses(struct ior_dash *d, const struct ior_dash_losses *l)

@@ -253,6 +253,8 @@ static inline uint64_t weight(enum ior_flame_metric m, const struct ior_event_pa
 		return p->gap_ns;
 	case IOR_METRIC_BYTES:
 		return p->bytes;
+	case IOR_METRIC_DEVICE_TIME:
+		return p->device_ns;
 	default:
 		return ior_pair_count(p);
 	}

@@ -14,6 +14,7 @@
  *               wait for ever), "(no timeout)" for other syscalls */
 #include "field.h"
 #include "flame.h"
+#include "pair/devname.h"
 #include "syscalls/open_flags.h"
 #include "text/escape.h"
 #include "rec/rec.h"
@@ -201,6 +202,34 @@ static int host_frames(struct ior_flame_frames *out, const char *s, uint64_t v)
 	return frame_str(out, *s ? s : "(unknown host)");
 }
 
+/* device: the disk its requests went to, named as this host names it
+ * (pair/devname.h); 0: none. */
+static uint64_t device_number(const struct ior_event_pair *p)
+{
+	return p->blk_dev;
+}
+
+static int device_frames(struct ior_flame_frames *out, const char *s, uint64_t dev)
+{
+	char name[64];
+	(void)s;
+	return frame_str(out, dev ? ior_devname((uint32_t)dev, name, sizeof name) : "(no device)");
+}
+
+/* cache: a read's page-cache outcome (event_pair.h); other pairs have none */
+static uint64_t cache_number(const struct ior_event_pair *p)
+{
+	const struct ior_syscall *s = ior_sys(p->sys);
+	return ior_pair_cache_kind(p, s && s->cls == IOR_SC_READ);
+}
+
+static int cache_frames(struct ior_flame_frames *out, const char *s, uint64_t kind)
+{
+	static const char *const names[] = { "(not a read)", "cache hit", "cache partial", "cache miss" };
+	(void)s;
+	return frame_str(out, kind < 4 ? names[kind] : "?");
+}
+
 const struct ior_flame_field ior_flame_fields[] = {
 	{ "comm", .text = comm_text, .text_id = comm_id, .frames = comm_frames },
 	{ "path", .text = path_text, .text_id = path_id, .frames = path_frames },
@@ -211,6 +240,8 @@ const struct ior_flame_field ior_flame_fields[] = {
 	{ "family", .number = family_number, .frames = family_frames },
 	{ "host", .text = host_text, .text_id = host_id, .frames = host_frames, .per_source = true },
 	{ "timeout", .number = timeout_number, .frames = timeout_frames },
+	{ "device", .number = device_number, .frames = device_frames },
+	{ "cache", .number = cache_number, .frames = cache_frames },
 	{ "where", .number = where_number, .frames = where_frames },
 };
 const unsigned ior_flame_nfields = sizeof ior_flame_fields / sizeof *ior_flame_fields;

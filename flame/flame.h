@@ -30,9 +30,10 @@ enum ior_flame_metric {
 	IOR_METRIC_DURATION,       /* durationNs */
 	IOR_METRIC_DURATION_TO_PREV, /* durationToPrevNs */
 	IOR_METRIC_BYTES,          /* bytes */
+	IOR_METRIC_DEVICE_TIME,    /* device_ns: the time its block requests were at the device */
 };
 
-#define IOR_FLAME_MAX_FIELDS 10 /* at least the number of fields */
+#define IOR_FLAME_MAX_FIELDS 12 /* at least the number of fields */
 
 /* What to aggregate and which pairs to keep (the live filters). */
 struct ior_flame_spec {

@@ -67,7 +67,7 @@ static void sink_pair(void *ctx, const struct ior_event_pair *p)
 
 struct ior_sink ior_flame_live_sink(struct ior_flame_live *l)
 {
-	return (struct ior_sink){ sink_pair, NULL, l };
+	return (struct ior_sink){ sink_pair, NULL, l, NULL };
 }
 
 uint64_t ior_flame_live_failed(const struct ior_flame_live *l)

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-static const char *metric_names[] = { "count", "duration", "durationToPrev", "bytes" };
+static const char *metric_names[] = { "count", "duration", "durationToPrev", "bytes", "devicetime" };
 
 const char *ior_flame_metric_name(enum ior_flame_metric m)
 {

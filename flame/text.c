@@ -36,6 +36,7 @@ void ior_flame_format_value(char *buf, size_t len, enum ior_flame_metric m, uint
 	}
 	case IOR_METRIC_DURATION:
 	case IOR_METRIC_DURATION_TO_PREV:
+	case IOR_METRIC_DEVICE_TIME:
 		if (v < 1000000000000ull)
 			snprintf(buf, len, "%.3f ms", (double)v / 1e6);
 		else

@@ -37,9 +37,36 @@ struct ior_event_pair {
 	int64_t timeout_ns;
 	/* Where an io_uring op ran (bpf/event.h enum ior_async_where: 1
 	 * inline, 2 an io-wq worker, 3 armed for poll); 0 for syscalls,
-	 * libaio, summary rows, and recordings before version 4. */
+	 * libaio, summary rows, and recordings before version 5. */
 	uint8_t where;
+	/* Block requests its thread submitted inside it that completed
+	 * before it returned (pair/block.h): how many, their bytes, and the
+	 * time any of them was at the device (overlaps once; at most
+	 * duration_ns). 0 when none or not traced (-noblock, summaries). */
+	uint32_t blk_requests;
+	uint64_t blk_bytes;
+	uint64_t device_ns;
+	uint32_t blk_dev;     /* the device of its last request (major << 20 | minor), 0 none */
+	/* Pages its thread added to the page cache while inside it
+	 * (filemap:mm_filemap_add_to_page_cache: a folio counts its pages):
+	 * a read's misses and the readahead it started. 0 when none or not
+	 * traced. */
+	uint64_t cache_pages;
 };
+
+enum ior_cache_kind { IOR_CACHE_NONE, IOR_CACHE_HIT, IOR_CACHE_PARTIAL, IOR_CACHE_MISS };
+
+/* A read that returned bytes: a hit when it added no page, a miss when it
+ * added at least the 4 KiB pages its bytes take, else partial; NONE for
+ * a pair that read nothing (is_read: the caller knows its class). */
+static inline enum ior_cache_kind ior_pair_cache_kind(const struct ior_event_pair *p, int is_read)
+{
+	if (!is_read || !p->bytes || p->summary)
+		return IOR_CACHE_NONE;
+	if (!p->cache_pages)
+		return IOR_CACHE_HIT;
+	return p->cache_pages >= (p->bytes + 4095) / 4096 ? IOR_CACHE_MISS : IOR_CACHE_PARTIAL;
+}
 
 /* The name of a pair's where ("inline", "io-wq", "poll"), NULL for 0 or
  * a value no kernel sends. */

@@ -23,6 +23,7 @@ struct tid_st {
 	uint64_t enter_ts, last_exit;
 	int64_t fd;
 	uint64_t flags, aux;
+	uint64_t cache_pages; /* page-cache pages the open syscall added */
 	char comm[IOR_COMM_LEN];
 };
 
@@ -51,6 +52,23 @@ struct uring_files {
 	char **slot;
 };
 
+/* A pair's block requests while it is open (pair/block.c): its device
+ * time as disjoint [s, e) intervals, sorted. */
+struct blk_iv {
+	uint64_t s, e;
+};
+
+
+struct blk_acc {
+	uint32_t tid;
+	uint32_t reqs;
+	uint64_t enter_ts; /* of the pair */
+	uint64_t bytes;
+	uint32_t dev;      /* of its last request */
+	struct blk_iv *iv;
+	uint32_t n, cap;
+};
+
 struct ior_pairer {
 	struct ior_pair_cfg cfg;
 	struct tid_st *tids;
@@ -71,6 +89,8 @@ struct ior_pairer {
 	uint32_t ops_mask, nops;
 	struct uring_files *rings; /* few: a process has a ring or two */
 	uint32_t nrings;
+	struct blk_acc *acc; /* open pairs with block requests: few */
+	uint32_t nacc, acc_cap;
 	char raw[2][IOR_PATH_MAX];
 	char path[2][IOR_FD_PATH_MAX];
 };
@@ -119,6 +139,15 @@ void ior_pair_async_close_gone(struct ior_pairer *p, int (*alive)(void *ctx, uin
 			       void *ctx);
 /* Up to max ops in flight into out (unordered); returns how many. */
 size_t ior_pair_async_list(const struct ior_pairer *p, struct ior_in_flight *out, size_t max);
+/* pair/block.c: a completed block request; what the pair of t (being
+ * delivered) was charged; the state, freed. */
+void ior_pair_block(struct ior_pairer *p, const char *rec, size_t len);
+void ior_pair_block_exit(struct ior_pairer *p, const struct tid_st *t, struct ior_event_pair *e);
+void ior_pair_block_free(struct ior_pairer *p);
+void ior_pair_block_forget(struct ior_pairer *p, uint32_t tid);
+void ior_pair_cache(struct ior_pairer *p, const char *rec, size_t len);
+/* pair/pair.c: the state of tid, or NULL. */
+struct tid_st *tid_lookup(struct ior_pairer *p, uint32_t tid);
 void ior_pair_learn_unpaired_open(struct ior_pairer *p, const struct exit_base *x, const char *rec,
 				  size_t len);
 

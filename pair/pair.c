@@ -36,6 +36,7 @@ void ior_pair_free(struct ior_pairer *p)
 	if (!p)
 		return;
 	ior_pair_async_free(p);
+	ior_pair_block_free(p);
 	free(p->tids);
 	free(p);
 }
@@ -48,6 +49,11 @@ static struct tid_st *tid_find(struct ior_pairer *p, uint32_t tid)
 		if (p->tids[i].tid == tid)
 			return &p->tids[i];
 	}
+}
+
+struct tid_st *tid_lookup(struct ior_pairer *p, uint32_t tid)
+{
+	return tid_find(p, tid);
 }
 
 static struct tid_st *tid_insert_slot(struct tid_st *tab, uint32_t mask, uint32_t tid)
@@ -103,6 +109,8 @@ static void tid_delete(struct ior_pairer *p, uint32_t tid)
 		return;
 	if (s->open)
 		p->st.enters_at_thread_exit++;
+	if (p->nacc)
+		ior_pair_block_forget(p, tid);
 	i = j = (uint32_t)(s - p->tids);
 	memset(s, 0, sizeof *s);
 	p->count--;
@@ -149,6 +157,7 @@ static void on_enter(struct ior_pairer *p, const void *rec, size_t len)
 	s->fd = e.fd;
 	s->flags = e.flags;
 	s->aux = e.aux;
+	s->cache_pages = 0;
 	memcpy(s->comm, e.comm, sizeof s->comm);
 	s->comm[sizeof s->comm - 1] = 0;
 }
@@ -248,6 +257,9 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	};
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && x.ret > 0)
 		e.bytes = (uint64_t)x.ret;
+	if (p->nacc)
+		ior_pair_block_exit(p, t, &e);
+	e.cache_pages = t->cache_pages;
 	ior_pair_name_files(p, s, t, &e, raw0, raw1);
 	if (p->has_net || s->family == IOR_FAM_Polling || s == p->mmsg[0] || s == p->mmsg[1])
 		ior_pair_name_net(p, s, t, &e);
@@ -403,6 +415,12 @@ void ior_pair_feed(struct ior_pairer *p, const void *rec, size_t len)
 		break;
 	case IOR_REC_URING_FILES:
 		ior_pair_uring_files(p, rec, len);
+		break;
+	case IOR_REC_BLOCK:
+		ior_pair_block(p, rec, len);
+		break;
+	case IOR_REC_CACHE:
+		ior_pair_cache(p, rec, len);
 		break;
 	default:
 		p->st.bad_records++;

@@ -8,6 +8,7 @@
 
 #include "bpf/event.h"
 #include "pair/event_pair.h"
+#include "pair/block.h"
 #include "pair/fdtab.h"
 
 #include <stddef.h>
@@ -30,6 +31,11 @@ struct ior_pair_stats {
 	uint64_t mmsg_unread;      /* sendmmsg/recvmmsg messages past IOR_MMSG_MAX: bytes not counted */
 	uint64_t async_fixed;      /* io_uring ops on registered (fixed) files not named */
 	uint64_t uring_slots_cut;  /* registered-file slots past IOR_URING_SLOTS_MAX: not kept */
+	uint64_t blk_requests;     /* block requests completed (pair/block.h) */
+	uint64_t blk_in_pairs;     /* of them, charged to a pair */
+	uint64_t blk_cover_merged; /* a pair's device-time intervals past IOR_BLK_IV_MAX merged (may overcount) */
+	uint64_t cache_pages;      /* page-cache pages traced threads added */
+	uint64_t cache_outside;    /* of them, outside a syscall (page faults of mmaps) */
 	uint64_t async_in_flight;  /* of t.in_flight: async ops (io_uring, libaio) not completed */
 };
 
@@ -61,6 +67,9 @@ struct ior_pair_cfg {
 	 * "" when not known. NULL: paths as opened. */
 	const char *(*canon)(void *ctx, const char *path, uint32_t kdev, uint64_t ino, const char *leaf);
 	void *canon_ctx;
+	/* Every completed block request, with sink_ctx; NULL: none wanted
+	 * (pairs still carry their device time). */
+	void (*block)(void *ctx, const struct ior_block_req *r);
 };
 
 struct ior_pairer;

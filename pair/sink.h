@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "pair/block.h"
 #include "pair/event_pair.h"
 
 struct ior_sink {
@@ -19,6 +20,9 @@ struct ior_sink {
 	 * sink's owner says why when it closes it). NULL: nothing to do. */
 	int (*tick)(void *ctx, uint64_t now_ns);
 	void *ctx;
+	/* Each completed block request (pair/block.h), in time order with
+	 * the pairs; r lives for the call. NULL: not wanted. */
+	void (*block)(void *ctx, const struct ior_block_req *r);
 };
 
 #define IOR_MAX_SINKS 8

@@ -18,7 +18,8 @@
 
 enum {
 	C_TIME, C_HOST, C_BOOT, C_COMM, C_PID, C_TID, C_SYSCALL, C_FAMILY, C_FD, C_RET, C_BYTES,
-	C_FILE, C_FILE2, C_FLAGS, C_IS_ERROR, C_ERRNO, C_DURATION, C_GAP, C_PAIRS, C_TIMEOUT, C_WHERE, NCOLS
+	C_FILE, C_FILE2, C_FLAGS, C_IS_ERROR, C_ERRNO, C_DURATION, C_GAP, C_PAIRS, C_TIMEOUT, C_WHERE,
+	C_DEVICE_NS, C_BLK_REQUESTS, C_BLK_BYTES, C_CACHE_PAGES, NCOLS
 };
 
 static size_t escape(char *dst, size_t cap, const char *s, size_t n)
@@ -50,6 +51,10 @@ static const struct ior_pq_column_def columns[NCOLS] = {
 	[C_PAIRS] = NUM("pairs", IOR_PQ_INT64, false),
 	[C_TIMEOUT] = NUM("timeout_ns", IOR_PQ_INT64, true),
 	[C_WHERE] = STR("where", true, NULL),
+	[C_DEVICE_NS] = NUM("device_ns", IOR_PQ_INT64, false),
+	[C_BLK_REQUESTS] = NUM("block_requests", IOR_PQ_INT64, false),
+	[C_BLK_BYTES] = NUM("block_bytes", IOR_PQ_INT64, false),
+	[C_CACHE_PAGES] = NUM("cache_pages", IOR_PQ_INT64, false),
 };
 
 struct ior_pq_pairs {
@@ -261,6 +266,10 @@ static int add(struct ior_pq_pairs *pp, const struct ior_event_pair *p, const st
 		ior_pq_column_str(c[C_WHERE], where, strlen(where));
 	else
 		ior_pq_column_null(c[C_WHERE]);
+	ior_pq_column_i64(c[C_DEVICE_NS], (int64_t)p->device_ns);
+	ior_pq_column_i64(c[C_BLK_REQUESTS], (int64_t)p->blk_requests);
+	ior_pq_column_i64(c[C_BLK_BYTES], (int64_t)p->blk_bytes);
+	ior_pq_column_i64(c[C_CACHE_PAGES], (int64_t)p->cache_pages);
 	return ior_pq_writer_end_row(pp->w);
 }
 

@@ -18,5 +18,5 @@ static int sink_tick(void *ctx, uint64_t now)
 
 struct ior_sink ior_pq_sink(struct ior_pq_sink *s)
 {
-	return (struct ior_sink){ sink_pair, sink_tick, s };
+	return (struct ior_sink){ sink_pair, sink_tick, s, NULL };
 }

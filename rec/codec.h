@@ -23,6 +23,8 @@ enum {
 	OP_RESET = 0x03, /* forget all strings and thread state */
 	OP_SUMMARY = 0x04, /* a summary row (version 2): rec_write.c, encode_summary */
 	OP_TRIGGER = 0x05, /* version 4, a dump's trailer: what fired it (docs/format.md) */
+	OP_BLOCK = 0x06,   /* a block request (version 6): encode_block */
+	OP_DEVNAME = 0x07, /* a device's name (version 6): varint dev, varint string id */
 	OP_PAIR = 0x80,  /* low bits: PAIR_* */
 };
 
@@ -36,11 +38,14 @@ enum {
 	PAIR_MORE = 0x40, /* version 5: a MORE_* byte follows the EXT byte (or the op) */
 };
 
-/* The MORE byte: fields past the op and EXT bytes' room. Bits it does
- * not define are refused, so a field that needs one more says so with
- * MORE_NEXT (another such byte follows), never with a bit of its own. */
+/* The MORE byte: fields past the op and EXT bytes' room. Bits a
+ * recording's version does not define are refused, so a field that needs
+ * one more says so with MORE_NEXT (another such byte follows), never with
+ * a second meaning of a bit. */
 enum {
-	MORE_WHERE_MASK = 0x03, /* where an io_uring op ran (enum ior_async_where) */
+	MORE_WHERE_MASK = 0x03, /* version 5: where an io_uring op ran (enum ior_async_where) */
+	MORE_DEVICE = 0x04,     /* version 6: varints blk_requests, blk_bytes, device_ns, blk_dev after the timeout */
+	MORE_CACHE = 0x08,      /* version 6: varint cache_pages after those */
 	MORE_NEXT = 0x80,       /* reserved: another MORE byte follows */
 };
 
@@ -72,6 +77,12 @@ enum {
 #define TID_SLOTS 4096u             /* direct-mapped per-thread state */
 
 /* ---- shared state: per thread, strings ---------------------------------- */
+
+/* The MORE bits a recording of this version may set. */
+static inline uint8_t more_known(unsigned version)
+{
+	return version >= 6 ? MORE_WHERE_MASK | MORE_DEVICE | MORE_CACHE : MORE_WHERE_MASK;
+}
 
 enum { RULE_ZERO, RULE_RET, RULE_VALUE };
 

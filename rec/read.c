@@ -47,6 +47,7 @@ struct ior_rec_reader {
 	bool has_trigger;
 	char trig_expr[MAX_TRIGGER + 1], trig_comm[17], trig_path[MAX_STR_LEN + 1];
 	struct codec codec;
+	struct ior_rec_block_hooks hooks; /* block requests, device names (version 6) */
 	/* a series (a directory of rotated recordings): its files in time
 	 * order, read one after the other as one recording */
 	char **series;
@@ -318,7 +319,7 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 		ext = *c->p++;
 	}
 	if (op & PAIR_MORE) {
-		if (c->p >= c->end || (*c->p & ~MORE_WHERE_MASK))
+		if (c->p >= c->end || (*c->p & ~more_known(r->info.version)))
 			return -1;
 		more = *c->p++;
 	}
@@ -348,6 +349,15 @@ static int decode_pair(struct ior_rec_reader *r, struct cur *c, uint8_t op,
 			return -1;
 		p->timeout_ns = unzigzag(gap);
 	}
+	p->blk_requests = p->blk_dev = 0;
+	p->blk_bytes = p->device_ns = p->cache_pages = 0;
+	if (more & MORE_DEVICE) {
+		if (get_u32(c, &p->blk_requests) || get_varint(c, &p->blk_bytes) || get_varint(c, &p->device_ns) ||
+		    get_u32(c, &p->blk_dev))
+			return -1;
+	}
+	if (more & MORE_CACHE && get_varint(c, &p->cache_pages))
+		return -1;
 	if (get_varint(c, &gap) || get_varint(c, &dur))
 		return -1;
 	if (!(op & PAIR_TIME))
@@ -397,9 +407,56 @@ static int decode_summary(struct ior_rec_reader *r, struct cur *c, struct ior_ev
 	p->where = 0;
 	p->timeout_ns = 0;
 	p->summary = 1;
+	p->blk_requests = p->blk_dev = 0;
+	p->blk_bytes = p->device_ns = p->cache_pages = 0;
 	p->end_ns = p->enter_ns + span;
 	put_strings(r, p, ids, comm, path, 0);
 	return 0;
+}
+
+static const char *hook_string(const struct ior_rec_reader *r, uint32_t id)
+{
+	return !r->define && id < r->str.n ? ior_strtab_get(&r->str, id) : "";
+}
+
+/* encode_block's fields, to the hook; 0, -1 corrupt, or the hook's. */
+static int decode_block(struct ior_rec_reader *r, struct cur *c)
+{
+	uint64_t done, start, issue, insert, sector, bytes, err, op, flags, sys;
+	uint32_t tid, pid, comm, dev, path;
+
+	if (get_u32(c, &tid) || get_u32(c, &pid) || get_id(r, c, &comm) || get_varint(c, &done) ||
+	    get_varint(c, &start) || get_varint(c, &issue) || get_varint(c, &insert) || get_u32(c, &dev) ||
+	    get_varint(c, &sector) || get_varint(c, &bytes) || bytes > UINT32_MAX || get_varint(c, &err) ||
+	    get_varint(c, &op) || op >= IOR_BLK_NOPS || get_varint(c, &flags) || flags > 0xff ||
+	    get_varint(c, &sys) || get_id(r, c, &path) || start > done || issue > done + 1 || insert > done + 1)
+		return -1;
+	int64_t e = unzigzag(err), sy = unzigzag(sys);
+	if (e < INT32_MIN || e > 0 || sy < -1 || sy >= (int64_t)ior_sys_count())
+		return -1;
+	if (!r->hooks.block)
+		return 0;
+	struct ior_block_req b = {
+		.done_ns = done, .start_ns = done - start, .insert_ns = insert ? done - insert + 1 : 0,
+		.issue_ns = issue ? done - issue + 1 : 0, .sector = sector, .dev = dev, .bytes = (uint32_t)bytes,
+		.error = (int32_t)e, .op = (uint8_t)op, .flags = (uint8_t)flags, .pid = pid, .tid = tid,
+		.comm = hook_string(r, comm), .sys = (int32_t)sy, .path = hook_string(r, path),
+	};
+	return r->hooks.block(r->hooks.ctx, &b);
+}
+
+static int decode_devname(struct ior_rec_reader *r, struct cur *c)
+{
+	uint32_t dev, name;
+
+	if (get_u32(c, &dev) || get_id(r, c, &name))
+		return -1;
+	return r->hooks.devname ? r->hooks.devname(r->hooks.ctx, dev, hook_string(r, name)) : 0;
+}
+
+void ior_rec_reader_block_hooks(struct ior_rec_reader *r, const struct ior_rec_block_hooks *h)
+{
+	r->hooks = *h;
 }
 
 static int parse_end(struct ior_rec_reader *r, struct cur *c)
@@ -655,6 +712,16 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 			if (r->info.version < 2)
 				return corrupt_at(r);
 			return row_read(r, &c, decode_summary(r, &c, p, ids));
+		case OP_BLOCK:
+		case OP_DEVNAME:
+			if (r->info.version < 6)
+				return corrupt_at(r);
+			rc = op == OP_BLOCK ? decode_block(r, &c) : decode_devname(r, &c);
+			if (rc == -1)
+				return corrupt_at(r);
+			if (rc)
+				return rfail(r, rc < 0 ? rc : -EIO, "a block request's reader failed");
+			break;
 		default:
 			return corrupt_at(r);
 		}

@@ -21,9 +21,10 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "pair/block.h"
 #include "pair/event_pair.h"
 
-#define IOR_RECORDING_VERSION 5 /* 2: summary rows; 3: wait timeouts; 4: triggers; 5: where io_uring ops ran; reads 1 to 4 too */
+#define IOR_RECORDING_VERSION 6 /* 2: summary rows; 3: wait timeouts; 4: triggers; 5: where io_uring ops ran; 6: block requests; reads 1 to 5 too */
 #define IOR_RECORDING_SUFFIX ".ior.zst"
 
 /* What a recording says about itself (its header). */
@@ -62,6 +63,10 @@ int ior_rec_write(struct ior_rec_writer *w, const struct ior_event_pair *p);
 /* Call from the poll loop with CLOCK_MONOTONIC ns: writes the buffered
  * pairs as one frame when the last frame is 1 s old. */
 int ior_rec_tick(struct ior_rec_writer *w, uint64_t now_ns);
+/* Appends one completed block request (version 6), and the name of its
+ * device (pair/devname.h, this host's) the first time it appears; in
+ * frames mode (ior_rec_writer_open_frames) nothing: frames keep pairs. */
+int ior_rec_write_block(struct ior_rec_writer *w, const struct ior_block_req *r);
 uint64_t ior_rec_writer_pairs(const struct ior_rec_writer *w);
 uint64_t ior_rec_writer_bytes(const struct ior_rec_writer *w); /* written so far */
 /* Writes the buffered pairs and the trailer (totals may be NULL: zeros
@@ -141,6 +146,17 @@ uint32_t ior_rec_reader_nstrings(const struct ior_rec_reader *r);
  * with the same define and ctx does nothing; with others: -EINVAL. */
 typedef int (*ior_rec_define_cb)(void *ctx, const char *s, size_t n, uint32_t *value);
 int ior_rec_reader_map_strings(struct ior_rec_reader *r, ior_rec_define_cb define, void *ctx);
+
+/* Block requests and device names (version 6) are handed to these as
+ * they are read, between the pairs, when set (else skipped). r's strings
+ * live for the call; with a define hook (ior_rec_reader_map_strings) comm
+ * and path are "". A hook returning nonzero fails the read with it. */
+struct ior_rec_block_hooks {
+	int (*block)(void *ctx, const struct ior_block_req *r);
+	int (*devname)(void *ctx, uint32_t dev, const char *name);
+	void *ctx;
+};
+void ior_rec_reader_block_hooks(struct ior_rec_reader *r, const struct ior_rec_block_hooks *h);
 
 /* How many syscall names the pairs read so far used that no ior table
  * knows (a newer kernel's): they read under their names, family Misc.

@@ -4,6 +4,7 @@
 #include "pair/clock.h"
 #include "rec/rec.h"
 #include "rec/codec.h"
+#include "pair/devname.h"
 #include "syscalls/syscalls.h"
 
 #include <errno.h>
@@ -70,6 +71,8 @@ struct ior_rec_writer {
 	uint64_t summarized; /* pairs in summary rows */
 	struct ior_strtab str; /* id 0 is "" */
 	struct codec codec;
+	uint32_t devs[256];    /* devices named so far (OP_DEVNAME) */
+	unsigned ndevs;
 	uint64_t flush_ns;     /* a frame at least this often */
 	/* frames mode (ior_rec_writer_open_frames): frames go to frame_fn */
 	ior_rec_frame_fn frame_fn;
@@ -375,11 +378,14 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 	ext |= path2 != s->path2 ? EXT_PATH2 : 0;
 	ext |= p->flags != s->flags ? EXT_FLAGS : 0;
 	ext |= (uint8_t)(bytes_mode(s, p) << EXT_BYTES_SHIFT);
+	uint8_t more = (uint8_t)(p->where & MORE_WHERE_MASK);
+	more |= p->blk_requests || p->device_ns ? MORE_DEVICE : 0;
+	more |= p->cache_pages ? MORE_CACHE : 0;
 	if (ext)
 		op |= PAIR_EXT;
 	if (p->has_timeout)
 		op |= PAIR_WAIT;
-	if (p->where)
+	if (more)
 		op |= PAIR_MORE;
 
 	uint8_t *o = w->raw + w->raw_len;
@@ -387,7 +393,7 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 	if (op & PAIR_EXT)
 		*o++ = ext;
 	if (op & PAIR_MORE)
-		*o++ = (uint8_t)(p->where & MORE_WHERE_MASK);
+		*o++ = more;
 	if (op & PAIR_TID)
 		o = put_varint(o, p->tid);
 	if (op & PAIR_SYS)
@@ -412,6 +418,14 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 		o = put_varint(o, p->bytes);
 	if (op & PAIR_WAIT)
 		o = put_varint(o, zigzag(p->timeout_ns));
+	if (more & MORE_DEVICE) {
+		o = put_varint(o, p->blk_requests);
+		o = put_varint(o, p->blk_bytes);
+		o = put_varint(o, p->device_ns);
+		o = put_varint(o, p->blk_dev);
+	}
+	if (more & MORE_CACHE)
+		o = put_varint(o, p->cache_pages);
 	o = put_varint(o, p->gap_ns);
 	o = put_varint(o, p->duration_ns);
 	w->raw_len = (size_t)(o - w->raw);
@@ -458,6 +472,81 @@ static int encode_summary(struct ior_rec_writer *w, const struct ior_event_pair 
 	o = put_varint(o, p->duration_ns);
 	o = put_varint(o, p->gap_ns);
 	w->raw_len = (size_t)(o - w->raw);
+	return 0;
+}
+
+/* A device's name, once per device (up to the table's size; later ones
+ * read as major:minor). */
+static int encode_devname(struct ior_rec_writer *w, uint32_t dev)
+{
+	char name[64];
+	uint32_t id;
+	int rc;
+
+	for (unsigned i = 0; i < w->ndevs; i++)
+		if (w->devs[i] == dev)
+			return 0;
+	if (w->ndevs == sizeof w->devs / sizeof *w->devs)
+		return 0;
+	w->devs[w->ndevs++] = dev;
+	ior_devname(dev, name, sizeof name);
+	if ((rc = intern(w, name, strlen(name), &id)))
+		return rc;
+	uint8_t *o = w->raw + w->raw_len;
+	*o++ = OP_DEVNAME;
+	o = put_varint(o, dev);
+	o = put_varint(o, id);
+	w->raw_len = (size_t)(o - w->raw);
+	return 0;
+}
+
+/* Fields: tid, pid, comm id, done, done - start, issue and insert (0:
+ * none, else done - t + 1), dev, sector, bytes, error (zigzag), op,
+ * flags, sys (zigzag, -1: none), path id. Outside the pair state. */
+static int encode_block(struct ior_rec_writer *w, const struct ior_block_req *r)
+{
+	uint32_t comm, path;
+	int rc;
+
+	maybe_reset_strings(w);
+	if ((rc = intern_cached(w, r->comm ? r->comm : "", 0, &comm)) ||
+	    (rc = intern_cached(w, r->path ? r->path : "", 0, &path)) || (rc = encode_devname(w, r->dev)))
+		return rc;
+	uint8_t *o = w->raw + w->raw_len;
+	*o++ = OP_BLOCK;
+	o = put_varint(o, r->tid);
+	o = put_varint(o, r->pid);
+	o = put_varint(o, comm);
+	o = put_varint(o, r->done_ns);
+	o = put_varint(o, r->done_ns > r->start_ns ? r->done_ns - r->start_ns : 0);
+	o = put_varint(o, r->issue_ns && r->issue_ns <= r->done_ns ? r->done_ns - r->issue_ns + 1 : 0);
+	o = put_varint(o, r->insert_ns && r->insert_ns <= r->done_ns ? r->done_ns - r->insert_ns + 1 : 0);
+	o = put_varint(o, r->dev);
+	o = put_varint(o, r->sector);
+	o = put_varint(o, r->bytes);
+	o = put_varint(o, zigzag(r->error));
+	o = put_varint(o, r->op);
+	o = put_varint(o, r->flags);
+	o = put_varint(o, zigzag(r->sys));
+	o = put_varint(o, path);
+	w->raw_len = (size_t)(o - w->raw);
+	return 0;
+}
+
+int ior_rec_write_block(struct ior_rec_writer *w, const struct ior_block_req *r)
+{
+	int rc;
+
+	if (w->error)
+		return w->error;
+	if (w->frame_fn) /* frames mode (the recorder's ring) keeps pairs only */
+		return 0;
+	if ((rc = encode_block(w, r)))
+		return w->error = rc;
+	if (w->raw_len >= FRAME_FLUSH) {
+		w->hot = 1;
+		return flush_frame(w, 1);
+	}
 	return 0;
 }
 

@@ -391,7 +391,7 @@ static int sink_tick(void *ctx, uint64_t now)
 
 struct ior_sink ior_recorder_sink(struct ior_recorder *r)
 {
-	return (struct ior_sink){ sink_pair, sink_tick, r };
+	return (struct ior_sink){ sink_pair, sink_tick, r, NULL };
 }
 
 int ior_recorder_dump_now(struct ior_recorder *r, const char *why)

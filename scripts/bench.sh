@@ -15,8 +15,8 @@
 #                 pairs/s, size against the .ior.zst, DuckDB's totals)
 #   --keep        keep the work directory (tracer outputs, recordings)
 #   --workloads L comma-separated subset of: read open write mixed read2
-#                 getpid send uring aio (default all), or read4 (4 threads
-#                 flat out; not in the default list)
+#                 getpid send uring aio coldread direct (default all), or
+#                 read4 (4 threads flat out; not in the default list)
 #   --stats-runs N  runs per workload of the BPF run-time statistics phase
 #                 (empty, ior-flame, ior-plain; default 3, 0: none)
 #   --ab-runs N   runs per workload of the A/B phase (scripts/bench_ab.sh:
@@ -84,17 +84,23 @@ case $AB_RUNS in '' | *[!0-9]*) echo "bench.sh: --ab-runs needs a number" >&2; e
 # (ior -flamegraph traces them, ior -trace-families=FS does not)
 # uring, aio: async reads at queue depth 8 (their figures are per op, 8 per
 # io_uring_enter or io_submit + io_getevents)
-WLS=(read open write mixed read2 getpid send uring aio)
+# coldread and direct go to the disk (their file in the work directory,
+# not tmpfs): the cost of the block and page-cache programs per request.
+WLS=(read open write mixed read2 getpid send uring aio coldread direct)
 declare -A WL_MODE=([read]=read [open]=open [write]=write [mixed]=mixed [read2]=read [read4]=read [getpid]=getpid
-	[send]=send [uring]=uring [aio]=aio)
+	[send]=send [uring]=uring [aio]=aio [coldread]=coldread [direct]=direct)
 declare -A WL_ITERS=([read]=300000 [open]=100000 [write]=300000 [mixed]=33000 [read2]=150000 [read4]=75000
-	[getpid]=300000 [send]=150000 [uring]=40000 [aio]=40000)
-declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2 [read4]=4 [getpid]=1 [send]=1 [uring]=1 [aio]=1)
+	[getpid]=300000 [send]=150000 [uring]=40000 [aio]=40000 [coldread]=20000 [direct]=5000)
+declare -A WL_THREADS=([read]=1 [open]=1 [write]=1 [mixed]=1 [read2]=2 [read4]=4 [getpid]=1 [send]=1 [uring]=1 [aio]=1
+	[coldread]=1 [direct]=1)
+# where a workload's file lives (-dir), when not /dev/shm
+wl_dir() { case $1 in coldread | direct) echo -dir "$W" ;; esac; }
 declare -A WL_DESC=([read]="pread64 4 KiB, /dev/shm" [open]="openat+fstat+close"
 	[write]="write 64 B" [mixed]="open,fstat,4 pread,2 write,close" [read2]="pread64, 2 threads"
 	[read4]="pread64, 4 threads"
 	[getpid]="getpid (not traced by default)" [send]="sendto+recvfrom 64 B, unix socketpair"
-	[uring]="io_uring read 4 KiB, depth 8 (per op)" [aio]="libaio pread 4 KiB, depth 8 (per op)")
+	[uring]="io_uring read 4 KiB, depth 8 (per op)" [aio]="libaio pread 4 KiB, depth 8 (per op)"
+	[coldread]="fadvise DONTNEED + pread64 4 KiB: a miss, on disk" [direct]="O_DIRECT pread64 4 KiB, on disk")
 if [ -n "$WORKLOADS" ]; then
 	for w in ${WORKLOADS//,/ }; do
 		[ -n "${WL_MODE[$w]:-}" ] || { echo "bench.sh: unknown workload '$w'" >&2; exit 2; }
@@ -213,7 +219,7 @@ gen_start() { # WL DIV
 	GEN_SEQ=$((GEN_SEQ + 1))
 	GEN_OUT=$W/gen.$GEN_SEQ
 	$(gen_pin "$1") "$GEN" "${WL_MODE[$1]}" -n "$(iters_of "$1" "$2")" -threads "${WL_THREADS[$1]}" \
-		-wait -mark >"$GEN_OUT" 2>&1 </dev/null &
+		$(wl_dir "$1") -wait -mark >"$GEN_OUT" 2>&1 </dev/null &
 	GEN_PID=$!
 	GEN_PIDS+=("$GEN_PID")
 	if ! wait_for "$GEN_OUT" '^iorbench: ready' 10 "$GEN_PID"; then
@@ -704,7 +710,7 @@ bench_child_tracer() { # TRACER
 			n=$(iters_of "$w" "$SLOW_DIV")
 			# not pinned: a ptrace stop is a round trip to the tracer,
 			# which costs several times more across CPUs
-			local cmd=("$GEN" "${WL_MODE[$w]}" -n "$n" -threads "${WL_THREADS[$w]}")
+			local cmd=("$GEN" "${WL_MODE[$w]}" -n "$n" -threads "${WL_THREADS[$w]}" $(wl_dir "$w"))
 			case $t in
 			perf-trace) perf trace -o "$f" -- "${cmd[@]}" >"$GEN_OUT" 2>"$f.err" </dev/null ;;
 			strace) strace -f -o "$f" -- "${cmd[@]}" >"$GEN_OUT" 2>"$f.err" </dev/null ;;

@@ -388,9 +388,10 @@ int ior_stats_report(struct ior_stats *s, FILE *out, const struct ior_stats_repo
 	ior_stats_totals(s, &t);
 	totals_line(out, &t, ascii);
 	if (!t.sums.pairs)
-		return ferror(out) ? -EIO : 0;
+		return ior_stats_report_devices(s, out, cfg);
 	if ((r = syscalls_table(s, out, &t, ascii)) || (r = families_table(s, out, &t, ascii)) ||
-	    (r = keyed_table(s, out, IOR_STATS_FILES, cfg, ascii)))
+	    (r = keyed_table(s, out, IOR_STATS_FILES, cfg, ascii)) ||
+	    (r = keyed_table(s, out, IOR_STATS_PROCESSES, cfg, ascii)))
 		return r;
-	return keyed_table(s, out, IOR_STATS_PROCESSES, cfg, ascii);
+	return ior_stats_report_devices(s, out, cfg);
 }

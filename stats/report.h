@@ -20,10 +20,20 @@
 struct ior_stats_report_cfg {
 	enum ior_escape esc;
 	unsigned rows; /* rows of Files and Processes before (other); 0: 20 */
+	/* A device's name (a recording's); NULL: this host's (pair/devname.h) */
+	const char *(*dev_name)(void *ctx, uint32_t dev);
+	void *dev_ctx;
 };
 
 /* Writes the report to out. 0, -ENOMEM, or -EIO when out reports an error. */
 int ior_stats_report(struct ior_stats *s, FILE *out, const struct ior_stats_report_cfg *cfg);
+
+/* The Devices table (stats/devices.h) after the report, when block
+ * requests were seen: a line per device and op (requests and bytes as
+ * /proc/diskstats counts them), its device-time histogram by powers of
+ * two, the top processes and files; devices named by cfg->dev_name.
+ * 0 or -EIO. */
+int ior_stats_report_devices(struct ior_stats *s, FILE *out, const struct ior_stats_report_cfg *cfg);
 
 /* "850ns", "12.3µs" (3 significant digits from µs on), "4.56ms", "1.23s",
  * "1234s"; ascii: "us". */

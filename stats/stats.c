@@ -6,6 +6,7 @@
  * hashing it. */
 #include "stats.h"
 #include "table.h"
+#include "stats/devices.h"
 #include "text/strtab.h"
 #include "syscalls/syscalls.h"
 
@@ -30,6 +31,7 @@ struct ior_stats {
 	struct ior_stats_second ring[IOR_STATS_SECONDS];
 	uint64_t ring_sec[IOR_STATS_SECONDS]; /* the second a slot holds + 1; 0: none */
 	uint64_t now_ns;               /* latest exit or tick */
+	struct ior_devices dev;        /* block requests (devices.h) */
 	struct ior_stats_row *scratch; /* for ior_stats_select */
 	size_t scratch_cap;
 };
@@ -75,6 +77,7 @@ int ior_stats_new(struct ior_stats **sp, const struct ior_stats_cfg *cfg)
 	s->cfg.max_path_bytes = s->cfg.max_path_bytes ? s->cfg.max_path_bytes : 4u << 20;
 	ior_hist_init(&s->lat_all);
 	ior_hist_init(&s->gap_all);
+	ior_devices_init(&s->dev);
 	if (grow_sys(s, ior_sys_count())) {
 		ior_stats_free(s);
 		return -ENOMEM;
@@ -104,6 +107,7 @@ void ior_stats_free(struct ior_stats *s)
 		table_free(&s->tab[t]);
 	ior_strtab_free(&s->paths);
 	ior_strtab_free(&s->spare);
+	ior_devices_free(&s->dev);
 	free(s->sys);
 	free(s->lat);
 	free(s->gap);
@@ -292,6 +296,10 @@ int ior_stats_add(struct ior_stats *s, const struct ior_event_pair *p)
 		s->tot.last_ns = exit_ns;
 	add_sums(&s->tot.sums, p, n, cls);
 	add_sums(&s->sys[p->sys], p, n, cls);
+	s->dev.cache[ior_pair_cache_kind(p, cls == IOR_SC_READ)]++;
+	s->dev.cache_pages += p->cache_pages;
+	s->dev.device_ns += p->device_ns;
+	s->dev.blk_pairs += p->blk_requests != 0;
 	if (!p->summary)
 		r = add_hists(s, p);
 	if (n) {
@@ -320,9 +328,25 @@ static int sink_tick(void *ctx, uint64_t now_ns)
 	return 0;
 }
 
+void ior_stats_add_block(struct ior_stats *s, const struct ior_block_req *r)
+{
+	ior_devices_add(&s->dev, r);
+}
+
+static void sink_block(void *ctx, const struct ior_block_req *r)
+{
+	ior_stats_add_block(ctx, r);
+}
+
+struct ior_devices *ior_stats_devices(struct ior_stats *s)
+{
+	ior_devices_sort(&s->dev);
+	return &s->dev;
+}
+
 struct ior_sink ior_stats_sink(struct ior_stats *s)
 {
-	return (struct ior_sink){ sink_pair, sink_tick, s };
+	return (struct ior_sink){ sink_pair, sink_tick, s, sink_block };
 }
 
 /* ---- reading --------------------------------------------------------------- */

@@ -144,7 +144,12 @@ void ior_stats_free(struct ior_stats *s);
 int ior_stats_add(struct ior_stats *s, const struct ior_event_pair *p);
 /* The time is now_ns (CLOCK_MONOTONIC): the rates move on without pairs. */
 void ior_stats_tick(struct ior_stats *s, uint64_t now_ns);
-/* A sink (pair/sink.h) adding every pair, ticking with the session. */
+/* One completed block request, into the device table (stats/devices.h). */
+void ior_stats_add_block(struct ior_stats *s, const struct ior_block_req *r);
+/* The device table, sorted by device and op; valid until the next add. */
+struct ior_devices *ior_stats_devices(struct ior_stats *s);
+/* A sink (pair/sink.h) adding every pair and block request, ticking with
+ * the session. */
 struct ior_sink ior_stats_sink(struct ior_stats *s);
 
 void ior_stats_totals(const struct ior_stats *s, struct ior_stats_totals *t);

@@ -1440,7 +1440,7 @@ static _Noreturn void usage(void)
 		"       opath FILE DIR N | forkwrite DIR | execfd DIR | renameopen DIR | linkgone DIR |\n"
 		"       fiforeuse FIFO DATA | reuse A B N | relpath2 DIR | sharedfd FILE |\n"
 		"       churn FILE N | clonefiles FILE | longpath DIR | forktree DIR |\n"
-		"       ids FILE | leaderexit FILE | net | endpoints DIR | waits |\n"
+		"       ids FILE | leaderexit FILE | net | endpoints DIR | waits | blockdev DEV N |\n"
 		"       flight FILE MISSING BEFORE AFTER BLOCK | slowstorm N MS\n"
 		"Each scenario prints \"ready\" and waits for SIGUSR1 (see tests/workload.c).\n";
 	if (write(2, text, sizeof text - 1) < 0)
@@ -1771,6 +1771,24 @@ static int aio(const char *dir)
 	return 0;
 }
 
+/* Block requests on a device nothing else uses (a loop device): N
+ * O_DIRECT pwrite64 of 4 KiB (one write request each), an fsync (its
+ * flush), N O_DIRECT pread64 of 4 KiB (one read request each). */
+static int blockdev(const char *dev, long n)
+{
+	static char buf[4096] __attribute__((aligned(4096)));
+	int fd = (int)expect(open(dev, O_RDWR | O_DIRECT), 3, "open the device O_DIRECT");
+
+	memset(buf, 'b', sizeof buf);
+	wait_for_release(0);
+	for (long i = 0; i < n; i++)
+		expect(pwrite(fd, buf, sizeof buf, (off_t)i * 4096), sizeof buf, "pwrite64 O_DIRECT");
+	expect(fsync(fd), 0, "fsync the device");
+	for (long i = 0; i < n; i++)
+		expect(pread(fd, buf, sizeof buf, (off_t)i * 4096), sizeof buf, "pread64 O_DIRECT");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -1849,6 +1867,8 @@ int main(int argc, char **argv)
 		rc = uringwait(argv[2]);
 	else if (!strcmp(sc, "aio") && argc == 3)
 		rc = aio(argv[2]);
+	else if (!strcmp(sc, "blockdev") && argc == 4)
+		rc = blockdev(argv[2], parse_count(argv[3], 100000, "blockdev N"));
 	else
 		usage();
 	_exit(rc);

@@ -20,6 +20,8 @@ static struct ior_feature table[IOR_NFEATURES] = {
 	[IOR_FEAT_SOCK_ADDR] = { "socket addresses", "sockets are named without their local address" },
 	[IOR_FEAT_TEST_RUN] = { "test run on a CPU", "records wait until their CPU's batch fills" },
 	[IOR_FEAT_PIDFD] = { "pidfd", "the end of a -pid target is found by polling /proc" },
+	[IOR_FEAT_BLOCK] = { "block requests", "pairs carry no device time or requests; no device table" },
+	[IOR_FEAT_PAGE_CACHE] = { "page cache fills", "reads carry no cache misses (pages added)" },
 };
 
 void ior_feature_set(enum ior_feature_id id, bool present, const char *detail)

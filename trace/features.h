@@ -16,6 +16,8 @@ enum ior_feature_id {
 	IOR_FEAT_SOCK_ADDR,   /* a socket's addresses in struct sock_common */
 	IOR_FEAT_TEST_RUN,    /* BPF_PROG_TEST_RUN on a chosen CPU (5.14) */
 	IOR_FEAT_PIDFD,       /* pidfd_open (5.3) */
+	IOR_FEAT_BLOCK,       /* the block tracepoints, their records understood */
+	IOR_FEAT_PAGE_CACHE,  /* filemap:mm_filemap_add_to_page_cache, its record understood */
 	IOR_NFEATURES
 };
 

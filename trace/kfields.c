@@ -2,12 +2,15 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "loader/loader.h"
 #include "bpf/event.h"
 #include "trace/features.h"
+#include "trace/tpformat.h"
 
 struct kfield {
 	const char *type, *member, *global;
@@ -287,4 +290,117 @@ int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whyl
 {
 	return !set_one(obj, "trace_event_raw_io_uring_req_failed", "req", "uring_f_req_off", 0, why, whylen) &&
 	       !set_one(obj, "trace_event_raw_io_uring_req_failed", "opcode", "uring_f_op_off", 0, why, whylen);
+}
+
+/* ---- block requests ----------------------------------------------------- */
+
+/* A field of a classic tracepoint's record: from the kernel's BTF (its
+ * trace_event_raw_ struct, under one of the names it had), else from the
+ * tracepoint's tracefs format file (kernels without BTF). */
+struct tp_layout {
+	const char *cat, *tp;       /* events/CAT/TP/format */
+	const char *const *btf;     /* NULL-ended struct names */
+	char *format;               /* read once, owned */
+	size_t format_len;
+};
+
+static int read_format(struct tp_layout *l, char *why, size_t whylen)
+{
+	char path[256], err[128];
+	const char *root = ior_loader_tracefs(&(bool){ false }, err, sizeof err);
+	FILE *f;
+
+	if (!root)
+		return snprintf(why, whylen, "tracefs: %s", err), -ENOENT;
+	snprintf(path, sizeof path, "%s/events/%s/%s/format", root, l->cat, l->tp);
+	if (!(f = fopen(path, "re")))
+		return snprintf(why, whylen, "%s: %s", path, strerror(errno)), -errno;
+	l->format = malloc(65536);
+	l->format_len = l->format ? fread(l->format, 1, 65536, f) : 0;
+	fclose(f);
+	return l->format ? 0 : -ENOMEM;
+}
+
+static int tp_field(struct ior_bpf_obj *obj, struct tp_layout *l, const char *field, uint32_t *off,
+		    uint32_t *size, char *why, size_t whylen)
+{
+	for (const char *const *t = l->btf; *t; t++)
+		if (!ior_loader_kernel_member(obj, *t, field, off, size, why, whylen))
+			return 0;
+	if (!l->format && read_format(l, why, whylen))
+		return -ENOENT;
+	if (ior_tpformat_field(l->format, l->format_len, field, off, size))
+		return snprintf(why, whylen, "%s:%s has no field '%s'", l->cat, l->tp, field), -ENOENT;
+	return 0;
+}
+
+struct blk_field {
+	const char *field, *global;
+	uint32_t size; /* at least this many bytes (rwbs: 8 read of 8 or 10) */
+	bool exact;
+};
+
+static int set_layout(struct ior_bpf_obj *obj, struct tp_layout *l, const struct blk_field *f, size_t n,
+		      char *why, size_t whylen)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t off, size;
+		if (tp_field(obj, l, f[i].field, &off, &size, why, whylen))
+			return 0;
+		if (f[i].exact ? size != f[i].size : size < f[i].size) {
+			snprintf(why, whylen, "%s:%s: %s is %u bytes, ior reads %u", l->cat, l->tp, f[i].field, size,
+				 f[i].size);
+			return 0;
+		}
+		if (ior_loader_set_global(obj, f[i].global, &off, sizeof off, why, whylen))
+			return 0;
+	}
+	return 1;
+}
+
+int ior_kfields_set_block(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	static const char *const rq_types[] = { "trace_event_raw_block_rq", NULL };
+	/* block_rq_completion since Linux 5.17 (block_rq_error shares it) */
+	static const char *const c_types[] = { "trace_event_raw_block_rq_completion",
+					       "trace_event_raw_block_rq_complete", NULL };
+	static const struct blk_field rq[] = {
+		{ "dev", "blk_dev_off", 4, true }, { "sector", "blk_sector_off", 8, true },
+		{ "rwbs", "blk_rwbs_off", 8, false },
+	};
+	static const struct blk_field c[] = {
+		{ "dev", "blk_c_dev_off", 4, true }, { "sector", "blk_c_sector_off", 8, true },
+		{ "nr_sector", "blk_c_nr_sector_off", 4, true }, { "error", "blk_c_error_off", 4, true },
+		{ "rwbs", "blk_c_rwbs_off", 8, false },
+	};
+	struct tp_layout lrq = { "block", "block_rq_issue", rq_types, NULL, 0 };
+	struct tp_layout lc = { "block", "block_rq_complete", c_types, NULL, 0 };
+	uint32_t on = 1;
+	int ok = set_layout(obj, &lrq, rq, sizeof rq / sizeof *rq, why, whylen) &&
+		 set_layout(obj, &lc, c, sizeof c / sizeof *c, why, whylen) &&
+		 !ior_loader_set_global(obj, "block_on", &on, sizeof on, why, whylen);
+
+	free(lrq.format);
+	free(lc.format);
+	return ok;
+}
+
+int ior_kfields_set_cache(struct ior_bpf_obj *obj, char *why, size_t whylen)
+{
+	static const char *const types[] = { "trace_event_raw_mm_filemap_op_page_cache", NULL };
+	static const struct blk_field f[] = {
+		{ "i_ino", "cache_ino_off", 8, true }, { "index", "cache_index_off", 8, true },
+		{ "s_dev", "cache_dev_off", 4, true },
+	};
+	struct tp_layout l = { "filemap", "mm_filemap_add_to_page_cache", types, NULL, 0 };
+	uint32_t on = 1, off, size;
+	char ignored[128];
+	int ok = set_layout(obj, &l, f, sizeof f / sizeof *f, why, whylen);
+
+	/* order: folios of several pages (Linux 6.5+); else a page each */
+	if (ok && !tp_field(obj, &l, "order", &off, &size, ignored, sizeof ignored) && size == 1)
+		ok = !ior_loader_set_global(obj, "cache_order_off", &off, sizeof off, why, whylen);
+	ok = ok && !ior_loader_set_global(obj, "cache_on", &on, sizeof on, why, whylen);
+	free(l.format);
+	return ok;
 }

@@ -28,5 +28,12 @@ int ior_kfields_set_uring_files(struct ior_bpf_obj *obj, char *why, size_t whyle
 int ior_kfields_set_uring_where(struct ior_bpf_obj *obj, char *why, size_t whylen);
 /* io_uring_req_failed's record (Linux 5.17+); 1 when set, else 0. */
 int ior_kfields_set_uring_failed(struct ior_bpf_obj *obj, char *why, size_t whylen);
+/* The block tracepoints' records (bpf/block.h): from the kernel's BTF,
+ * else from tracefs' format files. 1 when every offset was found and
+ * set, else 0 with why (block requests are not traced). */
+int ior_kfields_set_block(struct ior_bpf_obj *obj, char *why, size_t whylen);
+/* filemap:mm_filemap_add_to_page_cache's record (bpf/block.h's
+ * cache_add), from BTF or tracefs; 1 when set, else 0 with why. */
+int ior_kfields_set_cache(struct ior_bpf_obj *obj, char *why, size_t whylen);
 
 #endif

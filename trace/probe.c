@@ -60,8 +60,27 @@ static const struct { const char *prog, *tp; bool optional; } aio_points[] = {
 };
 #define AIO_POINTS (sizeof aio_points / sizeof aio_points[0])
 
-_Static_assert(sizeof tracing / sizeof *tracing + 7 + AIO_POINTS <= IOR_PROBE_MAX_ATTACH,
-	       "tp_fds holds them, io_uring's and libaio's");
+/* Block requests on the block tracepoints (their layouts from BTF or
+ * tracefs: trace/kfields.c), completions first; block_io_start is 6.5+. */
+static const struct { const char *prog, *tp; bool optional; } blk_points[] = {
+	{ "ior_blk_complete", "block_rq_complete", false },
+	{ "ior_blk_issue", "block_rq_issue", false },
+	{ "ior_blk_insert", "block_rq_insert", false },
+	{ "ior_blk_start", "block_io_start", true },
+	{ "ior_blk_merge", "block_rq_merge", true }, /* a merged request never completes */
+};
+#define BLK_POINTS (sizeof blk_points / sizeof blk_points[0])
+#define CACHE_PROG "ior_cache_add" /* filemap:mm_filemap_add_to_page_cache */
+
+static bool blk_point_used(const struct ior_probe *p, unsigned i)
+{
+	if (!blk_points[i].optional)
+		return true;
+	return !strcmp(blk_points[i].tp, "block_io_start") ? p->blk_start : p->blk_merge;
+}
+
+_Static_assert(sizeof tracing / sizeof *tracing + 7 + AIO_POINTS + BLK_POINTS + 1 <= IOR_PROBE_MAX_ATTACH,
+	       "tp_fds holds them, io_uring's, libaio's and the block layer's");
 
 /* What tracing does without a feature, said once (log/log.h). */
 #define warn(c, ...) ((void)(c), ior_log(IOR_LOG_WARN, __VA_ARGS__))
@@ -113,6 +132,11 @@ unsigned ior_probe_programs(const struct ior_probe *p, const char **names, unsig
 	for (unsigned i = 0; p->aio && i < AIO_POINTS && k < max; i++)
 		if (!i || strcmp(aio_points[i].prog, aio_points[i - 1].prog))
 			names[k++] = aio_points[i].prog;
+	for (unsigned i = 0; p->block && i < BLK_POINTS && k < max; i++)
+		if (blk_point_used(p, i))
+			names[k++] = blk_points[i].prog;
+	if (p->cache && k < max)
+		names[k++] = CACHE_PROG;
 	return k;
 }
 
@@ -302,6 +326,37 @@ static void setup_aio(struct ior_probe *p, const struct ior_probe_cfg *c)
 	warn(c, "libaio: %s; libaio operations are not traced", why);
 }
 
+/* Block requests are traced where the block tracepoints exist and their
+ * records are understood (BTF or tracefs; no BTF needed); else one
+ * warning says why and the syscalls are traced without them. */
+static void setup_block(struct ior_probe *p, const struct ior_probe_cfg *c)
+{
+	char why[256] = "";
+
+	if (c->no_block) {
+		ior_feature_set(IOR_FEAT_BLOCK, false, "-noblock");
+		ior_feature_set(IOR_FEAT_PAGE_CACHE, false, "-noblock");
+		return;
+	}
+	p->block = ior_kfields_set_block(p->obj, why, sizeof why);
+	for (unsigned i = 0; i < BLK_POINTS && p->block; i++)
+		if (!blk_points[i].optional && ior_loader_tracepoint_id("block", blk_points[i].tp, why, sizeof why) < 0)
+			p->block = false;
+	p->blk_start = p->block && ior_loader_tracepoint_id("block", "block_io_start", (char[64]){ 0 }, 64) >= 0;
+	p->blk_merge = p->block && ior_loader_tracepoint_id("block", "block_rq_merge", (char[64]){ 0 }, 64) >= 0;
+	ior_feature_set(IOR_FEAT_BLOCK, p->block,
+			p->block ? (p->blk_start ? "block_io_start, block_rq_insert, _issue, _complete"
+						 : "block_rq_insert, _issue, _complete")
+				 : why);
+	if (!p->block)
+		warn(c, "block requests: %s; pairs are shown without device time", why);
+	p->cache = ior_kfields_set_cache(p->obj, why, sizeof why) &&
+		   ior_loader_tracepoint_id("filemap", "mm_filemap_add_to_page_cache", why, sizeof why) >= 0;
+	ior_feature_set(IOR_FEAT_PAGE_CACHE, p->cache, p->cache ? "filemap:mm_filemap_add_to_page_cache" : why);
+	if (!p->cache)
+		warn(c, "page cache: %s; reads are shown without their cache misses", why);
+}
+
 /* The tp_btf programs the kernel refused (the loader's warning says why)
  * give way to their raw twins, all of them: one mode per run. */
 static int fall_back_to_raw(struct ior_probe *p, bool verbose, char *err, size_t errlen)
@@ -444,6 +499,7 @@ int ior_probe_load(struct ior_probe *p, const struct ior_probe_cfg *c, char *err
 	if (!c->empty) {
 		setup_uring(p, c);
 		setup_aio(p, c);
+		setup_block(p, c);
 	}
 	if (c->follow && !p->task_offsets)
 		return snprintf(err, errlen, "following new processes needs task_struct's layout from the "
@@ -537,6 +593,39 @@ static int attach_aio(struct ior_probe *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* Completion first; the points that start a request count as enters at
+ * detach, so requests in progress still complete into the trace. */
+static int attach_block(struct ior_probe *p, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < BLK_POINTS; i++) {
+		if (!blk_point_used(p, i))
+			continue;
+		int fd = ior_loader_prog_fd(p->obj, blk_points[i].prog);
+		if (fd < 0)
+			return snprintf(err, errlen, "prog '%s': not loaded", blk_points[i].prog), fd;
+		fd = ior_loader_attach_tracepoint(fd, "block", blk_points[i].tp, err, errlen);
+		if (fd < 0)
+			return fd;
+		if (i && i < 4 && p->nblk_enter < 3) /* issue, insert, start: they begin requests */
+			p->blk_enter_fds[p->nblk_enter++] = fd;
+		p->tp_fds[p->ntp++] = fd;
+	}
+	return 0;
+}
+
+static int attach_cache(struct ior_probe *p, char *err, size_t errlen)
+{
+	int fd = ior_loader_prog_fd(p->obj, CACHE_PROG);
+
+	if (fd < 0)
+		return snprintf(err, errlen, "prog '%s': not loaded", CACHE_PROG), fd;
+	fd = ior_loader_attach_tracepoint(fd, "filemap", "mm_filemap_add_to_page_cache", err, errlen);
+	if (fd < 0)
+		return fd;
+	p->tp_fds[p->ntp++] = fd;
+	return 0;
+}
+
 int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 {
 	unsigned n;
@@ -560,11 +649,18 @@ int ior_probe_attach(struct ior_probe *p, char *err, size_t errlen)
 	if (p->detached)
 		return 0;
 	int r = p->uring_tp ? attach_uring(p, err, errlen) : 0;
-	return !r && p->aio ? attach_aio(p, err, errlen) : r;
+	if (!r && p->aio)
+		r = attach_aio(p, err, errlen);
+	if (!r && p->block)
+		r = attach_block(p, err, errlen);
+	return !r && p->cache ? attach_cache(p, err, errlen) : r;
 }
 
 static bool is_enter(const struct ior_probe *p, int fd)
 {
+	for (unsigned i = 0; i < p->nblk_enter; i++)
+		if (fd == p->blk_enter_fds[i])
+			return true;
 	return fd == p->enter_fd || fd == p->submit_fd || fd == p->failed_fd || fd == p->aio_submit_fd;
 }
 
@@ -579,7 +675,7 @@ uint64_t ior_probe_detach(struct ior_probe *p)
 	for (unsigned i = 0; i < p->ntp; i++)
 		if (!is_enter(p, p->tp_fds[i]))
 			close(p->tp_fds[i]);
-	p->ntp = 0;
+	p->ntp = p->nblk_enter = 0;
 	p->enter_fd = p->submit_fd = p->failed_fd = p->aio_submit_fd = -1;
 	return enters_gone;
 }

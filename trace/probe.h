@@ -11,7 +11,7 @@
 
 struct ior_bpf_obj;
 
-#define IOR_PROBE_MAX_ATTACH 20
+#define IOR_PROBE_MAX_ATTACH 26
 
 struct ior_probe_cfg {
 	const void *object;   /* bpf.c's ELF object (the binary embeds it) */
@@ -30,6 +30,7 @@ struct ior_probe_cfg {
 	bool empty;           /* the empty program only (bench baseline) */
 	bool detached;        /* bench: sys_enter/sys_exit programs loaded, not
 			       * attached (iorprogstat floor attaches them) */
+	bool no_block;        /* -noblock: block requests are not traced */
 };
 
 struct ior_probe {
@@ -54,6 +55,12 @@ struct ior_probe {
 	bool uring_where;     /* where requests ran (io-wq, poll) is traced */
 	bool aio;             /* libaio is traced */
 	int aio_submit_fd;    /* io_submit's enter attachment, or -1 */
+	bool block;           /* block requests are traced */
+	bool blk_start;       /* with block_io_start (6.5+) */
+	bool blk_merge;       /* with block_rq_merge */
+	int blk_enter_fds[3]; /* the block points that start a request */
+	unsigned nblk_enter;
+	bool cache;           /* page-cache fills are traced */
 };
 
 /* Opens the embedded object, sets the filters and kernel offsets, loads

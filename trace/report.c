@@ -146,6 +146,23 @@ static void print_oddities(struct ior_session *s, FILE *f, const struct ior_pair
 		fprintf(f, "ior: malformed perf records: %llu (the rest of those rings was skipped)\n", (ull)bad);
 }
 
+/* Block requests: how many, how many charged to pairs, what was missed. */
+static void print_block(struct ior_session *s, FILE *f, const struct ior_pair_stats *st)
+{
+	if (!s->probe.block)
+		return;
+	fprintf(f, "ior: block requests: %llu completed, %llu charged to traced syscalls; %llu completions "
+		   "of requests begun before the trace (not counted), %llu requests not remembered (map full)\n",
+		(ull)st->blk_requests, (ull)st->blk_in_pairs, (ull)ior_session_counter(s, "blk_unstarted"),
+		(ull)ior_session_counter(s, "blk_full"));
+	if (s->probe.cache)
+		fprintf(f, "ior: page cache: %llu pages added by traced threads, %llu of them outside a syscall "
+			   "(page faults: no pair)\n", (ull)st->cache_pages, (ull)st->cache_outside);
+	if (st->blk_cover_merged)
+		fprintf(f, "ior: device time of a pair merged across gaps (more than %d intervals): %llu times\n",
+			IOR_BLK_IV_MAX, (ull)st->blk_cover_merged);
+}
+
 static void print_fd_story(const struct ior_session *s, FILE *f, const struct ior_pair_stats *st)
 {
 	struct ior_fdtab_stats fs;
@@ -180,6 +197,7 @@ void ior_session_report(struct ior_session *s, FILE *f, bool verbose)
 	fputc('\n', f);
 	print_in_flight(s, f);
 	print_oddities(s, f, &st);
+	print_block(s, f, &st);
 	print_unattributed(&st, f);
 	if (verbose)
 		print_fd_story(s, f, &st);

@@ -66,6 +66,15 @@ static void sink_pair(void *ctx, const struct ior_event_pair *p)
 		s->sinks[i].pair(s->sinks[i].ctx, p);
 }
 
+static void sink_block(void *ctx, const struct ior_block_req *r)
+{
+	struct ior_session *s = ctx;
+
+	for (unsigned i = 0; i < s->nsinks; i++)
+		if (s->sinks[i].block)
+			s->sinks[i].block(s->sinks[i].ctx, r);
+}
+
 static const char *canon_path(void *ctx, const char *path, uint32_t kdev, uint64_t ino, const char *leaf)
 {
 	return ior_canon_get(ctx, path, kdev, ino, leaf);
@@ -73,7 +82,7 @@ static const char *canon_path(void *ctx, const char *path, uint32_t kdev, uint64
 
 static int open_pairing(struct ior_session *s, char *err, size_t errlen)
 {
-	struct ior_pair_cfg pc = { NULL, s->cfg.path_filter, sink_pair, s, s->cfg.probe.sel, NULL, NULL };
+	struct ior_pair_cfg pc = { NULL, s->cfg.path_filter, sink_pair, s, s->cfg.probe.sel, NULL, NULL, sink_block };
 	size_t arena = 2 * s->nrings * s->cfg.ring_bytes;
 
 	arena = arena < (1u << 20) ? (1u << 20) : arena > (256u << 20) ? (256u << 20) : arena;

@@ -60,8 +60,13 @@
 #define BLOCK_ITERS 64
 #define MAX_BLOCKS (1 << 20)
 
-enum mode { MODE_READ, MODE_OPEN, MODE_WRITE, MODE_MIXED, MODE_GETPID, MODE_SEND, MODE_URING, MODE_AIO };
-static const char *const mode_names[] = { "read", "open", "write", "mixed", "getpid", "send", "uring", "aio" };
+/* coldread: a buffered pread64 of 4 KiB whose page was just dropped
+ * (POSIX_FADV_DONTNEED), so it misses and goes to the device; direct: an
+ * O_DIRECT pread64 of 4 KiB. Both need -dir on a disk (not tmpfs). */
+enum mode { MODE_READ, MODE_OPEN, MODE_WRITE, MODE_MIXED, MODE_GETPID, MODE_SEND, MODE_URING, MODE_AIO,
+	    MODE_COLDREAD, MODE_DIRECT };
+static const char *const mode_names[] = { "read", "open", "write", "mixed", "getpid", "send", "uring", "aio",
+					   "coldread", "direct" };
 #define DEPTH 8 /* async ops per iteration, in flight together */
 
 struct config {
@@ -124,7 +129,7 @@ struct io_event_ {
 
 static pthread_barrier_t start_line;
 static uint64_t deadline_ns;
-static char read_buf[MAX_THREADS][READ_SIZE] __attribute__((aligned(64)));
+static char read_buf[MAX_THREADS][READ_SIZE] __attribute__((aligned(4096))); /* O_DIRECT: page-aligned */
 static const char write_buf[WRITE_SIZE] = "iorbench small write, 64 bytes long ..........................\n";
 
 static uint64_t now_ns(void)
@@ -143,7 +148,7 @@ static void die(const char *what, const char *on, int err)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: iorbench read|open|write|mixed|getpid|send|uring|aio [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR] [-blocks PATH]\n");
+		"usage: iorbench read|open|write|mixed|getpid|send|uring|aio|coldread|direct [-n ITERS | -t SECONDS] [-threads N] [-rate R] [-wait] [-mark] [-dir DIR] [-blocks PATH]\n");
 	exit(2);
 }
 
@@ -174,6 +179,15 @@ static int pread_page(struct worker *w, int fd, uint64_t i)
 	if (syscall(SYS_pread64, fd, read_buf[w->index], READ_SIZE, off) != READ_SIZE)
 		w->failed_errno = errno ? errno : EIO;
 	return 1;
+}
+
+/* The file is dropped from the cache first (whole: a large folio holds
+ * more than the page read), so each read misses. */
+static int cold_read(struct worker *w, uint64_t i)
+{
+	if (posix_fadvise(w->data_fd, 0, 0, POSIX_FADV_DONTNEED))
+		w->failed_errno = EIO;
+	return 1 + pread_page(w, w->data_fd, i);
 }
 
 static int open_stat_close(struct worker *w, uint64_t i, int reads, int writes)
@@ -298,6 +312,10 @@ static int one_iteration(struct worker *w, uint64_t i)
 		return send_recv(w);
 	case MODE_URING:
 		return uring_reads(w, i);
+	case MODE_COLDREAD:
+		return cold_read(w, i);
+	case MODE_DIRECT:
+		return pread_page(w, w->data_fd, i);
 	case MODE_AIO:
 		return aio_reads(w, i);
 	}
@@ -372,9 +390,11 @@ static void setup_worker(struct worker *w, const struct config *cfg, int index)
 	if (cfg->mode == MODE_AIO && syscall(SYS_io_setup, DEPTH, &w->aio_ctx))
 		die("cannot set up", "an aio context", errno);
 	if (cfg->mode == MODE_READ || cfg->mode == MODE_OPEN || cfg->mode == MODE_MIXED || cfg->mode == MODE_URING ||
-	    cfg->mode == MODE_AIO) {
+	    cfg->mode == MODE_AIO || cfg->mode == MODE_COLDREAD || cfg->mode == MODE_DIRECT) {
 		make_file(w->path);
-		w->data_fd = open(w->path, O_RDONLY | O_CLOEXEC);
+		if (cfg->mode != MODE_READ) /* on disk before the loop: the loop's requests are reads */
+			sync();
+		w->data_fd = open(w->path, O_RDONLY | O_CLOEXEC | (cfg->mode == MODE_DIRECT ? O_DIRECT : 0));
 		if (w->data_fd < 0)
 			die("cannot open", w->path, errno);
 	}

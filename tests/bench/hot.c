@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 	 * memory is warm after the first pass, which is not counted */
 	struct ior_merge *m = ior_merge_new(ncpu, 32u << 20);
 	struct ior_fdtab *fds = ior_fdtab_new(65536, 16384);
-	struct ior_pair_cfg pc = { fds, "", sink, &h, NULL, NULL, NULL };
+	struct ior_pair_cfg pc = { fds, "", sink, &h, NULL, NULL, NULL, NULL };
 	struct ior_pairer *pr = fds ? ior_pair_new(&pc) : NULL;
 	if (!m || !pr)
 		die("out of memory");

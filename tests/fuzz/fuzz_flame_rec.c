@@ -1,7 +1,9 @@
 /* Hostile recordings through the whole flame pipeline: the reader, the
  * id-based aggregation, the frame tree and every writer. The last input
  * byte picks the metric, rotates the field order and, with bit 4, bounds
- * the aggregation tightly (the "(other)" frame, strings not kept). */
+ * the aggregation tightly (the "(other)" frame, strings not kept); bit 5
+ * takes the pair's io_uring, block and cache fields (where, device, cache)
+ * and the device time instead. */
 #include "flame/flame.h"
 #include "rec/rec.h"
 
@@ -10,8 +12,9 @@
 
 static const char *field_orders[] = {
 	"comm,path,tracepoint", "path,flags,pid", "tid,tracepoint,comm,path,flags,pid", "flags",
+	"where,device,cache,comm", "device,path", "cache,tracepoint", "tracepoint,where",
 };
-static const char *metrics[] = { "count", "duration", "durationToPrev", "bytes" };
+static const char *metrics[] = { "count", "duration", "durationToPrev", "bytes", "devicetime" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -21,7 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t pick = size ? data[size - 1] : 0;
 	struct ior_flame_spec spec;
 	char err[256];
-	if (ior_flame_spec_parse(&spec, field_orders[pick & 3], metrics[pick >> 2 & 3], err, sizeof err))
+	unsigned below = pick & 0x20 ? 4 : 0;
+	if (ior_flame_spec_parse(&spec, field_orders[below + (pick & 3)], metrics[pick & 0x20 && pick & 4 ? 4 : pick >> 2 & 3],
+				 err, sizeof err))
 		return 0;
 	struct ior_rec_reader *r;
 	if (ior_rec_reader_open_mem(&r, data, size, err, sizeof err))

@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ior_stats_series(s, sec, IOR_STATS_SECONDS);
 		ior_stats_rates(s, 60, &rates);
 		for (int e = 0; e < 3; e++) {
-			struct ior_stats_report_cfg rc = { escapes[e], (unsigned)e };
+			struct ior_stats_report_cfg rc = { .esc = escapes[e], .rows = (unsigned)e };
 			ior_stats_report(s, null, &rc);
 		}
 		ior_stats_free(s);

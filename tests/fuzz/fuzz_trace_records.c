@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -67,12 +68,20 @@ static void send(struct ior_merge *m, struct ior_pairer *p, unsigned cpu, struct
 	b->used = 0;
 }
 
+/* A block request's strings are read like a sink would. */
+static void block(void *ctx, const struct ior_block_req *r)
+{
+	(void)ctx;
+	if (strlen(r->comm) >= 16 || (r->path && strlen(r->path) >= IOR_FD_PATH_MAX))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct batch batch[2];
 	static uint64_t rec[(sizeof(struct ior_rec_exit) + 64) / 8];
 	struct ior_fdtab *fds = ior_fdtab_new(64, 8);
-	struct ior_pair_cfg cfg = { fds, (size && data[0] & 1) ? "a" : NULL, sink, NULL, NULL, canon, NULL };
+	struct ior_pair_cfg cfg = { fds, (size && data[0] & 1) ? "a" : NULL, sink, NULL, NULL, canon, NULL, block };
 	struct ior_pairer *p = fds ? ior_pair_new(&cfg) : NULL;
 	struct ior_merge *m = ior_merge_new(2, 3 * IOR_BATCH_BYTES);
 	uint64_t ts = 1000;
@@ -91,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			.ts = ts += (uint64_t)(c[3] | c[4] << 8) - 200, /* may go backwards */
 			.pid = 1 + c[2] % 3,
 			.tid = 1 + c[2] % 5,
-			.kind = (uint16_t)(1 + (c[0] >> 1) % 11), /* enter .. uring files, and one unknown */
+			.kind = (uint16_t)(1 + (c[0] >> 1) % 13), /* enter .. cache, and one unknown */
 		};
 		/* async records: mostly the async rows at the table's end */
 		h.nr = ior_syscalls[h.kind >= IOR_REC_ASYNC_SUBMIT ? ior_nsyscalls - 1 - c[1] % 80 : c[1] % ior_nsyscalls].nr;

@@ -180,8 +180,10 @@ fi
 # 8. A run loads only the programs it attaches (plus ior_flush, run, never
 # attached), the same set -check reports: of the object's tracepoint
 # programs (prog_type 5), only io_uring's (two, and two for registered
-# files, one for refused requests, two for where they ran) and libaio's four when -check says they
-# are traced (the per-syscall ones only test probes use).
+# files, one for refused requests, two for where they ran) and libaio's
+# four when -check says they are traced, the block layer's four (five with
+# block_io_start) and the page cache's one when its features say yes (the
+# per-syscall ones only test probes use).
 # Counted from the running tracer's fds.
 check_out=$("$IOR" -check 2>&1)
 want=$(sed -n 's/.*attaches (\([0-9]*\) of its \([0-9]*\) programs.*/\1 \2/p' <<<"$check_out")
@@ -192,6 +194,9 @@ grep -q '+ registered files' <<<"$async_line" && want5=$((want5 + 2))
 grep -q '+ refused requests' <<<"$async_line" && want5=$((want5 + 1))
 grep -q '+ where they ran' <<<"$async_line" && want5=$((want5 + 2))
 grep -q 'libaio io_submit' <<<"$async_line" && want5=$((want5 + 4))
+grep -q '^ *block requests: yes (block_io_start' <<<"$check_out" && want5=$((want5 + 5))
+grep -q '^ *block requests: yes (block_rq_insert' <<<"$check_out" && want5=$((want5 + 4))
+grep -q '^ *page cache fills: yes' <<<"$check_out" && want5=$((want5 + 1))
 "$IOR" -plain -duration 3 >/dev/null 2>&1 &
 pid=$!
 sleep 1.5

@@ -39,7 +39,9 @@ fi
 ALL="SELECT epoch_ns(time_ns)::VARCHAR AS time_ns, host, boot_id, comm, pid::VARCHAR AS pid,
 	tid::VARCHAR AS tid, syscall, family, fd::VARCHAR AS fd, ret::VARCHAR AS ret, bytes::VARCHAR AS bytes,
 	file, file2, flags, is_error::VARCHAR AS is_error, errno_name, duration_ns::VARCHAR AS duration_ns,
-	gap_ns::VARCHAR AS gap_ns, pairs::VARCHAR AS pairs, timeout_ns::VARCHAR AS timeout_ns, \"where\" FROM"
+	gap_ns::VARCHAR AS gap_ns, pairs::VARCHAR AS pairs, timeout_ns::VARCHAR AS timeout_ns, \"where\",
+	device_ns::VARCHAR AS device_ns, block_requests::VARCHAR AS block_requests,
+	block_bytes::VARCHAR AS block_bytes, cache_pages::VARCHAR AS cache_pages FROM"
 cat >"$T/engines.py" <<'PY'
 import json, sys
 duck = json.loads(open(sys.argv[1]).readline())
@@ -50,7 +52,9 @@ cols = [("time_ns", "INT64", "TIMESTAMP", 0), ("host", "BYTE_ARRAY", "STRING", 0
         ("ret", "INT64", "", 1), ("bytes", "INT64", "", 0), ("file", "BYTE_ARRAY", "STRING", 1),
         ("file2", "BYTE_ARRAY", "STRING", 1), ("flags", "BYTE_ARRAY", "STRING", 1), ("is_error", "BOOLEAN", "", 0),
         ("errno_name", "BYTE_ARRAY", "STRING", 1), ("duration_ns", "INT64", "", 0), ("gap_ns", "INT64", "", 0),
-        ("pairs", "INT64", "", 0), ("timeout_ns", "INT64", "", 1), ("where", "BYTE_ARRAY", "STRING", 1)]
+        ("pairs", "INT64", "", 0), ("timeout_ns", "INT64", "", 1), ("where", "BYTE_ARRAY", "STRING", 1),
+        ("device_ns", "INT64", "", 0), ("block_requests", "INT64", "", 0), ("block_bytes", "INT64", "", 0),
+        ("cache_pages", "INT64", "", 0)]
 arrow = {("INT64", "TIMESTAMP"): "Timestamp<NANOSECOND, UTC>", ("BYTE_ARRAY", "STRING"): "Utf8",
          ("INT32", ""): "Int32", ("INT64", ""): "Int64", ("BOOLEAN", ""): "Bool"}
 want_schema = {"arrow-rs": [[n, arrow[(p, l)], bool(o)] for n, p, l, o in cols],
@@ -104,7 +108,7 @@ print(len(meta), "columns")
 PY
 stats_check() { # FILE
 	local c sel="" out
-	for c in time_ns host boot_id comm pid tid syscall family fd ret bytes file file2 flags is_error errno_name duration_ns gap_ns pairs timeout_ns where; do
+	for c in time_ns host boot_id comm pid tid syscall family fd ret bytes file file2 flags is_error errno_name duration_ns gap_ns pairs timeout_ns where device_ns block_requests block_bytes cache_pages; do
 		sel="$sel, min(\"$c\")::VARCHAR AS ${c}_lo, max(\"$c\")::VARCHAR AS ${c}_hi, (count(*) - count(\"$c\"))::VARCHAR AS ${c}_n"
 	done
 	duckdb_sql "$STATS('$1') WHERE row_group_id = 0" "SELECT ${sel#, } FROM '$1'" >"$T/stats.json" 2>&1
@@ -151,7 +155,9 @@ want = [("time_ns", "INT64", "REQUIRED", None, "Timestamp(isAdjustedToUTC=1, tim
         ("flags", "BYTE_ARRAY", "OPTIONAL", "UTF8", "String"), ("is_error", "BOOLEAN", "REQUIRED", None, None),
         ("errno_name", "BYTE_ARRAY", "OPTIONAL", "UTF8", "String"), ("duration_ns", "INT64", "REQUIRED", None, None),
         ("gap_ns", "INT64", "REQUIRED", None, None), ("pairs", "INT64", "REQUIRED", None, None),
-        ("timeout_ns", "INT64", "OPTIONAL", None, None), ("where", "BYTE_ARRAY", "OPTIONAL", "UTF8", "String")]
+        ("timeout_ns", "INT64", "OPTIONAL", None, None), ("where", "BYTE_ARRAY", "OPTIONAL", "UTF8", "String"),
+        ("device_ns", "INT64", "REQUIRED", None, None), ("block_requests", "INT64", "REQUIRED", None, None),
+        ("block_bytes", "INT64", "REQUIRED", None, None), ("cache_pages", "INT64", "REQUIRED", None, None)]
 rows = json.loads(open(sys.argv[1]).readline())
 got = [(r["name"], r["type"], r["repetition_type"], r["converted_type"], r["logical_type"]) for r in rows[1:]]
 norm = lambda l: (l or "").replace(" ", "").lower()

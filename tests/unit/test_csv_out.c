@@ -6,6 +6,7 @@
 #include "t.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 static struct ior_event_pair read_pair(void)
@@ -39,7 +40,7 @@ static void fixture_open(struct fixture *f)
 	memset(f, 0, sizeof *f);
 	f->out = open_memstream(&f->buf, &f->len);
 	f->nf = open_memstream(&f->notes, &f->nlen);
-	f->c = ior_csv_out_new(f->out, IOR_ESCAPE_AUTO, f->nf);
+	f->c = ior_csv_out_new(f->out, IOR_ESCAPE_AUTO, f->nf, false);
 	f->s = ior_csv_out_sink(f->c);
 }
 
@@ -103,7 +104,7 @@ TEST(a_failed_write_stops_with_its_errno)
 	if (!full)
 		return;
 	setvbuf(full, NULL, _IONBF, 0);
-	c = ior_csv_out_new(full, IOR_ESCAPE_AUTO, stderr);
+	c = ior_csv_out_new(full, IOR_ESCAPE_AUTO, stderr, false);
 	s = ior_csv_out_sink(c);
 	s.pair(s.ctx, &p);
 	CHECK_EQ_INT(s.tick(s.ctx, 2000000000ull), 0); /* the first tick starts the clock */
@@ -112,10 +113,35 @@ TEST(a_failed_write_stops_with_its_errno)
 	fclose(full);
 }
 
+/* -plainDevice: the four columns after file, in the header and rows. */
+TEST(device_columns_follow_the_file)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct ior_csv_out *c = ior_csv_out_new(out, IOR_ESCAPE_AUTO, stderr, true);
+	struct ior_sink s = ior_csv_out_sink(c);
+	struct ior_event_pair p = read_pair();
+
+	p.blk_requests = 2, p.blk_bytes = 8192, p.device_ns = 6, p.cache_pages = 3;
+	s.pair(s.ctx, &p);
+	p.path = "a,b"; /* a quoted file still ends before the columns */
+	p.fd = -1;
+	p.blk_requests = 0, p.blk_bytes = 0, p.device_ns = 0, p.cache_pages = 0;
+	s.pair(s.ctx, &p);
+	CHECK_EQ_INT(ior_csv_out_close(c), 0);
+	fclose(out);
+	CHECK_EQ_STR(buf, "durationToPrevNs,durationNs,comm,pid.tid,name,ret,file,deviceNs,requests,deviceBytes,cachePages\n"
+			  "5,7,cat,10.11,read,4,/a%(3),6,2,8192,3\n"
+			  "5,7,cat,10.11,read,4,\"a,b\",0,0,0,0\n");
+	free(buf);
+}
+
 int main(void)
 {
 	RUN(rows_reach_the_stream_at_the_second_tick_and_close);
 	RUN(summary_rows_are_said_not_printed);
 	RUN(a_failed_write_stops_with_its_errno);
+	RUN(device_columns_follow_the_file);
 	return t_done();
 }

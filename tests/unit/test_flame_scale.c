@@ -178,7 +178,7 @@ static uint64_t metric_total(enum ior_flame_metric m, bool deep)
 	for (int i = 0; i < NPAIRS; i++) {
 		pair_at(&p, path, sizeof path, i, deep);
 		sum += m == IOR_METRIC_BYTES ? p.bytes : m == IOR_METRIC_DURATION ? p.duration_ns :
-		       m == IOR_METRIC_DURATION_TO_PREV ? p.gap_ns : 1;
+		       m == IOR_METRIC_DURATION_TO_PREV ? p.gap_ns : m == IOR_METRIC_DEVICE_TIME ? p.device_ns : 1;
 	}
 	return sum;
 }

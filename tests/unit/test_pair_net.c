@@ -195,7 +195,7 @@ TEST(pairing_names_sockets_and_pipes)
 {
 	struct ior_fdtab *fds = ior_fdtab_new(64, 8);
 	struct got g = { .n = 0 };
-	struct ior_pair_cfg cfg = { fds, NULL, sink, &g, NULL, NULL, NULL };
+	struct ior_pair_cfg cfg = { fds, NULL, sink, &g, NULL, NULL, NULL, NULL };
 	struct ior_pairer *pr = ior_pair_new(&cfg);
 	int64_t fl;
 
@@ -308,7 +308,7 @@ TEST(pairing_gives_waits_their_timeout)
 {
 	struct ior_fdtab *fds = ior_fdtab_new(64, 8);
 	struct waited w = { .n = 0 };
-	struct ior_pair_cfg cfg = { fds, NULL, wait_sink, &w, NULL, NULL, NULL };
+	struct ior_pair_cfg cfg = { fds, NULL, wait_sink, &w, NULL, NULL, NULL, NULL };
 	struct ior_pairer *pr = ior_pair_new(&cfg);
 
 	pair(pr, "epoll_pwait", 7, 0, 30, 0, NULL);

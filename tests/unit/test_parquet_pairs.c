@@ -65,7 +65,8 @@ TEST(frame_and_footer)
 	const char *ft = b + len - 8 - flen;
 	const char *names[] = { "time_ns", "host", "boot_id", "comm", "pid", "tid", "syscall", "family", "fd",
 				"ret", "bytes", "file", "file2", "flags", "is_error", "errno_name", "duration_ns",
-				"gap_ns", "pairs", "timeout_ns", "where", "ior.kernel", "ior.lost", "ior.cmdline", "ior version 0.1.0" };
+				"gap_ns", "pairs", "timeout_ns", "where", "device_ns", "block_requests", "block_bytes",
+				"cache_pages", "ior.kernel", "ior.lost", "ior.cmdline", "ior version 0.1.0" };
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		if (!has(ft, flen, names[i]))
 			T_FAIL("footer lacks \"%s\"", names[i]);

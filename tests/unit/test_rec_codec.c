@@ -79,6 +79,8 @@ static void make_summary(struct ior_event_pair *p)
 	p->has_timeout = 0;
 	p->timeout_ns = 0;
 	p->where = 0;
+	p->blk_requests = p->blk_dev = 0;
+	p->blk_bytes = p->device_ns = p->cache_pages = 0;
 	p->pairs = rnd() % 4 == 0 ? 0 : rnd() % 100000;
 	uint64_t span = rnd() % 1000000000;
 	p->end_ns = p->enter_ns > UINT64_MAX - span ? UINT64_MAX : p->enter_ns + span;
@@ -127,6 +129,13 @@ static void gen_stream(struct spair *v, size_t n, unsigned ntids)
 		s->p.has_timeout = rnd() % 8 == 0;
 		s->p.timeout_ns = s->p.has_timeout ? (rnd() % 3 == 0 ? -1 : (int64_t)(rnd() >> 2)) : 0;
 		s->p.where = rnd() % 3 == 0 ? (uint8_t)(rnd() % 4) : 0;
+		if (rnd() % 4 == 0) { /* block requests inside it (version 6) */
+			s->p.blk_requests = 1 + (uint32_t)(rnd() % 1000);
+			s->p.blk_bytes = rnd() >> (rnd() % 64);
+			s->p.device_ns = rnd() % 2 ? rnd() >> 8 : 0;
+			s->p.blk_dev = (uint32_t)rnd();
+		}
+		s->p.cache_pages = rnd() % 4 == 0 ? rnd() >> (rnd() % 64) : 0;
 		if (rnd() % 10 == 0)
 			make_summary(&s->p);
 	}
@@ -141,6 +150,8 @@ static bool same_pair(const struct ior_event_pair *a, const struct ior_event_pai
 	       a->sys == b->sys && !strcmp(a->comm, b->comm) && !strncmp(a->path, b->path, n) &&
 	       !strcmp(a->path2, b->path2) && a->summary == b->summary &&
 	       a->has_timeout == b->has_timeout && a->timeout_ns == b->timeout_ns && a->where == b->where &&
+	       a->blk_requests == b->blk_requests && a->blk_bytes == b->blk_bytes &&
+	       a->device_ns == b->device_ns && a->blk_dev == b->blk_dev && a->cache_pages == b->cache_pages &&
 	       (!a->summary || (a->pairs == b->pairs && a->end_ns == b->end_ns));
 }
 
@@ -523,6 +534,53 @@ static int read_raw(const uint8_t *raw, size_t n, char *err, size_t errlen)
 	return read_raw_names(raw, n, err, errlen, NULL, NULL);
 }
 
+/* The first pair of a raw stream; 1 read, else the reader's rc. */
+static int read_raw_first(const uint8_t *raw, size_t n, struct ior_event_pair *p)
+{
+	uint8_t z[4096];
+	char err[256];
+	size_t zn = ZSTD_compress(z, sizeof z, raw, n, 3);
+	if (ZSTD_isError(zn))
+		return 1000;
+	struct ior_rec_reader *r;
+	int rc = ior_rec_reader_open_mem(&r, z, zn, err, sizeof err);
+	if (rc)
+		return rc;
+	rc = ior_rec_read(r, p);
+	ior_rec_reader_close(r);
+	return rc;
+}
+
+/* Versions 5 and 6 read back what they carry: 5 a MORE byte with where
+ * only, 6 where, the device fields and cache pages in one MORE byte. */
+TEST(more_byte_versions_5_and_6)
+{
+	uint8_t raw[512];
+	struct ior_event_pair p;
+	size_t n = raw_header(raw, 5, 3);
+	/* pair: MORE where=3 (poll), tid 5, gap 1, dur 2 */
+	memcpy(raw + n, "\xc1\x03\x05\x01\x02", 5);
+	CHECK_EQ_INT(read_raw_first(raw, n + 5, &p), 1);
+	CHECK_EQ_STR(ior_pair_where_name(p.where), "poll");
+	CHECK_EQ_INT(p.tid, 5);
+	CHECK_EQ_INT(p.duration_ns, 2);
+	CHECK_EQ_INT(p.blk_requests, 0);
+	CHECK_EQ_INT(p.cache_pages, 0);
+	n = raw_header(raw, 6, 3);
+	/* pair: EXT 0, MORE where=2 (io-wq) + device + cache; tid 5; requests 2,
+	 * bytes 8192, device 300 ns, dev 7:9; pages 3; gap 1, dur 400 */
+	memcpy(raw + n, "\xd1\x00\x0e\x05\x02\x80\x40\xac\x02\x89\x80\xc0\x03\x03\x01\x90\x03", 17);
+	CHECK_EQ_INT(read_raw_first(raw, n + 17, &p), 1);
+	CHECK_EQ_STR(ior_pair_where_name(p.where), "io-wq");
+	CHECK_EQ_INT(p.blk_requests, 2);
+	CHECK_EQ_INT(p.blk_bytes, 8192);
+	CHECK_EQ_INT(p.device_ns, 300);
+	CHECK_EQ_INT(p.blk_dev, 7u << 20 | 9);
+	CHECK_EQ_INT(p.cache_pages, 3);
+	CHECK_EQ_INT(p.gap_ns, 1);
+	CHECK_EQ_INT(p.duration_ns, 400);
+}
+
 /* A name no ior table knows (a newer kernel's) reads as that name, family
  * Misc, and the reader lists it once; x86_64's open reads on any arch. */
 TEST(unknown_syscall_reads_under_its_name)
@@ -577,9 +635,10 @@ TEST(hostile_input_is_an_error)
 	char err[256];
 	size_t n;
 
-	n = raw_header(raw, 6, 3);
+	n = raw_header(raw, 7, 3); /* the first version this ior does not know */
 	CHECK(read_raw(raw, n, err, sizeof err) < 0);
-	CHECK(strstr(err, "version 6"));
+	CHECK(strstr(err, "version 7"));
+	CHECK(strstr(err, "versions 1 to 6"));
 
 	/* a trigger: version 4 only (expr "x", fired 9, kind NONE), then END */
 	static const uint8_t trig[] = { 0x05, 1, 'x', 9, 0, 0x02, 0, 0, 0, 0, 0, 0, 0 };
@@ -597,7 +656,58 @@ TEST(hostile_input_is_an_error)
 	memcpy(raw + n, trig, sizeof trig);
 	raw[n + 4] = 1; /* a pair's kind, without its pair */
 	CHECK(read_raw(raw, n + sizeof trig, err, sizeof err) < 0);
-	/* where an io_uring op ran: version 5 only (pair: MORE where=2, tid 5, gap 0, dur 0) */
+	/* version 6: the MORE byte's device (0x04: requests 2, bytes 3, time 4,
+	 * dev 7) and cache (0x08: pages 9) bits, block requests and device
+	 * names; every field checked */
+	static const struct {
+		int version;
+		const char *rec;
+		size_t len;
+		int ok;
+	} v6[] = {
+		{ 6, "\xd1\x00\x04\x05\x02\x03\x04\x07\x00\x00", 10, 1 },
+		{ 5, "\xd1\x00\x04\x05\x02\x03\x04\x07\x00\x00", 10, 0 }, /* device bit before 6 */
+		{ 6, "\xd1\x00\x10\x05\x02\x03\x04\x07\x00\x00", 10, 0 }, /* a bit 6 does not define */
+		{ 6, "\xd1\x00\x40\x05\x02\x03\x04\x07\x00\x00", 10, 0 }, /* another */
+		{ 6, "\xd1\x00\x84\x05\x02\x03\x04\x07\x00\x00", 10, 0 }, /* MORE_NEXT: reserved */
+		{ 6, "\xc1\x04\x05\x02\x03\x04\x07\x00\x00", 9, 1 },      /* MORE without EXT */
+		{ 6, "\xc1\x06\x05\x02\x03\x04\x07\x00\x00", 9, 1 },      /* and where io-wq */
+		{ 6, "\xc1\x02\x05\x00\x00", 5, 1 },                      /* where alone */
+		{ 6, "\xd1\x00\x0c\x05\x02\x03\x04\x07\x09\x00\x00", 11, 1 }, /* and cache pages 9 */
+		{ 6, "\xc1\x08\x05\x09\x00\x00", 6, 1 },                  /* cache pages alone */
+		{ 5, "\xc1\x08\x05\x09\x00\x00", 6, 0 },                  /* cache bit before 6 */
+		{ 6, "\xd1\x00\x04\x05\x02\x03", 6, 0 },                  /* cut */
+		{ 6, "\xd1\x00\x04\x05\x02\x03\x04\x07\x00", 9, 0 },      /* cut before the duration */
+		{ 6, "\xc1\x04\x05\xff\xff\xff\xff\x7f\x03\x04\x07\x00\x00", 13, 0 }, /* requests > 32 bits */
+		/* tid 5 pid 5 comm 0 done 100 start 10 issue 5 insert 0 dev 7 sector 8
+		 * bytes 4096 error 0 op read flags 0 sys 1 path 0 */
+		{ 6, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 1 },
+		{ 5, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 0 },
+		{ 4, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 0 },
+		{ 6, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x09\x00\x02\x00", 17, 0 }, /* op */
+		{ 6, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x02\x00\x00\x02\x00", 17, 0 }, /* error > 0 */
+		{ 6, "\x06\x05\x05\x00\x64\x70\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02\x00", 17, 0 }, /* start > done */
+		{ 6, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\xfe\x7f\x00", 18, 0 }, /* sys */
+		{ 6, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x01\x00", 17, 1 }, /* sys -1 */
+		{ 6, "\x06\x05\x05\x00\x64\x0a\x05\x00\x07\x08\x80\x20\x00\x00\x00\x02", 16, 0 }, /* cut */
+		{ 6, "\x07\x07\x00", 3, 1 },
+		{ 6, "\x07\x07\x05", 3, 0 }, /* string id */
+		{ 5, "\x07\x07\x00", 3, 0 },
+	};
+	for (size_t i = 0; i < sizeof v6 / sizeof v6[0]; i++) {
+		n = raw_header(raw, v6[i].version, 3);
+		memcpy(raw + n, v6[i].rec, v6[i].len);
+		int rc = read_raw(raw, n + v6[i].len, err, sizeof err);
+		if (v6[i].ok)
+			CHECK_EQ_INT(rc, 0);
+		else
+			CHECK(rc < 0);
+		if (t_cur_failed) {
+			printf("      version 6 case %zu: %s\n", i, err);
+			break;
+		}
+	}
+	/* where an io_uring op ran: version 5 on (pair: MORE where=2, tid 5, gap 0, dur 0) */
 	n = raw_header(raw, 5, 3);
 	memcpy(raw + n, "\xc1\x02\x05\x00\x00", 5);
 	CHECK_EQ_INT(read_raw(raw, n + 5, err, sizeof err), 0);
@@ -1086,6 +1196,90 @@ TEST(async_pairs_round_trip)
 	ior_rec_reader_close(r);
 }
 
+struct blocks_got {
+	struct ior_block_req b[4];
+	char comm[4][16], path[4][32], dev[32];
+	int n;
+};
+
+static int got_block(void *ctx, const struct ior_block_req *b)
+{
+	struct blocks_got *g = ctx;
+	if (g->n < 4) {
+		g->b[g->n] = *b;
+		snprintf(g->comm[g->n], 16, "%s", b->comm);
+		snprintf(g->path[g->n], 32, "%s", b->path);
+		g->n++;
+	}
+	return 0;
+}
+
+static int got_devname(void *ctx, uint32_t dev, const char *name)
+{
+	struct blocks_got *g = ctx;
+	snprintf(g->dev, sizeof g->dev, "%u=%s", dev, name);
+	return 0;
+}
+
+/* A pair's device fields and block requests come back as written; a
+ * reader without hooks skips the requests. */
+TEST(block_requests_round_trip)
+{
+	const char *path = tmp_path("blk.ior.zst");
+	struct ior_rec_writer *w;
+	struct ior_rec_reader *r;
+	struct ior_event_pair p = { .enter_ns = 1000, .duration_ns = 500, .ret = 4096, .bytes = 4096,
+				    .flags = IOR_FLAGS_UNKNOWN, .pid = 5, .tid = 5, .fd = 3,
+				    .sys = (uint16_t)ior_syscall_index(ior_syscall_by_name("pread64")),
+				    .comm = "dd", .path = "/dev/loop9", .path2 = "",
+				    .blk_requests = 1, .blk_bytes = 4096, .device_ns = 300, .blk_dev = 7u << 20 | 9,
+				    .cache_pages = 2, .where = 2 /* io-wq */ };
+	struct ior_block_req b = { 1400, 1050, 1060, 1100, 64, 7u << 20 | 9, 4096, 0, IOR_BLK_READ, IOR_BLK_SYNC,
+				   5, 5, "dd", p.sys, "/dev/loop9" };
+	struct ior_block_req k = { 2000, 1900, 0, 0, 0, 7u << 20 | 9, 0, -5, IOR_BLK_WRITE, IOR_BLK_PREFLUSH,
+				   77, 77, "kworker/0:1", -1, "" };
+	struct blocks_got g = { 0 };
+	char err[256];
+
+	CHECK_EQ_INT(ior_rec_writer_open(&w, path, &test_info, err, sizeof err), 0);
+	CHECK_EQ_INT(ior_rec_write_block(w, &b), 0);
+	CHECK_EQ_INT(ior_rec_write(w, &p), 0);
+	CHECK_EQ_INT(ior_rec_write_block(w, &k), 0);
+	p.enter_ns = 3000;
+	p.blk_requests = 0, p.blk_bytes = 0, p.device_ns = 0, p.blk_dev = 0, p.cache_pages = 0;
+	CHECK_EQ_INT(ior_rec_write(w, &p), 0);
+	CHECK_EQ_INT(ior_rec_writer_close(w, NULL, err, sizeof err), 0);
+	for (int hooks = 0; hooks < 2; hooks++) {
+		CHECK_EQ_INT(ior_rec_reader_open(&r, path, err, sizeof err), 0);
+		if (hooks)
+			ior_rec_reader_block_hooks(r, &(struct ior_rec_block_hooks){ got_block, got_devname, &g });
+		struct ior_event_pair q;
+		CHECK_EQ_INT(ior_rec_read(r, &q), 1);
+		CHECK_EQ_INT(q.blk_requests, 1);
+		CHECK_EQ_INT(q.blk_bytes, 4096);
+		CHECK_EQ_INT(q.device_ns, 300);
+		CHECK_EQ_INT(q.blk_dev, 7u << 20 | 9);
+		CHECK_EQ_INT(q.cache_pages, 2);
+		CHECK_EQ_INT(q.where, 2);
+		CHECK_EQ_INT(ior_rec_read(r, &q), 1);
+		CHECK_EQ_INT(q.blk_requests, 0);
+		CHECK_EQ_INT(q.device_ns, 0);
+		CHECK_EQ_INT(ior_rec_read(r, &q), 0);
+		ior_rec_reader_close(r);
+	}
+	CHECK_EQ_INT(g.n, 2);
+	CHECK(!memcmp(&g.b[0], &b, offsetof(struct ior_block_req, pid)));
+	CHECK_EQ_INT(g.b[0].sys, b.sys);
+	CHECK_EQ_STR(g.comm[0], "dd");
+	CHECK_EQ_STR(g.path[0], "/dev/loop9");
+	CHECK_EQ_INT(g.b[1].error, -5);
+	CHECK_EQ_INT(g.b[1].issue_ns, 0);
+	CHECK_EQ_INT(g.b[1].sys, -1);
+	CHECK_EQ_INT(g.b[1].tid, 77);
+	CHECK_EQ_STR(g.comm[1], "kworker/0:1");
+	CHECK(!strncmp(g.dev, "7340041=", 8)); /* 7:9, named as this host names it */
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -1101,6 +1295,8 @@ int main(void)
 	RUN(trailing_bytes_are_counted);
 	RUN(corrupt_bytes_never_yield_wrong_pairs);
 	RUN(hostile_input_is_an_error);
+	RUN(more_byte_versions_5_and_6);
+	RUN(block_requests_round_trip);
 	RUN(unknown_syscall_reads_under_its_name);
 	RUN(define_hook_gets_every_string);
 	RUN(define_hook_follows_resets);

@@ -23,7 +23,7 @@ static struct ior_event_pair pair(const char *name, uint32_t pid, const char *co
 
 static char *report(struct ior_stats *s, enum ior_escape esc, unsigned rows)
 {
-	struct ior_stats_report_cfg cfg = { esc, rows };
+	struct ior_stats_report_cfg cfg = { .esc = esc, .rows = rows };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -284,7 +284,7 @@ TEST(summary_rows_and_empty)
 TEST(write_error)
 {
 	struct ior_stats *s;
-	struct ior_stats_report_cfg cfg = { IOR_ESCAPE_AUTO, 0 };
+	struct ior_stats_report_cfg cfg = { .esc = IOR_ESCAPE_AUTO };
 	FILE *f = fopen("/dev/full", "w");
 
 	CHECK(ior_stats_new(&s, NULL) == 0);

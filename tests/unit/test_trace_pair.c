@@ -110,7 +110,7 @@ static struct rig *rig_new(const char *path_filter)
 	r->fds = ior_fdtab_new(1024, 1024);
 	for (uint32_t pid = 0; pid < 16; pid++) /* what a snapshot would say */
 		ior_fdtab_set_cwd(r->fds, pid, "/work");
-	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL, fake_canon, NULL };
+	struct ior_pair_cfg cfg = { r->fds, path_filter, sink, &r->g, NULL, fake_canon, NULL, NULL };
 	r->pr = ior_pair_new(&cfg);
 	r->m = ior_merge_new(2, 1 << 20);
 	return r;
@@ -531,7 +531,7 @@ TEST(hidden_syscalls_keep_fds_but_are_not_pairs)
 
 	visible[ior_syscall_index(ior_syscall_by_name("read"))] = 1;
 	ior_pair_free(r->pr);
-	struct ior_pair_cfg cfg = { r->fds, NULL, sink, &r->g, visible, NULL, NULL };
+	struct ior_pair_cfg cfg = { r->fds, NULL, sink, &r->g, visible, NULL, NULL, NULL };
 	r->pr = ior_pair_new(&cfg);
 	push(r, 0, &eo, sizeof eo);
 	push(r, 0, &xo, lo);
