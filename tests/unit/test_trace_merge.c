@@ -3,7 +3,7 @@
  * the records <= the watermark by repeatedly taking the oldest source head
  * (the last of equal heads, or the first head at ts 0). The model is the
  * per-record algorithm the merge used before it delivered runs and indexed
- * whole samples; random streams with ties, zeros, inversions, malformed
+ * whole samples, in place or copied; random streams with ties, zeros, inversions, malformed
  * records and random watermarks must come out in the same order. */
 #include "bpf/event.h"
 #include "trace/merge.h"
@@ -78,6 +78,29 @@ static void collect(void *ctx, const void *rec, size_t len)
 	o->id[o->n++] = h.tid;
 }
 
+/* Samples pushed in place (ior_merge_push_ref): their ring positions and
+ * the ids of their records, to check ior_merge_held_pos after a flush. */
+struct refs {
+	uint64_t pos[64];
+	uint32_t first[64], last[64]; /* ids first..last-1 */
+	unsigned src[64], n;
+};
+
+static uint64_t expect_held_pos(const struct refs *r, const struct out *o, unsigned src)
+{
+	static unsigned char done[MAXREC * NSRC + 64];
+	uint64_t pos = UINT64_MAX;
+
+	memset(done, 0, sizeof done);
+	for (size_t i = 0; i < o->n; i++)
+		done[o->id[i]] = 1;
+	for (unsigned k = 0; k < r->n; k++)
+		for (uint32_t id = r->first[k]; id < r->last[k] && r->src[k] == src; id++)
+			if (!done[id] && r->pos[k] < pos)
+				pos = r->pos[k];
+	return pos;
+}
+
 /* A sample of k records for src: ts near *clock (ties, steps back, zeros). */
 static size_t make_sample(char *buf, unsigned k, uint64_t *clock, uint32_t *next_id,
 			  struct model *m, unsigned src, int corrupt_at)
@@ -111,32 +134,51 @@ TEST(order_matches_model)
 		struct model *md = calloc(1, sizeof *md);
 		struct out *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
 		struct ior_merge *m = ior_merge_new(NSRC, 1 << 20);
+		char *ring = malloc(60 * (size_t)IOR_BATCH_BYTES); /* samples read in place stay here */
+		struct refs *refs = calloc(1, sizeof *refs);
 		uint64_t clock = 100;
 		uint32_t id = 1;
-		char buf[IOR_BATCH_BYTES];
 
-		CHECK(md && a && b && m);
-		if (!md || !a || !b || !m)
+		CHECK(md && a && b && m && ring && refs);
+		if (!md || !a || !b || !m || !ring || !refs)
 			return;
 		for (int step = 0; step < 60 && id + 64 < MAXREC; step++) {
 			unsigned src = rnd(NSRC), k = 1 + rnd(24);
 			int corrupt = rnd(30) ? -1 : (int)rnd(k);
+			char *buf = ring + (size_t)step * IOR_BATCH_BYTES + 4 * (unsigned)rnd(2); /* 4-aligned too */
+			uint32_t first = id;
 			size_t len = make_sample(buf, k, &clock, &id, md, src, corrupt);
-			int r = ior_merge_push_sample(m, src, buf, len);
+			int in_place = rnd(2), r;
+			if (in_place) {
+				r = ior_merge_push_ref(m, src, buf, len, 1000 + (uint64_t)step);
+				refs->pos[refs->n] = 1000 + (uint64_t)step;
+				refs->first[refs->n] = first;
+				refs->last[refs->n] = id;
+				refs->src[refs->n++] = src;
+			} else {
+				r = ior_merge_push_sample(m, src, buf, len);
+				memset(buf, 0, len); /* copied: the caller may reuse it */
+			}
 			CHECK_EQ_INT(r, corrupt < 0 ? 0 : -EBADMSG);
 			if (rnd(3) == 0) {
 				uint64_t w = rnd(4) ? clock - rnd(20) : UINT64_MAX;
 				ior_merge_flush(m, w, collect, a);
 				model_flush(md, w, b);
+				for (unsigned i = 0; i < NSRC; i++)
+					CHECK_EQ_INT(ior_merge_held_pos(m, i), expect_held_pos(refs, a, i));
 			}
 		}
 		ior_merge_flush(m, UINT64_MAX, collect, a);
 		model_flush(md, UINT64_MAX, b);
 		CHECK_EQ_INT(a->n, b->n);
 		CHECK(a->n == b->n && !memcmp(a->id, b->id, a->n * sizeof a->id[0]));
+		for (unsigned i = 0; i < NSRC; i++)
+			CHECK_EQ_INT(ior_merge_held_pos(m, i), UINT64_MAX);
 		free(md);
 		free(a);
 		free(b);
+		free(ring);
+		free(refs);
 		ior_merge_free(m);
 		if (t_cur_failed)
 			return;
