@@ -26,7 +26,7 @@ struct ent {
 struct src {
 	struct ent *e;
 	uint32_t head, n, cap;
-	uint64_t held_pos; /* lowest pos of its records held after the last flush */
+	uint64_t held_pos; /* lowest pos of its records held in a ring, NO_POS none */
 };
 
 struct ior_merge {
@@ -48,6 +48,8 @@ struct ior_merge *ior_merge_new(unsigned nsrc, size_t arena_bytes)
 	m->nsrc = nsrc;
 	m->cap = arena_bytes;
 	m->src = calloc(nsrc, sizeof *m->src);
+	for (unsigned i = 0; m->src && i < nsrc; i++)
+		m->src[i].held_pos = NO_POS;
 	m->arena = aligned_alloc(8, (arena_bytes + 7) & ~(size_t)7);
 	m->spare = aligned_alloc(8, (arena_bytes + 7) & ~(size_t)7);
 	if (!m->src || !m->arena || !m->spare) {
@@ -165,9 +167,11 @@ int ior_merge_push_ref(struct ior_merge *m, unsigned src, const void *sample, si
 
 	if (src >= m->nsrc || pos == NO_POS)
 		return -EINVAL;
-	if (src_reserve(&m->src[src], ior_batch_max_records(len)))
+	struct src *s = &m->src[src];
+	if (src_reserve(s, ior_batch_max_records(len)))
 		return -ENOSPC;
-	index_sample(m, &m->src[src], sample, len, pos, &bad);
+	s->held_pos = pos < s->held_pos ? pos : s->held_pos;
+	index_sample(m, s, sample, len, pos, &bad);
 	return bad ? -EBADMSG : 0;
 }
 
@@ -214,9 +218,11 @@ static int oldest(const struct ior_merge *m, uint64_t w)
 	return best;
 }
 
-/* Records held in the arena move to the front of the spare one; those
- * in a ring stay where they are, and the lowest ring position still held
- * is noted for the caller's ior_ring_release. */
+/* Records still held move to the front of the spare arena, those read
+ * in a ring too, so that the ring's space can go back to the kernel (a
+ * small ring cannot hold what waits for the watermark); one that finds
+ * no room stays in its ring, and the lowest ring position still held is
+ * noted for the caller's ior_ring_release. */
 static void compact(struct ior_merge *m)
 {
 	size_t used = 0;
@@ -229,17 +235,26 @@ static void compact(struct ior_merge *m)
 		s->head = 0;
 		s->n = n;
 		s->held_pos = NO_POS;
-		for (uint32_t j = 0; j < n; j++) {
-			struct ent *e = &s->e[j];
-			if (e->pos != NO_POS) {
-				s->held_pos = e->pos < s->held_pos ? e->pos : s->held_pos;
-				continue;
-			}
-			copy_rec(m->spare + used, e->p, e->len);
-			e->p = m->spare + used;
-			used += (e->len + 7) & ~(size_t)7;
-		}
 	}
+	/* the arena's own first: they fit, as they did in it */
+	for (int ring = 0; ring < 2; ring++)
+		for (unsigned i = 0; i < m->nsrc; i++) {
+			struct src *s = &m->src[i];
+			for (uint32_t j = 0; j < s->n; j++) {
+				struct ent *e = &s->e[j];
+				size_t need = (e->len + 7) & ~(size_t)7;
+				if ((e->pos != NO_POS) != ring)
+					continue;
+				if (ring && need > m->cap - used) {
+					s->held_pos = e->pos < s->held_pos ? e->pos : s->held_pos;
+					continue;
+				}
+				copy_rec(m->spare + used, e->p, e->len);
+				e->p = m->spare + used;
+				e->pos = NO_POS;
+				used += need;
+			}
+		}
 	char *t = m->arena;
 	m->arena = m->spare;
 	m->spare = t;

@@ -34,13 +34,15 @@ int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t le
 int ior_merge_push_sample(struct ior_merge *m, unsigned src, const void *sample, size_t len);
 
 /* Indexes the records of one perf sample in place: the caller keeps its
- * bytes as they are until ior_merge_held_pos(src) has passed pos (its
- * position in the source's ring). 0, -ENOSPC (no room in the index:
+ * bytes as they are until the next ior_merge_flush returns, and then
+ * until ior_merge_held_pos(src) has passed pos (its position in the
+ * source's ring): the flush copies the records it keeps into the arena
+ * while there is room. 0, -ENOSPC (no room in the index:
  * flush, then push again), -EBADMSG or -EINVAL as ior_merge_push_sample. */
 int ior_merge_push_ref(struct ior_merge *m, unsigned src, const void *sample, size_t len, uint64_t pos);
 
-/* After a flush: the lowest ring position of source src's records still
- * held (pushed by ior_merge_push_ref), UINT64_MAX when none. */
+/* The lowest ring position of source src's records held where they were
+ * pushed by ior_merge_push_ref, UINT64_MAX when none. */
 uint64_t ior_merge_held_pos(const struct ior_merge *m, unsigned src);
 
 /* Delivers every held record with ts <= watermark in timestamp order. The
