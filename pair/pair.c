@@ -158,8 +158,12 @@ static void on_enter(struct ior_pairer *p, const void *rec, size_t len)
 	s->flags = e.flags;
 	s->aux = e.aux;
 	s->cache_pages = 0;
-	memcpy(s->comm, e.comm, sizeof s->comm);
-	s->comm[sizeof s->comm - 1] = 0;
+	e.comm[sizeof e.comm - 1] = 0;
+	/* a thread's comm seldom changes: its id tells sinks it did not */
+	if (!s->comm_id || memcmp(s->comm, e.comm, sizeof s->comm)) {
+		memcpy(s->comm, e.comm, sizeof s->comm);
+		s->comm_id = ++p->comm_ids;
+	}
 }
 
 static inline int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *e)
@@ -254,6 +258,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 		.comm = t->comm,
 		.path = "",
 		.path2 = "",
+		.comm_id = t->comm_id,
 	};
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && x.ret > 0)
 		e.bytes = (uint64_t)x.ret;
