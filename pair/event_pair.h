@@ -56,6 +56,9 @@ struct ior_event_pair {
 	 * have the same comm, so a sink may skip comparing the bytes. 0
 	 * when not known (compare). Not recorded. */
 	uint64_t comm_id;
+	/* The same for path: nonzero when path is an fd table's name, new
+	 * whenever that name changes. */
+	uint64_t path_id;
 };
 
 enum ior_cache_kind { IOR_CACHE_NONE, IOR_CACHE_HIT, IOR_CACHE_PARTIAL, IOR_CACHE_MISS };

@@ -76,6 +76,7 @@ struct ior_pairer {
 	uint32_t mask, count;
 	uint64_t enters_stopped; /* 0: still recording */
 	uint64_t comm_ids;       /* the last comm_id given */
+	const struct ior_fdtab_last *fd_last; /* NULL without an fd table */
 	struct ior_pair_stats st;
 	/* per-pair scratch: the single consumer owns them */
 	struct ior_file_ident ident; /* of the exit being paired, when has_ident */

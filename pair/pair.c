@@ -23,6 +23,7 @@ struct ior_pairer *ior_pair_new(const struct ior_pair_cfg *cfg)
 	if (!p)
 		return NULL;
 	p->cfg = *cfg;
+	p->fd_last = cfg->fds ? ior_fdtab_last(cfg->fds) : NULL;
 	p->mask = 1023;
 	p->tids = calloc(p->mask + 1, sizeof *p->tids);
 	if (!p->tids)
@@ -201,6 +202,7 @@ static inline void deliver(struct ior_pairer *p, const struct ior_syscall *s, st
 	if (path_wanted(p, e)) {
 		p->st.t.pairs++;
 		count_unattributed(p, e, ts);
+		e->path_id = p->fd_last ? ior_fdtab_path_id(p->fd_last, e->path) : 0;
 		p->cfg.sink(p->cfg.sink_ctx, e);
 	}
 	ior_pair_update_fds(p, s, t, e);

@@ -359,7 +359,11 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 		comm = s->comm; /* the same comm: no bytes to compare */
 	else
 		rc = intern_cached(w, p->comm, s->comm, &comm);
-	if (!rc)
+	if (rc)
+		return rc;
+	if (p->path_id && p->path_id == s->path_src)
+		path = s->path;
+	else
 		rc = intern_cached(w, p->path, s->path, &path);
 	if (!rc)
 		rc = intern_cached(w, p->path2, s->path2, &path2);
@@ -444,6 +448,7 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 	s->comm = comm;
 	s->comm_src = p->comm_id;
 	s->path = path;
+	s->path_src = p->path_id;
 	s->path2 = path2;
 	s->prev_exit = p->enter_ns + p->duration_ns;
 	return 0;
