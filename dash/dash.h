@@ -6,8 +6,10 @@
  * and drawn the same in a unit test as on a terminal.
  *
  * Tabs: 1 Overview, 2 Syscalls, 3 Files, 4 Processes, 5 In flight,
- * 6 Latency, 7 Stream, 8 Flame. Keys (the help, `?`, lists them all):
- *   1..8, Tab, Shift-Tab   switch tabs
+ * 6 Latency, 7 Stream, 8 Flame, 9 Devices (block requests per device and
+ * op, stats/devices.h; the selected row's device-time histogram and who
+ * waited on it). Keys (the help, `?`, lists them all):
+ *   1..9, Tab, Shift-Tab   switch tabs
  *   Up, Down, PgUp, PgDn, Home, End   move the selection (scroll the stream)
  *   < >   sort by the column to the left / right;  R   reverse the sort
  *   t     Processes: per thread instead of per process
@@ -60,6 +62,7 @@ enum ior_dash_tab {
 	IOR_DASH_LATENCY,
 	IOR_DASH_STREAM,
 	IOR_DASH_FLAME,
+	IOR_DASH_DEVICES,
 	IOR_DASH_NTABS,
 };
 
@@ -84,6 +87,11 @@ struct ior_dash_cfg {
 	struct ior_stats *baseline;
 	const char *baseline_name;
 	enum ior_norm baseline_norm;
+	/* The Devices tab's names of devices (kernel encoding, major << 20 |
+	 * minor): a recording's, as its host named them; the text returned
+	 * lives until the next call. NULL: this host's (pair/devname.h). */
+	const char *(*dev_name)(void *ctx, uint32_t dev);
+	void *dev_ctx;
 };
 
 /* What the trace counted beside the pairs, for the Overview. */
@@ -124,7 +132,8 @@ int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k);
  * quoted. Returns the rows written, -ENOTSUP on a tab without a table,
  * -ENOMEM, or -EIO when out reports an error. */
 int ior_dash_export(struct ior_dash *d, FILE *out);
-/* "syscalls", "files", "processes", "threads", "in-flight", "stream":
+/* "syscalls", "files", "processes", "threads", "in-flight", "stream",
+ * "devices":
  * for the export's file name; NULL on a tab without a table. */
 const char *ior_dash_table_name(const struct ior_dash *d);
 /* A line shown at the bottom until the next key (what an export did). */
