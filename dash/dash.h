@@ -12,6 +12,7 @@
  *   1..9, Tab, Shift-Tab   switch tabs
  *   Up, Down, PgUp, PgDn, Home, End   move the selection (scroll the stream)
  *   < >   sort by the column to the left / right;  R   reverse the sort
+ *         (Syscalls, Files, Processes, Devices)
  *   t     Processes: per thread instead of per process
  *   d     Files: by directory, by mount point (ior_dash_set_mounts), off;
  *         Enter opens a group, Backspace or Left goes up
@@ -36,8 +37,8 @@
  * pairs the Stream's ring still holds, then counts every pair, and the
  * tab says so.
  *
- * Text from the traced system (paths, comms) goes through the screen's
- * hostile-text drawing only. Not thread-safe. */
+ * Text from the traced system (paths, comms, device names) goes through
+ * the screen's hostile-text drawing only. Not thread-safe. */
 #ifndef IOR_DASH_DASH_H
 #define IOR_DASH_DASH_H
 
