@@ -97,6 +97,13 @@ int ior_loader_kernel_btf(struct ior_bpf_obj *obj, char *why, size_t whylen);
 int ior_loader_kernel_member(struct ior_bpf_obj *obj, const char *type, const char *member,
 			     uint32_t *off, uint32_t *size, char *err, size_t errlen);
 
+/* The id in the running kernel's BTF of a struct type (kind "struct") or
+ * a function (kind "func"): a kernel function (kfunc) the programs call
+ * exists when it has one, and bpf_rdonly_cast takes a struct's. -ENOENT
+ * (no BTF, no such type), -EINVAL (another kind). */
+int ior_loader_kernel_type_id(struct ior_bpf_obj *obj, const char *kind, const char *name,
+			      uint32_t *id, char *err, size_t errlen);
+
 /* Introspection for callers and tests (valid after open). */
 unsigned ior_loader_prog_count(const struct ior_bpf_obj *obj);
 const char *ior_loader_prog_name(const struct ior_bpf_obj *obj, unsigned i);
