@@ -20,8 +20,11 @@
  * SEC("tp_btf/NAME") programs (optional: see ior_loader_load),
  * BTF-defined maps in .maps, global data in .rodata* / .data* / .bss*
  * (array maps of one element; .rodata* frozen), R_BPF_64_64 map and
- * global-data references, R_BPF_64_32 calls to .text functions,
- * .BTF / .BTF.ext (func and line info). */
+ * global-data references, R_BPF_64_32 calls to .text functions and to
+ * kernel functions (extern __ksym: resolved by name in the kernel's BTF
+ * at load; one the kernel lacks becomes a call the verifier must find
+ * dead, so guard it with a .rodata value), .BTF / .BTF.ext (func and
+ * line info). */
 #ifndef IOR_LOADER_H
 #define IOR_LOADER_H
 
