@@ -172,17 +172,18 @@ INLINE __u16 leaf_name(__u64 dentry, char *leaf)
  * a word at a time, plain loads. */
 INLINE __u16 leaf_name_typed(const char *dentry, char *leaf)
 {
-	const char *name, *in;
+	const char *name, *in, *at;
 	long n;
 
 	if (!dentry)
 		return 0;
 	name = *(const char *const *)(dentry + dentry_name_off + qstr_name_off);
 	in = dentry + dentry_iname_off;
-	if (dentry_iname_len >= 8 && name == in) {
-		/* the loads must go through the typed dentry: clang would
-		 * take name, a scalar on kernels before 6.13 */
-		asm volatile("" : "+r"(in));
+	/* compared through an opaque copy: equal to in, clang would load
+	 * through name, which the verifier types a scalar before 6.13 */
+	at = in;
+	asm volatile("" : "+r"(at));
+	if (dentry_iname_len >= 8 && name == at) {
 #pragma unroll
 		for (__u32 w = 0; w < IOR_INAME_MAX / 8; w++) {
 			if (w >= dentry_iname_len / 8)
