@@ -12,7 +12,7 @@
 #    recorder started in that directory removes that .tmp, and no other
 #  - the dashboard (tmux): -recorder -tui shows the recorder's state and
 #    D dumps; -ior=DUMP -tui opens on the Stream, paused on the trigger
-#    pair
+#    pair, also when more than the Stream's 100000 pairs follow it
 #  - openat:errno=ENOENT fires on the failing open, not on the successful
 #    open before it
 #  - 1000 slow polls within the cooldown make one dump; with no cooldown,
@@ -221,6 +221,42 @@ if part dash; then
 		expect dump dash-dump-quit 'EXIT=0'
 	else
 		fail dash-dump-run "$WHY; $(ls "$DD")"
+	fi
+	# more than the Stream's 100000 pairs after the trigger pair (a read
+	# loop beside the blocking read, -after 4s): the dump still opens
+	# with the trigger pair selected
+	rm -f "$DD"/*-trigger*.ior.zst
+	cp "$WORKLOAD" "$T/wlhold"
+	SAVED_WORKLOAD=$WORKLOAD WORKLOAD="$T/wlhold"
+	start_workload loop "$T/f" 50000000 && LOOP_PID=$WL_PID
+	start_workload flight "$T/f" "$T/missing" 1500 6000 600 || fail dash-hold-run "$WHY"
+	WORKLOAD=$SAVED_WORKLOAD
+	cd "$DD" || exit 1
+	start_ior -comm wlhold -recorder 2s -after 4s -trigger 'read>300ms' || fail dash-hold-run "$WHY"
+	cd "$T" || exit 1
+	kill -USR1 "$LOOP_PID"
+	release_workload
+	wait_until 40 file_has "$IOR_ERR" 'recorder: wrote' || fail dash-hold-run "no dump: $(grep recorder "$IOR_ERR")"
+	kill -KILL "$LOOP_PID" 2>/dev/null
+	wait "$LOOP_PID" 2>/dev/null
+	wait_workload 30
+	stop_ior
+	D=$(dump_file "$DD")
+	"$IOR" -ior="$D" -plain 2>/dev/null >"$DD/hold.csv"
+	at=$(grep -n ',read,1,"pipe:\[' "$DD/hold.csv" | head -n 1 | cut -d: -f1)
+	after=$(($(wc -l <"$DD/hold.csv") - ${at:-0}))
+	if [ -n "$at" ] && [ "$after" -gt 100000 ]; then
+		tmux_window hold 160 30 "TERM=xterm $IOR -ior=$D -tui 2>$DD/hold.err; echo EXIT=\$?;"
+		expect hold dash-hold-message 'a dump: the selected pair fired read>300ms'
+		if tm capture-pane -e -p -t "$TMUX_SESSION:hold" | grep -qE $'\e\\[[0-9;]*7m[^\e]*wlhold +[0-9]+ read +1 +[0-9.]+ms pipe:\\['; then
+			pass "dash-hold-selected ($after pairs after it)"
+		else
+			fail dash-hold-selected "$(tm capture-pane -e -p -t "$TMUX_SESSION:hold" | grep -a 'pipe:' | cat -v | head -3)"
+		fi
+		keys hold q
+		expect hold dash-hold-quit 'EXIT=0'
+	else
+		fail dash-hold-run "the dump holds ${after} pairs after the trigger pair (want > 100000; row ${at:-none})"
 	fi
 fi
 
