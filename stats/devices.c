@@ -85,7 +85,8 @@ void ior_devices_add(struct ior_devices *d, const struct ior_block_req *q)
 	} else {
 		r->not_issued++;
 	}
-	add_who(r->procs, &r->nprocs, q->pid, q->comm ? q->comm : "", q->bytes);
+	if (q->pid || (q->comm && q->comm[0])) /* else no submitter (bpf/block.h) */
+		add_who(r->procs, &r->nprocs, q->pid, q->comm ? q->comm : "", q->bytes);
 	if (q->path && q->path[0])
 		add_who(r->files, &r->nfiles, 0, q->path, q->bytes);
 }
