@@ -131,12 +131,12 @@ INLINE int blk_complete(void *ctx)
 
 	blk_read_key(ctx, blk_c_dev_off, blk_c_sector_off, blk_c_rwbs_off, &k, rwbs);
 	if (!(st = bpf_map_lookup_elem(&blk_reqs, &k))) {
-		/* The flush sequence's data-less PREFLUSH write: before
-		 * block_io_start (6.5) no tracepoint starts it (never inserted
-		 * or issued), yet diskstats counts it as a write: it goes out
-		 * with no submitter (the thread now running only finished the
-		 * flush) and no latency. */
-		if (rwbs[0] != 'F' || k.op == 'F' || tp_u32(ctx, blk_c_nr_sector_off)) {
+		/* The flush sequence's data-less write (its PREFLUSH flag
+		 * cleared by then): before block_io_start (6.5) no tracepoint
+		 * starts it (never inserted or issued), yet diskstats counts it
+		 * as a write: it goes out with no submitter (the thread now
+		 * running only finished the flush) and no latency. */
+		if (k.op == 'F' || tp_u32(ctx, blk_c_nr_sector_off)) {
 			__sync_fetch_and_add(&blk_unstarted, 1);
 			return 0;
 		}

@@ -128,7 +128,7 @@ cp tests/vm/init "$ROOT/init"
 # has no virtio_pci_*_dev) are left out.
 mkdir -p "$ROOT/modules"
 : >"$ROOT/modules/order"
-KMODS=$(ls -d "$(dirname "$KERNEL")"/../lib/modules/*/kernel 2>/dev/null | head -n 1)
+KMODS=$(ls -d "$(dirname "$KERNEL")"/../lib/modules/*/kernel "$(dirname "$KERNEL")"/../usr/lib/modules/*/kernel 2>/dev/null | head -n 1)
 for m in virtio virtio_ring virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_mmio virtio_blk; do
 	f=$(ls "$KMODS"/drivers/*/"$m".ko* 2>/dev/null | head -n 1)
 	case $f in
