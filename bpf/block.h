@@ -135,8 +135,11 @@ INLINE int blk_complete(void *ctx)
 		 * cleared by then): before block_io_start (6.5) no tracepoint
 		 * starts it (never inserted or issued), yet diskstats counts it
 		 * as a write: it goes out with no submitter (the thread now
-		 * running only finished the flush) and no latency. */
-		if (k.op == 'F' || tp_u32(ctx, blk_c_nr_sector_off)) {
+		 * running only finished the flush) and no latency. With
+		 * block_io_start it was started; an unknown 0-sector completion
+		 * there is a data write's last one (its flush done), already
+		 * counted at its data. */
+		if (!blk_no_start || k.op == 'F' || tp_u32(ctx, blk_c_nr_sector_off)) {
 			__sync_fetch_and_add(&blk_unstarted, 1);
 			return 0;
 		}
