@@ -788,7 +788,7 @@ void ior_cmd_free_tree(struct ior_flame_tree *t)
  * rows by them): past IOR_DEV_MAX_NAMES, this host's. */
 static int stats_devname(void *ctx, uint32_t dev, const char *name)
 {
-	int rc = ior_devices_set_name(ior_stats_devices(((struct rec_devices *)ctx)->s), dev, name);
+	int rc = ior_devices_set_name(ior_stats_devices(((struct ior_cmd_rec_devices *)ctx)->s), dev, name);
 
 	return rc == -ENOSPC ? 0 : rc;
 }
@@ -808,7 +808,7 @@ static struct ior_stats *stats_of(const struct flame_job *j)
 	}
 	for (int i = 0; i < j->nfiles; i++) {
 		struct ior_rec_reader *r;
-		struct rec_devices devs = { .s = s, .filter = &filter };
+		struct ior_cmd_rec_devices devs = { .s = s, .filter = filter };
 		if (ior_cmd_open_recording(j->files[i], &r, false))
 			goto fail;
 		ior_rec_reader_block_hooks(r, &(struct ior_rec_block_hooks){ rec_block, stats_devname, &devs });
