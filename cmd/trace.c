@@ -746,7 +746,7 @@ static int open_parquet(struct trace *t)
 
 static int close_parquet(struct trace *t)
 {
-	return ior_cmd_parquet_close(&t->pq, t->session, t->o->parquet);
+	return ior_cmd_parquet_close(&t->pq, t->session, t->o);
 }
 
 static int close_stats(struct trace *t)
@@ -861,7 +861,7 @@ static void teardown(struct trace *t)
 	ior_csv_out_close(t->csv);
 	if (t->rec.w)
 		ior_rec_writer_close(t->rec.w, NULL, t->err, sizeof t->err);
-	ior_pq_pairs_abort(t->pq.pp);
+	ior_cmd_parquet_abort(&t->pq);
 	ior_recorder_free(t->recorder);
 	free(t->kept);
 	ior_http_close(t->http);
