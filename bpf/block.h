@@ -128,6 +128,7 @@ INLINE int blk_complete(void *ctx)
 	char rwbs[8];
 
 	struct ior_blk_start nobody = { 0 };
+	struct ior_rec_block alone;
 
 	blk_read_key(ctx, blk_c_dev_off, blk_c_sector_off, blk_c_rwbs_off, &k, rwbs);
 	if (!(st = bpf_map_lookup_elem(&blk_reqs, &k))) {
@@ -147,12 +148,12 @@ INLINE int blk_complete(void *ctx)
 		__builtin_memcpy(nobody.rwbs, rwbs, 8);
 		st = &nobody;
 	}
-	if ((r = lifecycle_slot(ctx, &b))) {
+	if ((r = irq_slot(ctx, &b, &alone))) {
 		blk_fill(r, st, &k, bpf_ktime_get_ns());
 		r->bytes = tp_u32(ctx, blk_c_nr_sector_off) << 9;
 		r->error = (__s32)tp_u32(ctx, blk_c_error_off);
 		__builtin_memcpy(r->rwbs, rwbs, 8);
-		batch_commit(b, sizeof *r);
+		irq_commit(ctx, b, r, sizeof *r);
 	}
 	bpf_map_delete_elem(&blk_reqs, &k);
 	return 0;
