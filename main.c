@@ -209,8 +209,8 @@ static int plain_columns(struct ior_opts *o)
 		return 2;
 	}
 	if (o->no_block && (ior_csv_columns_has(&c, IOR_CSV_DEVICE) || ior_csv_columns_has(&c, IOR_CSV_CACHE))) {
-		fprintf(stderr, "ior: the device and cache columns come from the block requests and page cache "
-				"-noblock does not trace: drop one of them\n");
+		fprintf(stderr, "ior: -plainColumns=%s: device and cache come from the block layer and the page "
+				"cache, which -noblock does not trace: drop one of them\n", o->plain_columns);
 		return 2;
 	}
 	o->plain = true;

@@ -78,6 +78,13 @@ else
 	else
 		fail uring-where-header "$(head -n 1 "$IOR_OUT")"
 	fi
+	# the recording replayed with the column: the very rows of the live run
+	if "$IOR" -ior="$(recorded)" -plainColumns=where >"$T/uring-replay.csv" 2>"$T/uring-replay.err" &&
+		cmp -s "$IOR_OUT" "$T/uring-replay.csv"; then
+		pass uring-where-replay
+	else
+		fail uring-where-replay "$(head -c 200 "$T/uring-replay.err") $(diff "$IOR_OUT" "$T/uring-replay.csv" | head -n 4 | tr '\n' '|')"
+	fi
 fi
 
 # ops that take paths name them as their syscalls do (dirfds, two paths,
@@ -215,4 +222,12 @@ if trace_scenario -trace-families AIO -- uring "$D"; then
 else
 	fail uring-family-run "$WHY"
 fi
+# -plainColumns: a name it does not know or twice, -plainDevice with it,
+# and the block layer's columns with -noblock are usage errors, one line
+bad=""
+ior_fails 2 "-plainColumns=where,wher: no column 'wher' \(known: where, device, cache" -plainColumns=where,wher || bad="$bad; $WHY"
+ior_fails 2 "a second column 'where'" -plainColumns=where,where || bad="$bad; $WHY"
+ior_fails 2 '-plainDevice is -plainColumns=device,cache: use one of them' -plainDevice -plainColumns=where || bad="$bad; $WHY"
+ior_fails 2 'which -noblock does not trace' -noblock -plainColumns=cache || bad="$bad; $WHY"
+if [ -z "$bad" ]; then pass uring-where-usage; else fail uring-where-usage "${bad#; }"; fi
 finish
