@@ -105,10 +105,17 @@ void ior_cmd_warn_unknown(const char *file, const struct ior_rec_reader *r);
 struct ior_rec_reader;
 int ior_cmd_open_recording(const char *file, struct ior_rec_reader **r, bool quiet);
 
-/* Opens a recording to read; on failure says why (unless quiet): -1.
- * cmd/view.c */
-struct ior_rec_reader;
-int ior_cmd_open_recording(const char *file, struct ior_rec_reader **r, bool quiet);
+/* A recording's block requests into s's device table (those whose
+ * submitter and file pass filter, copied) and its device names as its
+ * host named them, hooked on r (rec/rec.h): NULL when out of memory (no
+ * device table then). Freed with free() after r is read. Names by
+ * ior_cmd_rec_dev_name(ctx = it, dev), valid until its next call. cmd/view.c */
+struct ior_stats;
+struct ior_flame_spec;
+struct ior_cmd_rec_devices;
+struct ior_cmd_rec_devices *ior_cmd_rec_devices(struct ior_rec_reader *r, struct ior_stats *s,
+						const struct ior_flame_spec *filter);
+const char *ior_cmd_rec_dev_name(void *ctx, uint32_t dev);
 
 /* -live -baseline FILE: FILE's tree (a recording, A,B,... or a
  * directory) by spec, for flame/live.h; NULL after saying why. Freed with

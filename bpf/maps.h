@@ -48,6 +48,9 @@ const volatile __u32 qstr_name_off = 0;
  * size; 0: unknown, every leaf name takes a read of its own. */
 const volatile __u32 dentry_iname_off = 0;
 const volatile __u32 dentry_iname_len = 0;
+/* struct file's id in the kernel's BTF when bpf_rdonly_cast exists (6.2):
+ * the tp_btf programs then read an open's identity with plain loads. */
+const volatile __u32 file_btf_id = 0;
 /* io_uring (trace/uring.c sets them from the kernel's BTF): where the
  * tracepoints' records keep their fields, where a request keeps its fd
  * (io_kiocb.cqe.fd); uring_on when the tracepoints are understood. */

@@ -56,6 +56,7 @@ struct dash_ui {
 	struct ior_trace_totals rec_base; /* the session's totals when it started */
 	char last_words[PATH_MAX + 640]; /* said on stderr after the terminal is back */
 	struct ior_recorder *recorder;   /* live -recorder: D dumps it */
+	struct ior_cmd_rec_devices *devs; /* a recording's block requests and device names */
 };
 
 void ior_dash_ui_set_recorder(struct dash_ui *ui, struct ior_recorder *r)
@@ -96,6 +97,18 @@ static size_t in_flight(void *ctx, struct ior_in_flight *out, size_t max)
 
 static int replay(void *ctx, void (*add)(void *actx, const struct ior_event_pair *p), void *actx);
 
+/* A recording's device names, as its host named them. */
+static const char *rec_dev_name(void *ctx, uint32_t dev)
+{
+	struct dash_ui *ui = ctx;
+	static char unnamed[32];
+
+	if (ui->devs)
+		return ior_cmd_rec_dev_name(ui->devs, dev);
+	snprintf(unnamed, sizeof unnamed, "%u:%u", dev >> 20, dev & 0xfffff);
+	return unnamed;
+}
+
 static int ui_new(struct dash_ui **out, struct ior_stats *stats, struct ior_session *session, const char *title,
 		  const struct ior_opts *o, const struct ior_dash_base *base, unsigned stream_pairs)
 {
@@ -110,6 +123,10 @@ static int ui_new(struct dash_ui **out, struct ior_stats *stats, struct ior_sess
 	if (!ui)
 		return -ENOMEM;
 	cfg.replay_ctx = ui;
+	if (!session) {
+		cfg.dev_name = rec_dev_name;
+		cfg.dev_ctx = ui;
+	}
 	ui->o = o;
 	ui->stats = stats;
 	ui->session = session;
@@ -232,6 +249,7 @@ void ior_dash_ui_close(struct dash_ui *ui)
 	ior_tui_screen_free(&ui->shown);
 	ior_tui_screen_free(&ui->next);
 	ior_tui_buf_free(&ui->out);
+	free(ui->devs);
 	free(ui);
 }
 
@@ -443,10 +461,11 @@ static void on_stop(int sig)
 	rec_stop = sig;
 }
 
-/* Every pair of the recording that passes the filters to add(ctx, p);
+/* Every pair of the recording that passes the filters to add(ctx, p)
+ * (with devs, its block requests to devs' stats: the first read only);
  * 0, or 1 after printing why (or, quiet, after putting it in err). */
 static int each_pair(const struct ior_opts *o, void (*add)(void *, const struct ior_event_pair *), void *ctx,
-		     struct ior_rec_reader **kept)
+		     struct ior_rec_reader **kept, struct dash_ui *devs)
 {
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
 	struct ior_rec_reader *r;
@@ -455,6 +474,8 @@ static int each_pair(const struct ior_opts *o, void (*add)(void *, const struct 
 
 	if (ior_cmd_open_recording(o->ior_file, &r, !kept))
 		return 1;
+	if (devs)
+		devs->devs = ior_cmd_rec_devices(r, devs->stats, &filter);
 	while ((rc = ior_rec_read(r, &p)) == 1)
 		if (ior_flame_spec_match(&filter, &p))
 			add(ctx, &p);
@@ -473,7 +494,7 @@ static int replay(void *ctx, void (*add)(void *actx, const struct ior_event_pair
 {
 	struct dash_ui *ui = ctx;
 
-	return each_pair(ui->o, add, actx, NULL) ? -EIO : 0;
+	return each_pair(ui->o, add, actx, NULL, NULL) ? -EIO : 0;
 }
 
 static void load_pair(void *ctx, const struct ior_event_pair *p)
@@ -531,7 +552,7 @@ static unsigned peek_dump(const struct ior_opts *o, struct dump_peek *k)
 		ior_escape_str(k->expr, sizeof k->expr, t->expr, strlen(t->expr), IOR_ESCAPE_AUTO);
 	}
 	ior_rec_reader_close(r);
-	if (k->kind != IOR_REC_TRIGGER_PAIR || each_pair(o, count_after, k, NULL))
+	if (k->kind != IOR_REC_TRIGGER_PAIR || each_pair(o, count_after, k, NULL, NULL))
 		return 0;
 	uint64_t n = k->after + 1000;
 	return n < IOR_DASH_STREAM_PAIRS ? 0 : n > DUMP_STREAM_MAX ? DUMP_STREAM_MAX : (unsigned)n;
@@ -559,7 +580,7 @@ static int load_recording(const struct ior_opts *o, struct dash_ui *ui, struct i
 	struct ior_rec_reader *r = NULL;
 	const struct ior_trace_totals *t;
 
-	if (each_pair(o, load_pair, ui, &r))
+	if (each_pair(o, load_pair, ui, &r, ui))
 		return 1;
 	if ((t = ior_rec_reader_totals(r)))
 		*losses = (struct ior_dash_losses){ t->lost, t->summarized, t->unpaired_exits };
@@ -571,9 +592,9 @@ static int load_recording(const struct ior_opts *o, struct dash_ui *ui, struct i
 }
 
 /* Not a terminal: the text report of the recording (ior summary). */
-static int report(struct ior_stats *s)
+static int report(struct ior_stats *s, struct dash_ui *ui)
 {
-	struct ior_stats_report_cfg cfg = { 0 };
+	struct ior_stats_report_cfg cfg = { .dev_name = rec_dev_name, .dev_ctx = ui };
 	int r = ior_stats_report(s, stdout, &cfg);
 
 	if (r < 0 || fflush(stdout)) {
@@ -615,7 +636,7 @@ int ior_cmd_dash(const struct ior_opts *o)
 	show_trigger(ui, &peek);
 	if (!ui->draw) { /* the dashboard's stream and Flame were not fed */
 		rc = base.stats ? ior_cmd_diff_print(base.stats, stats, base.norm, o->baseline, o->ior_file, false, stdout) :
-				  report(stats);
+				  report(stats, ui);
 		goto out;
 	}
 	sigemptyset(&sa.sa_mask);

@@ -206,10 +206,10 @@ static int escape_from_opts(const struct ior_opts *o, enum ior_escape *esc)
 }
 
 /* The recording's block requests go to the device table, its device
- * names (the recording host's) to the report. */
-struct rec_devices {
+ * names (the recording host's) to the report (opts.h). */
+struct ior_cmd_rec_devices {
 	struct ior_stats *s;
-	const struct ior_flame_spec *filter; /* a request is kept when its submitter and file match */
+	struct ior_flame_spec filter; /* a request is kept when its submitter and file match */
 	uint32_t dev[256];
 	char name[256][64];
 	unsigned n;
@@ -218,17 +218,17 @@ struct rec_devices {
 
 static int rec_block(void *ctx, const struct ior_block_req *b)
 {
-	struct rec_devices *d = ctx;
+	struct ior_cmd_rec_devices *d = ctx;
 	struct ior_event_pair who = { .pid = b->pid, .tid = b->tid, .comm = b->comm, .path = b->path, .path2 = "" };
 
-	if (ior_flame_spec_match(d->filter, &who))
+	if (ior_flame_spec_match(&d->filter, &who))
 		ior_stats_add_block(d->s, b);
 	return 0;
 }
 
 static int rec_devname(void *ctx, uint32_t dev, const char *name)
 {
-	struct rec_devices *d = ctx;
+	struct ior_cmd_rec_devices *d = ctx;
 
 	if (d->n < 256) {
 		d->dev[d->n] = dev;
@@ -237,15 +237,28 @@ static int rec_devname(void *ctx, uint32_t dev, const char *name)
 	return 0;
 }
 
-static const char *rec_dev_name(void *ctx, uint32_t dev)
+const char *ior_cmd_rec_dev_name(void *ctx, uint32_t dev)
 {
-	struct rec_devices *d = ctx;
+	struct ior_cmd_rec_devices *d = ctx;
 
 	for (unsigned i = 0; i < d->n; i++)
 		if (d->dev[i] == dev)
 			return d->name[i];
 	snprintf(d->unnamed, sizeof d->unnamed, "%u:%u", dev >> 20, dev & 0xfffff);
 	return d->unnamed;
+}
+
+struct ior_cmd_rec_devices *ior_cmd_rec_devices(struct ior_rec_reader *r, struct ior_stats *s,
+						const struct ior_flame_spec *filter)
+{
+	struct ior_cmd_rec_devices *d = calloc(1, sizeof *d);
+
+	if (d) {
+		d->s = s;
+		d->filter = *filter;
+		ior_rec_reader_block_hooks(r, &(struct ior_rec_block_hooks){ rec_block, rec_devname, d });
+	}
+	return d;
 }
 
 /* A dump's first lines: what fired it and when, the time its pairs
@@ -305,13 +318,8 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 		fprintf(stderr, "ior: %s: cannot summarize: %s\n", file, strerror(-rc));
 		return 1;
 	}
-	struct rec_devices *devs = calloc(1, sizeof *devs);
-	if (devs) {
-		devs->s = s;
-		devs->filter = &filter;
-		ior_rec_reader_block_hooks(r, &(struct ior_rec_block_hooks){ rec_block, rec_devname, devs });
-	}
-	cfg.dev_name = rec_dev_name;
+	struct ior_cmd_rec_devices *devs = ior_cmd_rec_devices(r, s, &filter);
+	cfg.dev_name = ior_cmd_rec_dev_name;
 	cfg.dev_ctx = devs;
 	uint64_t first = UINT64_MAX, last = 0;
 	while ((rc = ior_rec_read(r, &p)) == 1) {

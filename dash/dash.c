@@ -18,7 +18,9 @@ static int alloc_buffers(struct ior_dash *d)
 	d->slots = calloc(GROUP_SLOTS, sizeof *d->slots);
 	d->shown = calloc(d->cap, sizeof *d->shown);
 	d->pick_rows = calloc(PICK_ROWS, sizeof *d->pick_rows);
-	return d->rows && d->flight && d->ring && d->arena && d->groups && d->slots && d->shown && d->pick_rows;
+	d->devs = calloc(IOR_DEV_MAX_ROWS, sizeof *d->devs);
+	return d->rows && d->flight && d->ring && d->arena && d->groups && d->slots && d->shown && d->pick_rows &&
+	       d->devs;
 }
 
 int ior_dash_new(struct ior_dash **out, const struct ior_dash_cfg *cfg)
@@ -39,6 +41,8 @@ int ior_dash_new(struct ior_dash **out, const struct ior_dash_cfg *cfg)
 	d->ctx = cfg->ctx;
 	d->replay = cfg->replay;
 	d->replay_ctx = cfg->replay_ctx;
+	d->dev_name = cfg->dev_name;
+	d->dev_ctx = cfg->dev_ctx;
 	if (!alloc_buffers(d) || ior_dash_flame_init(d) < 0 || ior_dash_base_new(d, cfg) < 0) {
 		ior_dash_free(d);
 		return -ENOMEM;
@@ -48,6 +52,7 @@ int ior_dash_new(struct ior_dash **out, const struct ior_dash_cfg *cfg)
 	d->stream_col = 1;
 	d->follow = 1;
 	ior_dash_views_init(d);
+	ior_dash_devices_init(d);
 	*out = d;
 	return 0;
 }
@@ -67,6 +72,7 @@ void ior_dash_free(struct ior_dash *d)
 	free(d->slots);
 	free(d->shown);
 	free(d->pick_rows);
+	free(d->devs);
 	ior_stats_free(d->pick_stats);
 	ior_dash_lat_free(d);
 	ior_dash_flame_free(d);
@@ -200,6 +206,8 @@ static struct ior_tui_table *current_table(struct ior_dash *d)
 		return &v->table;
 	if (d->tab == IOR_DASH_IN_FLIGHT)
 		return &d->flight_table;
+	if (d->tab == IOR_DASH_DEVICES)
+		return &d->dev_table;
 	return NULL;
 }
 
@@ -304,7 +312,8 @@ int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k)
 		return dump_key(d);
 	if (k->code == 'p' || (k->code == IOR_TUI_KEY_ESC && d->pick_pid >= 0))
 		return ior_dash_picker_key(d, k), 0;
-	if (tab_key(d, k) || view_key(d, k) || ior_dash_stream_key(d, k) || ior_dash_flame_key(d, k))
+	if (tab_key(d, k) || view_key(d, k) || ior_dash_devices_key(d, k) || ior_dash_stream_key(d, k) ||
+	    ior_dash_flame_key(d, k))
 		return 0;
 	if ((t = current_table(d)))
 		ior_tui_table_key(t, k);

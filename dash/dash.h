@@ -6,10 +6,13 @@
  * and drawn the same in a unit test as on a terminal.
  *
  * Tabs: 1 Overview, 2 Syscalls, 3 Files, 4 Processes, 5 In flight,
- * 6 Latency, 7 Stream, 8 Flame. Keys (the help, `?`, lists them all):
- *   1..8, Tab, Shift-Tab   switch tabs
+ * 6 Latency, 7 Stream, 8 Flame, 9 Devices (block requests per device and
+ * op, stats/devices.h; the selected row's device-time histogram and who
+ * waited on it). Keys (the help, `?`, lists them all):
+ *   1..9, Tab, Shift-Tab   switch tabs
  *   Up, Down, PgUp, PgDn, Home, End   move the selection (scroll the stream)
  *   < >   sort by the column to the left / right;  R   reverse the sort
+ *         (Syscalls, Files, Processes, Devices)
  *   t     Processes: per thread instead of per process
  *   d     Files: by directory, by mount point (ior_dash_set_mounts), off;
  *         Enter opens a group, Backspace or Left goes up
@@ -34,8 +37,8 @@
  * pairs the Stream's ring still holds, then counts every pair, and the
  * tab says so.
  *
- * Text from the traced system (paths, comms) goes through the screen's
- * hostile-text drawing only. Not thread-safe. */
+ * Text from the traced system (paths, comms, device names) goes through
+ * the screen's hostile-text drawing only. Not thread-safe. */
 #ifndef IOR_DASH_DASH_H
 #define IOR_DASH_DASH_H
 
@@ -60,6 +63,7 @@ enum ior_dash_tab {
 	IOR_DASH_LATENCY,
 	IOR_DASH_STREAM,
 	IOR_DASH_FLAME,
+	IOR_DASH_DEVICES,
 	IOR_DASH_NTABS,
 };
 
@@ -84,6 +88,11 @@ struct ior_dash_cfg {
 	struct ior_stats *baseline;
 	const char *baseline_name;
 	enum ior_norm baseline_norm;
+	/* The Devices tab's names of devices (kernel encoding, major << 20 |
+	 * minor): a recording's, as its host named them; the text returned
+	 * lives until the next call. NULL: this host's (pair/devname.h). */
+	const char *(*dev_name)(void *ctx, uint32_t dev);
+	void *dev_ctx;
 };
 
 /* What the trace counted beside the pairs, for the Overview. */
@@ -124,7 +133,8 @@ int ior_dash_key(struct ior_dash *d, const struct ior_tui_key *k);
  * quoted. Returns the rows written, -ENOTSUP on a tab without a table,
  * -ENOMEM, or -EIO when out reports an error. */
 int ior_dash_export(struct ior_dash *d, FILE *out);
-/* "syscalls", "files", "processes", "threads", "in-flight", "stream":
+/* "syscalls", "files", "processes", "threads", "in-flight", "stream",
+ * "devices":
  * for the export's file name; NULL on a tab without a table. */
 const char *ior_dash_table_name(const struct ior_dash *d);
 /* A line shown at the bottom until the next key (what an export did). */

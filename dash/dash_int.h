@@ -5,6 +5,7 @@
 
 #include "dash.h"
 #include "flame/flame.h"
+#include "stats/devices.h"
 #include "tui/edit.h"
 #include "tui/table.h"
 
@@ -84,6 +85,19 @@ struct dash_flame {
 	char zoom_path[NAME_MAX_BYTES], sel_path[NAME_MAX_BYTES];
 };
 
+/* The Devices tab: a row of the stats' device table and its cells' numbers. */
+#define DEV_NCOLS 17
+#define DEV_NAMES 64 /* device names read from this host's sysfs, kept */
+struct dash_dev {
+	const struct ior_dev_row *row;
+	char name[64];
+	uint64_t v[DEV_NCOLS]; /* by column; 0, 1 (name, op) unused */
+};
+struct dash_devname {
+	uint32_t dev;
+	char name[64];
+};
+
 struct dash_base;
 
 struct ior_dash {
@@ -149,6 +163,14 @@ struct ior_dash {
 	char rec_file[256];      /* "": not recording */
 	char recorder[160];      /* the flight recorder's state, "": none */
 	uint64_t rec_pairs;
+	const char *(*dev_name)(void *ctx, uint32_t dev); /* cfg's; NULL: this host's */
+	void *dev_ctx;
+	struct dash_devname devnames[DEV_NAMES];
+	unsigned ndevnames;
+	struct dash_dev *devs;   /* IOR_DEV_MAX_ROWS, the Devices tab's rows as shown */
+	unsigned ndevs;
+	int dev_sort, dev_asc;
+	struct ior_tui_table dev_table;
 };
 
 void ior_dash_views_init(struct ior_dash *d);
@@ -210,6 +232,19 @@ void ior_dash_pick_label(const struct ior_dash *d, char *buf, size_t len);
 void ior_dash_lat_add(struct ior_dash *d, const struct ior_event_pair *p);
 void ior_dash_draw_latency(struct ior_dash *d, struct ior_tui_screen *s, int top, int height);
 void ior_dash_lat_free(struct ior_dash *d);
+
+/* A histogram by powers of two of h, what counting (pairs, requests). */
+void ior_dash_draw_hist(struct ior_dash *d, struct ior_tui_screen *s, int top, int col, int width, int height,
+			const struct ior_hist *h, const char *title, const char *what);
+
+/* The Devices tab (devices.c). */
+void ior_dash_devices_init(struct ior_dash *d);
+/* d->devs from the stats' device table, sorted as asked. */
+void ior_dash_devices_select(struct ior_dash *d);
+int ior_dash_devices_key(struct ior_dash *d, const struct ior_tui_key *k);
+void ior_dash_draw_devices(struct ior_dash *d, struct ior_tui_screen *s, int top, int height);
+/* A device's name: the caller's (a recording's), else this host's. */
+const char *ior_dash_dev_name(struct ior_dash *d, uint32_t dev);
 
 /* The Flame tab (flame.c). */
 int ior_dash_flame_init(struct ior_dash *d);

@@ -20,7 +20,11 @@ const struct ior_tui_style IOR_DASH_PLAIN = { 0, 0, 0 }, IOR_DASH_BOLD = { IOR_T
 #define HEAD IOR_DASH_HEAD
 
 static const char *const tab_names[IOR_DASH_NTABS] = {
-	"Overview", "Syscalls", "Files", "Processes", "In flight", "Latency", "Stream", "Flame",
+	"Overview", "Syscalls", "Files", "Processes", "In flight", "Latency", "Stream", "Flame", "Devices",
+};
+/* Below 90 columns (the bar in full): these fit 80. */
+static const char *const short_names[IOR_DASH_NTABS] = {
+	"Over", "Syscalls", "Files", "Procs", "Flight", "Latency", "Stream", "Flame", "Devices",
 };
 
 #define R IOR_TUI_RIGHT
@@ -500,7 +504,7 @@ static void draw_in_flight(struct ior_dash *d, struct ior_tui_screen *s, int top
 /* ---- frame ------------------------------------------------------------------ */
 
 static const char *const help_lines[] = {
-	"1..8 Tab Shift-Tab   switch tabs",
+	"1..9 Tab Shift-Tab   switch tabs",
 	"Up Down PgUp PgDn    move the selection / scroll",
 	"Home End             first / last row",
 	"< >  R               sort by the column left / right; reverse",
@@ -519,7 +523,8 @@ static const char *const help_lines[] = {
 	"?  Esc               this help / close it",
 	"q  Ctrl-C            quit",
 	"",
-	"Latency shows what is selected in Syscalls, Files or Processes.",
+	"Latency shows what is selected in Syscalls, Files or Processes;",
+	"Devices the selected device's latency histogram and who waited.",
 	"-baseline: the d columns are the change against the recording.",
 	"Live, a pick, o, m and a file's latency start from the Stream.",
 };
@@ -554,13 +559,28 @@ static void draw_title(struct ior_dash *d, struct ior_tui_screen *s)
 		     d->title, d->state, rec, pick[0] ? "  " : "", pick, (unsigned long long)t.sums.pairs, el, base);
 }
 
+/* Columns of the bar from tab first to tab last, in names. */
+static int bar_width(const char *const *names, int first, int last)
+{
+	int w = 0;
+
+	for (int i = first; i <= last; i++)
+		w += (int)strlen(names[i]) + 2 + (i > first);
+	return w;
+}
+
+/* Full names when they fit, else the short ones; narrower still, the bar
+ * starts late enough to show the current tab. */
 static void draw_tabs(struct ior_dash *d, struct ior_tui_screen *s)
 {
-	int col = 0;
+	const char *const *names = bar_width(tab_names, 0, IOR_DASH_NTABS - 1) <= s->cols ? tab_names : short_names;
+	int col = 0, first = 0;
 
-	for (int i = 0; i < IOR_DASH_NTABS; i++) {
+	while (first < (int)d->tab && bar_width(names, first, (int)d->tab) > s->cols)
+		first++;
+	for (int i = first; i < IOR_DASH_NTABS; i++) {
 		char label[32];
-		snprintf(label, sizeof label, "%d %s", i + 1, tab_names[i]);
+		snprintf(label, sizeof label, "%d %s", i + 1, names[i]);
 		col += ior_tui_put(s, 1, col, -1, i == (int)d->tab ? REV : PLAIN, label) + 1;
 	}
 }
@@ -577,7 +597,8 @@ static const char *footer(const struct ior_dash *d)
 	case IOR_DASH_STREAM:
 		return "? help  q quit  space pause  Left/Right column  f filter  Bksp pop  / search  e export";
 	case IOR_DASH_FLAME: return "? help  q quit  arrows move  Enter zoom  Bksp out  o order  m metric  p pick";
-	default: return "? help  q quit  1-8 or Tab: tabs  p pick a process  r record";
+	case IOR_DASH_DEVICES: return "? help  q quit  Up/Down select  < > sort  R reverse  e export";
+	default: return "? help  q quit  1-9 or Tab: tabs  p pick a process  r record";
 	}
 }
 
@@ -597,6 +618,7 @@ int ior_dash_draw(struct ior_dash *d, struct ior_tui_screen *s)
 		case IOR_DASH_LATENCY: ior_dash_draw_latency(d, s, top, height); break;
 		case IOR_DASH_STREAM: ior_dash_draw_stream(d, s, top, height); break;
 		case IOR_DASH_FLAME: ior_dash_draw_flame(d, s, top, height); break;
+		case IOR_DASH_DEVICES: ior_dash_draw_devices(d, s, top, height); break;
 		default: r = draw_view(d, s, top, height); break;
 		}
 	}

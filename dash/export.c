@@ -17,6 +17,7 @@ const char *ior_dash_table_name(const struct ior_dash *d)
 	case IOR_DASH_PROCESSES: return d->threads ? "threads" : "processes";
 	case IOR_DASH_IN_FLIGHT: return d->in_flight ? "in-flight" : NULL;
 	case IOR_DASH_STREAM: return "stream";
+	case IOR_DASH_DEVICES: return "devices";
 	default: return NULL;
 	}
 }
@@ -69,7 +70,8 @@ static void csv_rows(const struct ior_tui_table *t, FILE *out, char *field)
 int ior_dash_export(struct ior_dash *d, FILE *out)
 {
 	struct ior_tui_table *t = d->tab == IOR_DASH_IN_FLIGHT ? &d->flight_table :
-				  d->tab == IOR_DASH_STREAM ? &d->stream_table : &d->views[d->tab].table;
+				  d->tab == IOR_DASH_STREAM ? &d->stream_table :
+				  d->tab == IOR_DASH_DEVICES ? &d->dev_table : &d->views[d->tab].table;
 
 	char *field;
 	int r = 0;
@@ -86,6 +88,8 @@ int ior_dash_export(struct ior_dash *d, FILE *out)
 		t->nrows = d->nshown;
 	}
 	d->raw = 1;
+	if (d->tab == IOR_DASH_DEVICES)
+		ior_dash_devices_select(d); /* raw: the names unchanged, times in ns */
 	if (!r)
 		csv_rows(t, out, field);
 	d->raw = 0;

@@ -94,8 +94,8 @@ static const char *edge(const struct ior_dash *d, char *buf, size_t len, int e)
 	return ior_dash_ns(d, buf, len, e <= 0 ? 0 : e >= 64 ? UINT64_MAX : (uint64_t)1 << (e - 1));
 }
 
-static void draw_hist(struct ior_dash *d, struct ior_tui_screen *s, int top, int col, int width, int height,
-		      const struct ior_hist *h, const char *title)
+void ior_dash_draw_hist(struct ior_dash *d, struct ior_tui_screen *s, int top, int col, int width, int height,
+			const struct ior_hist *h, const char *title, const char *what)
 {
 	uint64_t c[65], max = 0;
 	int first = -1, last = -1, row = top + 2;
@@ -103,10 +103,10 @@ static void draw_hist(struct ior_dash *d, struct ior_tui_screen *s, int top, int
 
 	ior_tui_put(s, top, col, width - 1, IOR_DASH_HEAD, title);
 	if (!h || !h->count) {
-		ior_tui_put(s, top + 1, col, width - 1, IOR_DASH_PLAIN, "no pairs");
+		ior_tui_putf(s, top + 1, col, width - 1, IOR_DASH_PLAIN, 0, "no %s", what);
 		return;
 	}
-	ior_tui_putf(s, top + 1, col, width - 1, IOR_DASH_PLAIN, 0, "%llu pairs, p50 %s, p99 %s", (unsigned long long)h->count,
+	ior_tui_putf(s, top + 1, col, width - 1, IOR_DASH_PLAIN, 0, "%llu %s, p50 %s, p99 %s", (unsigned long long)h->count, what,
 		     ior_dash_ns(d, p50, sizeof p50, ior_hist_percentile(h, 50)), ior_dash_ns(d, p99, sizeof p99, ior_hist_percentile(h, 99)));
 	ior_hist_log2(h, c);
 	for (int i = 0; i < 65; i++)
@@ -162,9 +162,9 @@ void ior_dash_draw_latency(struct ior_dash *d, struct ior_tui_screen *s, int top
 	draw_note(d, s, top);
 	snprintf(t1, sizeof t1, "durationNs of %s", which);
 	snprintf(t2, sizeof t2, "durationToPrevNs of %s", which);
-	draw_hist(d, s, top + 1, 0, w, h2, lat, t1);
+	ior_dash_draw_hist(d, s, top + 1, 0, w, h2, lat, t1, "pairs");
 	if (wide)
-		draw_hist(d, s, top + 1, w, s->cols - w, h2, gap, t2);
+		ior_dash_draw_hist(d, s, top + 1, w, s->cols - w, h2, gap, t2, "pairs");
 	else
-		draw_hist(d, s, top + 1 + h2, 0, w, height - 1 - h2, gap, t2);
+		ior_dash_draw_hist(d, s, top + 1 + h2, 0, w, height - 1 - h2, gap, t2, "pairs");
 }

@@ -13,11 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A slot of the table: the key's words follow used and value. Keys and
+/* A slot of the table: the key's words follow used and the sums. Keys and
  * sums inline in one open-addressing table: a lookup costs one cache miss,
  * which is what limits traces with many distinct files. */
 struct slot {
-	uint64_t used, value;
+	uint64_t used;
+	struct ior_flame_sums sums;
 	uint64_t key[];
 };
 
@@ -43,7 +44,8 @@ struct ior_flame_agg {
 	bool full;                      /* a bound refused a key: no new one is kept */
 	bool per_source;                /* a field keys on the source's host */
 	uint32_t host;                  /* its string id (VALUE_ID: not kept) */
-	uint64_t other_pairs, other_value;
+	uint64_t other_pairs;
+	struct ior_flame_sums other;
 };
 
 static inline struct slot *slot_at(uint64_t *table, unsigned stride, uint32_t i)
@@ -68,7 +70,7 @@ static int plan_key(struct ior_flame_agg *a)
 				a->text_keyed |= ior_flame_fields[f].text != NULL;
 				a->per_source |= ior_flame_fields[f].per_source;
 			}
-	a->stride = 2 + a->nkey;
+	a->stride = (unsigned)(sizeof(struct slot) / sizeof(uint64_t)) + a->nkey;
 	return 0;
 }
 
@@ -192,10 +194,17 @@ static bool key_fits(struct ior_flame_agg *a, const uint64_t *k)
 	return !a->full;
 }
 
-static void add_other(struct ior_flame_agg *a, uint64_t w, uint64_t pairs)
+static inline void add_sums(struct ior_flame_sums *s, const struct ior_flame_sums *w)
+{
+	s->value = ior_flame_sat_add(s->value, w->value);
+	s->time_ns = ior_flame_sat_add(s->time_ns, w->time_ns);
+	s->device_ns = ior_flame_sat_add(s->device_ns, w->device_ns);
+}
+
+static void add_other(struct ior_flame_agg *a, const struct ior_flame_sums *w, uint64_t pairs)
 {
 	a->other_pairs += pairs;
-	a->other_value = ior_flame_sat_add(a->other_value, w);
+	add_sums(&a->other, w);
 }
 
 /* The slot of key k, + 1, added when new; 0 when new beyond the bound. */
@@ -227,7 +236,8 @@ static inline bool same_as_last(const struct ior_flame_agg *a, const uint64_t *k
 }
 
 /* Adds w to key k (same: k is the previous pair's key). */
-static int add_key(struct ior_flame_agg *a, const uint64_t *k, bool same, uint64_t w, uint64_t pairs)
+static int add_key(struct ior_flame_agg *a, const uint64_t *k, bool same, const struct ior_flame_sums *w,
+		   uint64_t pairs)
 {
 	if (!same) {
 		uint32_t found;
@@ -239,8 +249,7 @@ static int add_key(struct ior_flame_agg *a, const uint64_t *k, bool same, uint64
 		}
 		a->last = found;
 	}
-	struct slot *s = slot_at(a->table, a->stride, a->last - 1);
-	s->value = ior_flame_sat_add(s->value, w);
+	add_sums(&slot_at(a->table, a->stride, a->last - 1)->sums, w);
 	return 0;
 }
 
@@ -345,15 +354,15 @@ int ior_flame_agg_add(struct ior_flame_agg *a, const struct ior_event_pair *p)
 	bool absent = false;
 	if (key_of_pair(a, p, k, &absent))
 		return -ENOMEM;
-	uint64_t w = weight(a->spec.metric, p);
-	account(a, p, w);
-	if (p->summary && !w)
+	struct ior_flame_sums w = { weight(a->spec.metric, p), p->duration_ns, p->device_ns };
+	account(a, p, w.value);
+	if (p->summary && !w.value)
 		return 0; /* a correction of another metric: no frame */
 	if (absent) {
-		add_other(a, w, ior_pair_count(p));
+		add_other(a, &w, ior_pair_count(p));
 		return 0;
 	}
-	return add_key(a, k, same_as_last(a, k), w, ior_pair_count(p));
+	return add_key(a, k, same_as_last(a, k), &w, ior_pair_count(p));
 }
 
 /* ---- fast path on a recording's string values ---------------------------- */
@@ -427,13 +436,13 @@ int ior_flame_agg_add_recording(struct ior_flame_agg *a, struct ior_rec_reader *
 			continue;
 		bool same = false;
 		int absent = key_of_ids(a, &p, &ids, k, &same);
-		uint64_t w = weight(a->spec.metric, &p);
-		account(a, &p, w);
-		if (p.summary && !w)
+		struct ior_flame_sums w = { weight(a->spec.metric, &p), p.duration_ns, p.device_ns };
+		account(a, &p, w.value);
+		if (p.summary && !w.value)
 			continue;
 		if (absent)
-			add_other(a, w, ior_pair_count(&p));
-		else if (add_key(a, k, same, w, ior_pair_count(&p)))
+			add_other(a, &w, ior_pair_count(&p));
+		else if (add_key(a, k, same, &w, ior_pair_count(&p)))
 			return -ENOMEM;
 	}
 	return rc;
@@ -466,7 +475,7 @@ void ior_flame_agg_span(const struct ior_flame_agg *a, uint64_t *first_ns, uint6
 }
 
 int ior_flame_agg_each(const struct ior_flame_agg *a,
-		       int (*fn)(void *ctx, const uint64_t *key, uint64_t value), void *ctx)
+		       int (*fn)(void *ctx, const uint64_t *key, const struct ior_flame_sums *sums), void *ctx)
 {
 	uint64_t k[IOR_FLAME_MAX_FIELDS];
 	int rc = 0;
@@ -476,7 +485,7 @@ int ior_flame_agg_each(const struct ior_flame_agg *a,
 			continue;
 		for (unsigned f = 0; f < a->spec.nfields; f++)
 			k[f] = s->key[a->word[f]];
-		rc = fn(ctx, k, s->value);
+		rc = fn(ctx, k, &s->sums);
 	}
 	return rc;
 }
@@ -491,7 +500,7 @@ const struct ior_flame_spec *ior_flame_agg_spec(const struct ior_flame_agg *a)
 	return &a->spec;
 }
 
-uint64_t ior_flame_agg_other_value(const struct ior_flame_agg *a)
+struct ior_flame_sums ior_flame_agg_other_sums(const struct ior_flame_agg *a)
 {
-	return a->other_value;
+	return a->other;
 }

@@ -84,7 +84,7 @@ void ior_flame_agg_set_max_frames(struct ior_flame_agg *a, uint32_t max_frames);
 /* The bounds of the flamegraphs ior draws (ior collapsed, ior -ior=FILE,
  * -live), all three set by ior_flame_agg_set_bounds: with them reading a
  * recording of any number of distinct files stays within 64 MiB (a frame
- * takes about 80 bytes in the tree; 30 MiB at most in all) and above
+ * takes about 100 bytes in the tree; 30 MiB at most in all) and above
  * 1 M pairs/s (the tree's cost is the bound's, not the file's), and a
  * graph of more stacks would not be read anyway. */
 #define IOR_FLAME_MAX_KEYS 65536
@@ -103,6 +103,10 @@ void ior_flame_agg_free(struct ior_flame_agg *a);
  * (byte order); value includes the children, self does not. */
 struct ior_flame_node {
 	uint64_t value, self;
+	/* Of the pairs under it, whatever the metric: their durationNs and
+	 * device time (device_ns, pair/event_pair.h), summed; 0 in a
+	 * differential tree. */
+	uint64_t time_ns, device_ns;
 	uint32_t name;         /* offset into tree->names */
 	uint32_t parent;
 	uint32_t child0, nchild; /* children: tree->kids[child0 .. child0 + nchild) */

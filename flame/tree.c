@@ -126,8 +126,16 @@ static int remember(struct builder *b, uint32_t depth, uint32_t parent, const ch
 	return 0;
 }
 
+static void add_to(struct ior_flame_node *n, const struct ior_flame_sums *w)
+{
+	n->value = ior_flame_sat_add(n->value, w->value);
+	n->time_ns = ior_flame_sat_add(n->time_ns, w->time_ns);
+	n->device_ns = ior_flame_sat_add(n->device_ns, w->device_ns);
+}
+
 /* Descends one frame, the depth-th of a key, from *node, adding w. */
-static int frame(struct builder *b, uint32_t *node, uint32_t depth, const char *s, size_t n, uint64_t w)
+static int frame(struct builder *b, uint32_t *node, uint32_t depth, const char *s, size_t n,
+		 const struct ior_flame_sums *w)
 {
 	uint32_t parent = *node;
 	if (!same_as_last(b, depth, parent, s, n, node)) {
@@ -139,7 +147,7 @@ static int frame(struct builder *b, uint32_t *node, uint32_t depth, const char *
 		if (rc)
 			return rc;
 	}
-	b->t->nodes[*node].value = ior_flame_sat_add(b->t->nodes[*node].value, w);
+	add_to(&b->t->nodes[*node], w);
 	return 0;
 }
 
@@ -148,7 +156,7 @@ static int frame(struct builder *b, uint32_t *node, uint32_t depth, const char *
 struct ior_flame_frames {
 	struct builder *b;
 	uint32_t node, depth;
-	uint64_t w;
+	const struct ior_flame_sums *w;
 };
 
 int ior_flame_frame(struct ior_flame_frames *out, const char *s, size_t n)
@@ -158,7 +166,7 @@ int ior_flame_frame(struct ior_flame_frames *out, const char *s, size_t n)
 
 uint32_t ior_flame_count_frames(const struct ior_flame_field *f, const char *text, uint64_t number)
 {
-	struct ior_flame_frames out = { NULL, 0, 0, 0 };
+	struct ior_flame_frames out = { NULL, 0, 0, NULL };
 	f->frames(&out, text, number);
 	return out.depth;
 }
@@ -202,21 +210,21 @@ struct walk {
 };
 
 /* One key's frames, bottom up. */
-static int add_key(void *ctx, const uint64_t *key, uint64_t value)
+static int add_key(void *ctx, const uint64_t *key, const struct ior_flame_sums *sums)
 {
 	struct walk *w = ctx;
 	struct ior_flame_tree *t = w->b->t;
 	const struct ior_flame_spec *spec = ior_flame_agg_spec(w->a);
-	struct ior_flame_frames out = { w->b, 0, 0, value };
+	struct ior_flame_frames out = { w->b, 0, 0, sums };
 	int rc = 0;
-	t->nodes[0].value = ior_flame_sat_add(t->nodes[0].value, value);
+	add_to(&t->nodes[0], sums);
 	for (unsigned i = 0; !rc && i < spec->nfields; i++) {
 		const struct ior_flame_field *f = &ior_flame_fields[spec->fields[i]];
 		const char *text = f->text ? ior_flame_agg_string(w->a, key[i]) : NULL;
 		rc = f->frames(&out, text, key[i]);
 	}
 	if (!rc)
-		t->nodes[out.node].self = ior_flame_sat_add(t->nodes[out.node].self, value);
+		t->nodes[out.node].self = ior_flame_sat_add(t->nodes[out.node].self, sums->value);
 	return rc;
 }
 
@@ -230,13 +238,13 @@ static int build(struct builder *b, const struct ior_flame_agg *a)
 		rc = new_node(b, 0, 0, &root);
 	if (!rc)
 		rc = ior_flame_agg_each(a, add_key, &w);
-	uint64_t other = ior_flame_agg_other_value(a);
+	struct ior_flame_sums other = ior_flame_agg_other_sums(a);
 	if (!rc && ior_flame_agg_other_pairs(a)) {
 		uint32_t node = 0;
-		t->nodes[0].value = ior_flame_sat_add(t->nodes[0].value, other);
-		rc = frame(b, &node, 0, IOR_FLAME_OTHER, strlen(IOR_FLAME_OTHER), other);
+		add_to(&t->nodes[0], &other);
+		rc = frame(b, &node, 0, IOR_FLAME_OTHER, strlen(IOR_FLAME_OTHER), &other);
 		if (!rc)
-			t->nodes[node].self = ior_flame_sat_add(t->nodes[node].self, other);
+			t->nodes[node].self = ior_flame_sat_add(t->nodes[node].self, other.value);
 	}
 	t->names = b->names.arena; /* final: no more names are added */
 	if (!rc)

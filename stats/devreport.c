@@ -87,14 +87,12 @@ int ior_stats_report_devices(struct ior_stats *s, FILE *out, const struct ior_st
 		"errors", "in-syscalls", "syscall-bytes", "queue", "device");
 	for (unsigned i = 0; i < d->n; i++) {
 		const struct ior_dev_row *r = &d->rows[i];
-		char dn[64], q[200], v[200];
+		char dn[64], raw[64], q[200], v[200];
 		if (!r->requests)
 			continue;
-		if (cfg->dev_name) /* a recording's: escaped */
-			ior_escape_str(dn, sizeof dn, cfg->dev_name(cfg->dev_ctx, r->dev),
-				       strlen(cfg->dev_name(cfg->dev_ctx, r->dev)), cfg->esc);
-		else
-			ior_devname(r->dev, dn, sizeof dn);
+		/* a recording's names, or this host's sysfs: escaped either way */
+		const char *name = cfg->dev_name ? cfg->dev_name(cfg->dev_ctx, r->dev) : ior_devname(r->dev, raw, sizeof raw);
+		ior_escape_str(dn, sizeof dn, name, strlen(name), cfg->esc);
 		lat5(q, sizeof q, &r->queue, ascii);
 		lat5(v, sizeof v, &r->device, ascii);
 		fprintf(out, "%-12s %-7s %10" PRIu64 " %14" PRIu64 " %6" PRIu64 " %11" PRIu64 " %14" PRIu64 "  %-40s %s\n",

@@ -192,6 +192,7 @@ static void set_offsets(struct ior_probe *p, const struct ior_probe_cfg *c)
 		warn(c, "%s; tracing with raw tracepoints (slower)", why);
 		ior_feature_set(IOR_FEAT_FILE_IDENT, false, "read by the tp_btf programs");
 		ior_feature_set(IOR_FEAT_DENTRY_NAME, false, "read by the tp_btf programs");
+		ior_feature_set(IOR_FEAT_FILE_TYPED, false, "read by the tp_btf programs");
 		ior_feature_set(IOR_FEAT_SOCK_ADDR, false, "read by the tp_btf programs");
 		return;
 	}
@@ -200,6 +201,7 @@ static void set_offsets(struct ior_probe *p, const struct ior_probe_cfg *c)
 	if (!p->file_idents) {
 		warn(c, "%s; fds are named by the path their open used (symlinks not resolved)", why);
 		ior_feature_set(IOR_FEAT_DENTRY_NAME, false, "read with a file's identity");
+		ior_feature_set(IOR_FEAT_FILE_TYPED, false, "read with a file's identity");
 		ior_feature_set(IOR_FEAT_SOCK_ADDR, false, "read through a file's identity");
 		return;
 	}

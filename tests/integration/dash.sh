@@ -39,7 +39,7 @@ start_traced() {
 }
 # restored WINDOW CHECK: ior is gone, exit 0, the terminal as before.
 restored() {
-	expect "$1" "$2-exit" '^EXIT=0$' && tmux_restored "$1" "$2" '1 Overview'
+	expect "$1" "$2-exit" '^EXIT=0$' && tmux_restored "$1" "$2" '1 Over'
 }
 blocked_in_read() { read -r nr _ <"/proc/$1/syscall" 2>/dev/null && [ "$nr" = 0 ]; }
 
@@ -159,7 +159,7 @@ else
 	else
 		wait_workload 10 || fail dash-small-workload "$WHY"
 		expect small dash-small-title '^ior  live -comm workload  tracing  [0-9]+ pairs'
-		expect small dash-small-tabs '^1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream 8 Flame$'
+		expect small dash-small-tabs '^1 Over 2 Syscalls 3 Files 4 Procs 5 Flight 6 Latency 7 Stream 8 Flame 9 Devices$'
 		expect small dash-small-overview "$P workload"
 		keys small 4
 		expect small dash-small-processes "^ +$P workload +26 +0 +820 +66536 "

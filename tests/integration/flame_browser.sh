@@ -6,7 +6,11 @@
 # error, every frame has a tooltip (the diff's with base and change), the
 # labels are fitted, a click on a frame zooms it to the full width and
 # shows Reset Zoom, Escape resets, a search marks a share of the graph,
-# and the screenshot is not blank.
+# and the screenshot is not blank. Last, a recording of the "blockdev"
+# scenario on a loop device (N O_DIRECT pwrite64 and pread64 of 4 KiB):
+# the tooltip of each syscall's frame says the device time under it and
+# its share of the frame's time, and both equal the recording's folded
+# sums (ior collapsed -count=devicetime and -count=duration) exactly.
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/flame.sh"
 . "$(dirname "$0")/../lib/browser.sh"
@@ -83,4 +87,56 @@ PY
 view svg "${NEW%.ior.zst}.comm:path:tracepoint-by-count.svg"
 view diff "${NEW%.ior.zst}.comm:path:tracepoint-by-count.diff.svg" diff
 view hostile "${EVIL%.ior.zst}.comm:path:tracepoint-by-count.svg"
+
+# device_share SVG: the browser's tooltips of pread64, pwrite64 and fsync
+# against the folded sums of the recording
+device_share() {
+	local svg=$1 out why
+	if ! out=$(browser_svg "$svg" "$T/device.png" read 2>"$T/device.err"); then
+		fail browser-device-share "the browser failed: $(tail -c 400 "$T/device.err")"
+		return
+	fi
+	"$IOR" collapsed -fields=tracepoint -count=devicetime "$DEVREC" >"$T/dev.folded" 2>"$T/dev.err" &&
+		"$IOR" collapsed -fields=tracepoint -count=duration "$DEVREC" >"$T/time.folded" 2>>"$T/dev.err" ||
+		{ fail browser-device-share "ior collapsed: $(head -c 300 "$T/dev.err")"; return; }
+	if why=$(python3 - "$out" "$T/dev.folded" "$T/time.folded" <<'PY'
+import json, sys
+s = json.loads(sys.argv[1])
+fold = lambda p: {l.rsplit(" ", 1)[0]: int(l.rsplit(" ", 1)[1]) for l in open(p) if l.strip()}
+dev, time = fold(sys.argv[2]), fold(sys.argv[3])
+if s["errors"]:
+    sys.exit("errors in the page: %s" % s["errors"][:3])
+for name in ("pread64", "pwrite64", "fsync"):
+    if not dev.get(name):
+        sys.exit("the recording has no device time under %s: %r" % (name, dev))
+    want = "; device %.3f ms (%.1f%% of its %.3f ms)" % (dev[name] / 1e6, 100.0 * dev[name] / time[name], time[name] / 1e6)
+    got = [t for t in s["titles"] if t.startswith(name + "\n")]
+    if len(got) != 1 or not got[0].endswith(want):
+        sys.exit("%s: tooltip %r, want it to end in %r" % (name, got, want))
+    print("      " + got[0].replace("\n", " "))
+if any("; device " in t for t in s["titles"] if t.split("\n")[0] in ("openat", "close")):
+    sys.exit("a frame without requests says a device time")
+PY
+	); then
+		pass browser-device-share
+		echo "$why"
+	else
+		fail browser-device-share "$why"
+	fi
+}
+if command -v losetup >/dev/null && truncate -s 16M "$T/disk.img" && LOOP=$(losetup -f --show "$T/disk.img"); then
+	at_exit "losetup -d $LOOP"
+	if ! record_scenario dev blockdev "$LOOP" 64; then
+		fail browser-device-record "$WHY"
+	else
+		DEVREC=$REC
+		if "$IOR" -ior="$DEVREC" -nohttp -fields=comm,tracepoint >/dev/null 2>"$T/devsvg.err"; then
+			device_share "${DEVREC%.ior.zst}.comm:tracepoint-by-count.svg"
+		else
+			fail browser-device-svg "$(head -c 300 "$T/devsvg.err")"
+		fi
+	fi
+else
+	fail browser-device-setup "no loop device (losetup from util-linux)"
+fi
 finish

@@ -73,12 +73,21 @@ static size_t in_flight_op(void *ctx, struct ior_in_flight *out, size_t max)
 /* live 0: a recording (replayed by replay()), 1: live, 2: a recording
  * without replay, 3: live with an async op in flight too. */
 static struct ior_stats *setup_baseline; /* set: -baseline's stats for the next setup */
+
+#define VDB (253u << 20 | 16)
+#define EVIL (7u << 20 | 3)
+/* The Devices tab's names, as a recording gives them: one hostile. */
+static const char *dev_name(void *ctx, uint32_t dev)
+{
+	(void)ctx;
+	return dev == VDB ? "vdb" : dev == EVIL ? "\x1b[31mevil" : "?";
+}
 static enum ior_norm setup_norm;
 
 static void setup(struct fixture *f, int rows, int cols, int live)
 {
 	struct ior_dash_cfg cfg = { .title = "test", .stream_pairs = 4, .baseline = setup_baseline,
-				    .baseline_name = "base.ior.zst", .baseline_norm = setup_norm };
+				    .baseline_name = "base.ior.zst", .baseline_norm = setup_norm, .dev_name = dev_name };
 
 	memset(f, 0, sizeof *f);
 	CHECK_EQ_INT(ior_stats_new(&f->stats, NULL), 0);
@@ -176,7 +185,7 @@ TEST(overview_totals_and_tops)
 	setup(&f, 24, 80, 1);
 	t = draw(&f);
 	CHECK(strstr(t, "ior  test") == t);
-	CHECK(strstr(t, "1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream") != NULL);
+	CHECK(strstr(t, "1 Over 2 Syscalls 3 Files 4 Procs 5 Flight 6 Latency 7 Stream 8 Flame 9 Devices") != NULL);
 	CHECK(strstr(t, "total 6 pairs, 1 errors, read 300, written 100; lost 0") != NULL);
 	CHECK(strstr(t, "Syscalls by time") && strstr(t, "Files by time") && strstr(t, "Processes by time"));
 	CHECK(strstr(t, "/tmp/data") != NULL);
@@ -346,7 +355,7 @@ TEST(tabs_help_quit)
 
 	setup(&f, 24, 80, 1);
 	ior_dash_key(f.dash, &k);
-	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_FLAME);
+	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_DEVICES);
 	k.code = IOR_TUI_KEY_TAB;
 	ior_dash_key(f.dash, &k);
 	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_OVERVIEW);
@@ -363,6 +372,10 @@ TEST(tabs_help_quit)
 	teardown(&f);
 }
 
+static void blk(struct fixture *f, uint32_t dev, uint8_t op, uint32_t pid, const char *comm, const char *path,
+		uint64_t start, uint64_t dev_ns, uint32_t bytes, int32_t sys);
+static void add_blocks(struct fixture *f);
+
 /* Every tab at the smallest and a large size, and after a resize. */
 TEST(every_tab_any_size)
 {
@@ -370,6 +383,7 @@ TEST(every_tab_any_size)
 	static const int sizes[][2] = { { 24, 80 }, { 40, 120 }, { 5, 20 }, { 1, 1 } };
 
 	setup(&f, 24, 80, 1);
+	add_blocks(&f);
 	for (unsigned z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
 		CHECK_EQ_INT(ior_tui_screen_resize(&f.s, sizes[z][0], sizes[z][1]), 0);
 		for (int tab = 0; tab < IOR_DASH_NTABS; tab++) {
@@ -928,6 +942,121 @@ TEST(baseline_change_columns)
 	setup_baseline = NULL;
 }
 
+/* One completed request: queued 10 µs, at the device dev_ns (0: never issued). */
+static void blk(struct fixture *f, uint32_t dev, uint8_t op, uint32_t pid, const char *comm, const char *path,
+		uint64_t start, uint64_t dev_ns, uint32_t bytes, int32_t sys)
+{
+	struct ior_block_req r = { .start_ns = start, .issue_ns = dev_ns ? start + 10000 : 0,
+				   .done_ns = start + 10000 + dev_ns, .dev = dev, .bytes = bytes, .op = op,
+				   .pid = pid, .tid = pid, .comm = comm, .sys = sys, .path = path };
+	ior_stats_add_block(f->stats, &r);
+}
+
+/* vdb: 4 reads of 4 KiB by workload on /tmp/data (1, 2, 3, 100 ms at the
+ * device), 2 writes of 8 KiB by a kworker (5 ms), a flush never issued;
+ * the hostile-named device: a read. */
+static void add_blocks(struct fixture *f)
+{
+	static const uint64_t ms[] = { 1, 2, 3, 100 };
+	int read = ior_sys_find("read");
+
+	for (int i = 0; i < 4; i++)
+		blk(f, VDB, IOR_BLK_READ, 42, "workload", "/tmp/data", (uint64_t)(i + 1) * MS, ms[i] * MS, 4096, read);
+	for (int i = 0; i < 2; i++)
+		blk(f, VDB, IOR_BLK_WRITE, 99, "kworker/1:2", "", 200 * MS, 5 * MS, 8192, -1);
+	blk(f, VDB, IOR_BLK_FLUSH, 99, "kworker/1:2", "", 210 * MS, 0, 0, -1);
+	blk(f, EVIL, IOR_BLK_READ, 43, "other", "/nope", 300 * MS, 7 * MS, 512, read);
+}
+
+/* The Devices tab: a row per device and op from the stats' device table
+ * (the -summary one), the selected row's latencies, histogram and who. */
+TEST(devices_table_and_detail)
+{
+	struct fixture f;
+	char l[512];
+
+	setup(&f, 40, 200, 1);
+	key(&f, '9');
+	CHECK_EQ_INT(ior_dash_tab(f.dash), IOR_DASH_DEVICES);
+	CHECK(strstr(draw(&f), "No block requests") != NULL);
+	add_blocks(&f);
+	const char *h[] = { "device", "op", "requests", "bytes", "errors", "in-syscalls", "syscall-bytes",
+			    "d-min", "d-p50", "d-p95", "d-p99", "d-max", "q-min", "q-p50", "q-p95", "q-p99", "q-max" };
+	CHECK(words_in_order(line_with(&f, "syscall-bytes", l, sizeof l), h, 17));
+	/* by device, then op: the raw hostile name sorts first, drawn '?' */
+	const char *order[] = { "\n?[31mevil ", "\nvdb          read", "\nvdb          write", "\nvdb          flush" };
+	CHECK(words_in_order(draw(&f), order, 4));
+	CHECK(strchr(f.text, 0x1b) == NULL);
+	const char *rd[] = { "vdb", "read", "4", "16384", "0", "4", "16384", "1.00ms", "2.01ms", "100ms", "100ms", "100ms",
+			     "10.0us", "10.0us" }; /* p50: the histogram's bucket */
+	CHECK(words_in_order(line_with(&f, "vdb          read", l, sizeof l), rd, 14));
+	const char *wr[] = { "vdb", "write", "2", "16384", "0", "0", "0", "5.00ms" };
+	CHECK(words_in_order(line_with(&f, "vdb          write", l, sizeof l), wr, 8));
+	const char *fl[] = { "vdb", "flush", "1", "0", "0", "0", "0", "-", "-" }; /* never issued: no latency */
+	CHECK(words_in_order(line_with(&f, "vdb          flush", l, sizeof l), fl, 9));
+	/* the selected row's detail: the first row, then vdb read */
+	CHECK(strstr(draw(&f), "device time of ?[31mevil read") != NULL);
+	key(&f, IOR_TUI_KEY_DOWN);
+	draw(&f);
+	CHECK(strstr(f.text, "vdb read: device 1.00ms/2.01ms/100ms/100ms/100ms  queue 10.0us/") != NULL);
+	CHECK(strstr(f.text, "device time of vdb read") && strstr(f.text, "4 requests, p50 2.01ms, p99 100ms"));
+	const char *hist[] = { "524us-1.05ms            1 #", "1.05ms-2.10ms            1 #",
+			       "2.10ms-4.19ms            1 #", "4.19ms-8.39ms            0", "67.1ms-134ms             1 #" };
+	CHECK(words_in_order(f.text, hist, 5));
+	CHECK(strstr(f.text, "42 workload") && strstr(f.text, "/tmp/data"));
+	const char *who[] = { "4", "16384", "42 workload" };
+	CHECK(words_in_order(line_with(&f, "42 workload", l, sizeof l), who, 3));
+	key(&f, IOR_TUI_KEY_DOWN);
+	CHECK(strstr(draw(&f), "99 kworker/1:2") != NULL);
+	CHECK(strstr(f.text, "/tmp/data") == NULL); /* the writeback had no file */
+	teardown(&f);
+}
+
+/* < > R sort it; e exports it (names escaped, times in ns); narrow, the
+ * tab bar is short and the table cut, the selected row still drawn. */
+TEST(devices_sort_export_narrow)
+{
+	struct fixture f;
+
+	setup(&f, 40, 200, 0);
+	add_blocks(&f);
+	key(&f, '9');
+	key(&f, '>');
+	key(&f, '>'); /* requests, most first */
+	const char *most[] = { "\nvdb          read", "\nvdb          write", "\n?[31mevil", "\nvdb          flush" };
+	CHECK(words_in_order(draw(&f), most, 4));
+	key(&f, 'R'); /* fewest first; ties by device, then op */
+	const char *fewest[] = { "\n?[31mevil", "\nvdb          flush", "\nvdb          write", "\nvdb          read" };
+	CHECK(words_in_order(draw(&f), fewest, 4));
+	key(&f, '<');
+	key(&f, '<'); /* back to the name, A..Z */
+	const char *names[] = { "\n?[31mevil", "\nvdb          read" };
+	CHECK(words_in_order(draw(&f), names, 2));
+	CHECK_EQ_STR(ior_dash_table_name(f.dash), "devices");
+	char *csv = export(&f, 4);
+	CHECK(strstr(csv, "device,op,requests,bytes,errors,in-syscalls,syscall-bytes,d-min,d-p50,d-p95,d-p99,d-max,"
+			  "q-min,q-p50,q-p95,q-p99,q-max\n") == csv);
+	CHECK(strstr(csv, "\n\\x1b[31mevil,read,1,512,0,1,512,7000000,") != NULL);
+	CHECK(strstr(csv, "\nvdb,read,4,16384,0,4,16384,1000000,") != NULL);
+	CHECK(strstr(csv, "\nvdb,flush,1,0,0,0,0,-,-,-,-,-,-,-,-,-,-\n") != NULL);
+	free(csv);
+	CHECK_EQ_INT(ior_tui_screen_resize(&f.s, 24, 80), 0);
+	draw(&f);
+	CHECK(strstr(f.text, "\n1 Over 2 Syscalls 3 Files 4 Procs 5 Flight 6 Latency 7 Stream 8 Flame 9 Devices") != NULL);
+	const char *cut[] = { "vdb", "read", "4", "16384", "0", "4", "16384" }; /* the latencies cut: */
+	char l[512];
+	CHECK(words_in_order(line_with(&f, "vdb          read", l, sizeof l), cut, 7));
+	CHECK(strstr(f.text, "?[31mevil read: device 7.00ms/7.00ms/7.00ms/7.00ms/7.00ms") != NULL); /* the detail's */
+	CHECK(strstr(f.text, "device time of ?[31mevil read") != NULL);
+	CHECK_EQ_INT(ior_tui_screen_resize(&f.s, 12, 30), 0);
+	CHECK(strstr(draw(&f), "9 Devices") != NULL); /* the bar starts late enough */
+	CHECK_EQ_INT(ior_tui_screen_resize(&f.s, 120, 200), 0);
+	CHECK_EQ_INT(ior_tui_screen_resize(&f.s, 40, 200), 0);
+	key(&f, '1');
+	CHECK(strstr(draw(&f), "\n1 Overview 2 Syscalls 3 Files 4 Processes 5 In flight 6 Latency 7 Stream 8 Flame 9 Devices") != NULL);
+	teardown(&f);
+}
+
 int main(void)
 {
 	RUN(overview_totals_and_tops);
@@ -955,5 +1084,7 @@ int main(void)
 	RUN(flame_live_and_hostile);
 	RUN(files_by_mount);
 	RUN(baseline_change_columns);
+	RUN(devices_table_and_detail);
+	RUN(devices_sort_export_narrow);
 	return t_done();
 }

@@ -188,6 +188,39 @@ TEST(empty_graph_is_valid)
 	ior_flame_tree_free(t);
 }
 
+/* A frame's tooltip: the device time of the pairs under it and its
+ * share of their time, whatever the metric; none without device time. */
+TEST(device_share_in_tooltips)
+{
+	struct ior_event_pair p[] = {
+		{ .duration_ns = 10000000, .device_ns = 4000000, .blk_requests = 1, .comm = "dd", .path = "/d/a<",
+		  .path2 = "" },
+		{ .duration_ns = 5000000, .comm = "dd", .path = "/d/b", .path2 = "" },
+		{ .duration_ns = 2000000, .comm = "cat", .path = "/d/b", .path2 = "" },
+	};
+	for (int i = 0; i < 3; i++)
+		p[i].sys = (uint16_t)ior_sys_find("pread64");
+	struct ior_flame_tree *t = build("comm,path", "count", p, 3);
+	size_t len;
+	char *s = svg_of(t, "device.svg", &len);
+	if (!s)
+		return;
+	CHECK(strstr(s, "<title>all\n3 calls, 100.00%; device 4.000 ms (23.5% of its 17.000 ms)</title>"));
+	CHECK(strstr(s, "<title>dd\n2 calls, 66.67%; device 4.000 ms (26.7% of its 15.000 ms)</title>"));
+	CHECK(strstr(s, "<title>a&lt;\n1 call, 33.33%; device 4.000 ms (40.0% of its 10.000 ms)</title>"));
+	CHECK(strstr(s, "<title>b\n1 call, 33.33%</title>")); /* dd's /d/b and cat's: no device time */
+	CHECK(strstr(s, "<title>cat\n1 call, 33.33%</title>"));
+	CHECK_EQ_INT(count(s, "; device "), 5); /* all, dd, and dd's /, d, a< */
+	free(s);
+	ior_flame_tree_free(t);
+	t = build("comm", "devicetime", p, 3);
+	s = svg_of(t, "device-metric.svg", &len);
+	if (s)
+		CHECK(strstr(s, "<title>dd\n4.000 ms, 100.00%; device 4.000 ms (26.7% of its 15.000 ms)</title>"));
+	free(s);
+	ior_flame_tree_free(t);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -199,6 +232,7 @@ int main(void)
 	RUN(narrow_frames_are_pruned);
 	RUN(labels_fit_their_frames);
 	RUN(empty_graph_is_valid);
+	RUN(device_share_in_tooltips);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd))

@@ -302,6 +302,12 @@ else
 		! grep -q "lacks helper bpf_get_current_task_btf (#158)" "$OUT/check.out"; }; then
 		# 5.10 has BTF and tp_btf but not bpf_get_current_task_btf (5.11)
 		fail check "5.10: want the raw programs and the missing helper named: $(tr '\n' '|' <"$OUT/check.out")"
+	elif [ "$NOBTF" = 0 ] && [ "$KSERIES" != 5.10 ] && [ "$KSERIES" != 6.1 ] &&
+		! grep -qE '^ +typed file reads: yes \(bpf_rdonly_cast\)$' "$OUT/check.out"; then
+		# bpf_rdonly_cast is 6.2+: the opens' identity by plain loads
+		fail check "typed file reads: want yes on $(out uname): $(grep 'typed file reads' "$OUT/check.out")"
+	elif [ "$KSERIES" = 6.1 ] && ! grep -qE '^ +typed file reads: no ' "$OUT/check.out"; then
+		fail check "typed file reads: want no on 6.1 (no bpf_rdonly_cast): $(grep 'typed file reads' "$OUT/check.out")"
 	else
 		pass "check (tracing can work; tracefs mounted by ior; $((n_ior - n_missing))/$n_ior syscalls; $(sed -n 's/^programs: *\([a-zA-Z]*\).*/\1/p' "$OUT/check.out") programs)"
 	fi
