@@ -61,7 +61,7 @@ static const struct ior_flag flag_table[] = {
 	{ "name", IOR_FLAG_STRING, &opts.name, "recording name (default \"default\")" },
 	{ "live", IOR_FLAG_BOOL, &opts.live, "serve a flamegraph of the trace over HTTP while tracing, updated every 2 s (-fields, -count, -http)" },
 	{ "recorder", IOR_FLAG_DURATION, &opts.recorder_ns, "flight recorder: keep the last DURATION of pairs in memory (e.g. 60s) and write HOST-NAME-TIME-trigger.ior.zst around each -trigger, or on SIGUSR1" },
-	{ "recorder-size", IOR_FLAG_SIZE, &opts.recorder_size, "-recorder: at most this much memory of compressed pairs, the oldest dropped first (default 64M, at least 4M)" },
+	{ "recorder-size", IOR_FLAG_SIZE, &opts.recorder_size, "-recorder: at most this much memory: compressed pairs (the oldest dropped first) and their encoder (default 64M, at least 4M)" },
 	{ "trigger", IOR_FLAG_LIST, &trigger_list, "-recorder: dump when this happens (repeatable): fsync>200ms, duration>1s,path=/var/*, duration>50ms,comm=nginx, errno=EIO, errno=any, openat:errno=ENOENT, pairs/s>500000, errors/s>100, inflight>5s, read:inflight>5s; ,cooldown=30s (default: the -recorder window)" },
 	{ "after", IOR_FLAG_DURATION, &opts.after_ns, "-recorder: keep recording this long after a trigger before writing the dump (default a quarter of the window)" },
 	{ "max-dumps", IOR_FLAG_INT, &opts.max_dumps, "-recorder: write at most N dumps (default 0: no limit)" },

@@ -82,6 +82,9 @@ const volatile __u32 block_on = 0;
 const volatile __u32 blk_dev_off = 0, blk_sector_off = 0, blk_rwbs_off = 0;
 const volatile __u32 blk_c_dev_off = 0, blk_c_sector_off = 0, blk_c_nr_sector_off = 0;
 const volatile __u32 blk_c_error_off = 0, blk_c_rwbs_off = 0;
+/* No block_io_start (before 6.5): a flush sequence's data-less write is
+ * seen only at its completion (bpf/block.h). */
+const volatile __u32 blk_no_start = 0;
 
 /* filemap:mm_filemap_add_to_page_cache's record (trace/kfields.c);
  * cache_order_off ~0: no order field (one page per event). */

@@ -346,6 +346,9 @@ static void setup_block(struct ior_probe *p, const struct ior_probe_cfg *c)
 			p->block = false;
 	p->blk_start = p->block && ior_loader_tracepoint_id("block", "block_io_start", (char[64]){ 0 }, 64) >= 0;
 	p->blk_merge = p->block && ior_loader_tracepoint_id("block", "block_rq_merge", (char[64]){ 0 }, 64) >= 0;
+	uint32_t no_start = p->block && !p->blk_start;
+	if (no_start && ior_loader_set_global(p->obj, "blk_no_start", &no_start, sizeof no_start, why, sizeof why))
+		p->block = false;
 	ior_feature_set(IOR_FEAT_BLOCK, p->block,
 			p->block ? (p->blk_start ? "block_io_start, block_rq_insert, _issue, _complete"
 						 : "block_rq_insert, _issue, _complete")
