@@ -1,4 +1,5 @@
 /* ior: flags and wiring only; the rooms do the work. */
+#include "csv/csv.h"
 #include "flags.h"
 #include "log/log.h"
 #include "opts.h"
@@ -52,7 +53,8 @@ static const struct ior_flag flag_table[] = {
 	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q; -recorder: never)" },
 	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two, 64K to 1G: 1M, 8M (default 8M, less on machines with more than 4 CPUs)" },
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
-	{ "plainDevice", IOR_FLAG_BOOL, &opts.plain_device, "-plain with four more columns: deviceNs, requests, deviceBytes (the pair's block requests), cachePages (pages it added to the page cache)" },
+	{ "plainColumns", IOR_FLAG_STRING, &opts.plain_columns, "-plain with more columns after file, comma-separated: where (where an io_uring op ran: inline, io-wq, poll), device (deviceNs, requests, deviceBytes: the pair's block requests), cache (cachePages: pages it added to the page cache)" },
+	{ "plainDevice", IOR_FLAG_BOOL, &opts.plain_device, "-plainColumns=device,cache: -plain with deviceNs, requests, deviceBytes, cachePages" },
 	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },
 	{ "flamegraph", IOR_FLAG_BOOL, &opts.flamegraph, "record every pair to HOST-NAME-TIME.ior.zst" },
 	{ "parquet", IOR_FLAG_STRING, &opts.parquet, "also write every pair to this Parquet file (written as FILE.tmp, renamed when complete)" },
@@ -187,6 +189,34 @@ static int run_diff(int argc, char **argv)
 	return ior_cmd_diff(&opts, argv[first], argv[first + 1]);
 }
 
+/* -plainColumns (-plainDevice is device,cache): known columns, and none
+ * of the block layer's with -noblock; either makes the run -plain. */
+static int plain_columns(struct ior_opts *o)
+{
+	struct ior_csv_columns c;
+	char err[160];
+
+	if (o->plain_device && o->plain_columns) {
+		fprintf(stderr, "ior: -plainDevice is -plainColumns=device,cache: use one of them\n");
+		return 2;
+	}
+	if (o->plain_device)
+		o->plain_columns = "device,cache";
+	if (!o->plain_columns)
+		return 0;
+	if (ior_csv_columns_parse(o->plain_columns, &c, err, sizeof err)) {
+		fprintf(stderr, "ior: -plainColumns=%s: %s\n", o->plain_columns, err);
+		return 2;
+	}
+	if (o->no_block && (ior_csv_columns_has(&c, IOR_CSV_DEVICE) || ior_csv_columns_has(&c, IOR_CSV_CACHE))) {
+		fprintf(stderr, "ior: -plainColumns=%s: device and cache come from the block layer and the page "
+				"cache, which -noblock does not trace: drop one of them\n", o->plain_columns);
+		return 2;
+	}
+	o->plain = true;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	ior_log_set(print_log, stderr, NULL);
@@ -235,12 +265,8 @@ int main(int argc, char **argv)
 				"(ior parquet FILE converts one)\n", ior_cmd_trace_only_output(&opts));
 		return 2;
 	}
-	if (opts.plain_device && (opts.ior_file || opts.no_block)) {
-		fprintf(stderr, "ior: -plainDevice shows the block requests of a live trace: drop %s\n",
-			opts.ior_file ? "-ior (recordings keep the device table only)" : "-noblock");
+	if (plain_columns(&opts))
 		return 2;
-	}
-	opts.plain |= opts.plain_device;
 	if (opts.ior_file && opts.summary && opts.plain) {
 		fprintf(stderr, "ior: -ior with -plain replays the recording as CSV, with -summary it prints its "
 				"tables: use one of them\n");

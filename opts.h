@@ -19,7 +19,8 @@ struct ior_opts {
 	/* comma-separated families and syscall names (syscalls/select.h) */
 	const char *trace_families, *trace_syscalls, *no_trace_families, *no_trace_syscalls;
 	bool follow;           /* -pid N: its descendants too */
-	bool plain_device;     /* -plainDevice: -plain with the pairs' block requests */
+	bool plain_device;     /* -plainDevice: -plainColumns=device,cache (main.c sets it so) */
+	const char *plain_columns; /* -plainColumns: csv/csv.h's extra columns, NULL: none */
 	bool no_block;         /* -noblock: no block requests (device time, device table) */
 	char *const *command;  /* ior -- CMD ARGS: NULL-terminated; NULL: none */
 	const char *user;      /* -u: CMD runs as this user; "": SUDO_UID's, else ior's */

@@ -720,8 +720,11 @@ static int open_session(struct trace *t)
 static int open_csv(struct trace *t)
 {
 	int r = -ENOMEM;
+	struct ior_csv_columns cols;
 
-	if (!(t->csv = ior_csv_out_new(stdout, t->esc, stderr, t->o->plain_device)) ||
+	if (ior_csv_columns_parse(t->o->plain_columns, &cols, t->err, sizeof t->err)) /* main.c checked it */
+		return fail(t, -EINVAL, "-plainColumns");
+	if (!(t->csv = ior_csv_out_new(stdout, t->esc, stderr, &cols)) ||
 	    (r = ior_session_add_sink(t->session, ior_csv_out_sink(t->csv))))
 		return t->err[0] = 0, fail(t, r, "setting up the CSV output");
 	return 0;

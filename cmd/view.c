@@ -345,16 +345,31 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 	return status;
 }
 
+/* One CSV row with the extra columns asked for. */
+static void write_row(const struct ior_event_pair *p, enum ior_escape esc, const struct ior_csv_columns *cols)
+{
+	static char row[IOR_CSV_ROW_MAX];
+	size_t n = ior_csv_format_pair(row, p, esc);
+
+	fwrite(row, 1, ior_csv_add_columns(row, n, p, cols), stdout);
+}
+
 int ior_cmd_replay(const struct ior_opts *o)
 {
 	enum ior_escape esc;
 	if (escape_from_opts(o, &esc))
 		return 2;
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
+	struct ior_csv_columns cols;
+	char err[160];
+	if (ior_csv_columns_parse(o->plain_columns, &cols, err, sizeof err)) { /* main.c checked it */
+		fprintf(stderr, "ior: -plainColumns: %s\n", err);
+		return 2;
+	}
 	struct ior_rec_reader *r;
 	if (ior_cmd_open_recording(o->ior_file, &r, false))
 		return 1;
-	ior_csv_write_header(stdout);
+	ior_csv_write_header_with(stdout, &cols);
 	struct ior_event_pair p;
 	uint64_t summarized = 0, rows = 0;
 	int rc;
@@ -366,7 +381,7 @@ int ior_cmd_replay(const struct ior_opts *o)
 			rows++;
 			continue;
 		}
-		ior_csv_write_pair(stdout, &p, esc);
+		write_row(&p, esc, &cols);
 	}
 	int failed = fflush(stdout) || ferror(stdout);
 	if (failed)

@@ -202,7 +202,9 @@ static const struct uring_arg {
 	/* symlinkat's target is oldpath, the link newpath relative to new_dfd */
 	{ IOR_ASYNC_ARGS_SYMLINK, "io_link", "new_dfd", "oldpath", NULL, "newpath", NULL, NULL, NULL },
 	{ IOR_ASYNC_ARGS_ACCEPT, "io_accept", NULL, NULL, NULL, NULL, NULL, "file_slot", NULL },
-	{ IOR_ASYNC_ARGS_SOCKET, "io_socket", NULL, NULL, NULL, NULL, NULL, "file_slot", NULL },
+	{ IOR_ASYNC_ARGS_SOCKET, "io_socket", "domain", NULL, NULL, NULL, "type", "file_slot", NULL },
+	/* Linux 6.8+: the slot is the sqe's fd, the request's cqe.fd */
+	{ IOR_ASYNC_ARGS_INSTALL, "io_fixed_install", NULL, NULL, NULL, NULL, "o_flags", NULL, NULL },
 };
 
 /* Member m of type at cmd + its offset into *off (IOR_UOFF_NONE for no

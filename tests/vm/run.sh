@@ -55,7 +55,7 @@ TCG_SLACK_MS=${IOR_VM_SLACK_MS:-300}
 
 # Applets /init uses; the initramfs gets a symlink for each.
 APPLETS="sh mount umount mkdir cat base64 timeout dmesg grep uname nproc
-	poweroff sync ls kill sleep rm mv sed cut head printf wget ip insmod cp"
+	poweroff sync ls kill sleep rm mv sed cut head printf wget ip insmod cp mkfifo"
 
 failed=0
 pass() { echo "PASS: vm-$SERIES:$1"; }
@@ -535,6 +535,102 @@ else
 	csv aio-ops "$C" "pid=$P" "count[name=aio:pread]==5" "count[name=aio:pwrite]==1" \
 		"count[name=aio:fsync]==1" "count[name=aio:preadv]==1" "sum_bytes[name=aio:pread]==7268" \
 		"count[name~aio:,path=/tmp/aiod/data,fd=3]==8" "max_gap[name~aio:]==0" "count[name=io_submit]==6"
+fi
+
+# uringpath, uringsq, uringwait, traced by one ior (-comm workload): as
+# tests/integration/trace_uring.sh asserts them where -check says
+# io_uring is traced, else no op and the syscalls alone. The workload's ready line names the ops the kernel
+# lacks (its IORING_REGISTER_PROBE), which must be the series' own:
+# before 5.19 (Debian's 5.10 has io_uring's renameat and unlinkat, not
+# mkdirat, linkat, symlinkat, socket) only a pread64 runs; before 6.8
+# (6.1) fixed_fd_install, which then fails (-EINVAL). The FIFO read of
+# uringwait waits armed for poll, except on 6.1, whose io_uring hands it
+# to an io-wq worker (io_uring_queue_async_work, no io_uring_poll_arm).
+uring_traced() { grep -qE '^async ops: +io_uring io_uring_submit' "$OUT/check.out"; }
+uring_where() { grep -qE '^async ops: .*where they ran' "$OUT/check.out"; }
+case $KSERIES in
+5.10) want_lacks="uring:mkdirat uring:linkat uring:symlinkat uring:socket uring:fixed_fd_install" ;;
+6.1) want_lacks="uring:fixed_fd_install" ;;
+*) want_lacks="" ;;
+esac
+# the set's run: every workload exited 0, ior after SIGINT too
+set_ok() {
+	local n
+	WHY=""
+	if ! have uringset.rc; then
+		WHY="no result from the VM"
+	elif [ -s "$OUT/uringset.note" ]; then
+		WHY="$(out uringset.note); $(step_why uringset)"
+	elif ! step_ok uringset; then
+		WHY="ior exited after SIGINT with $(step_why uringset)"
+	fi
+	for n in uringpath uringsq uringwait; do
+		[ -n "$WHY" ] || [ "$(out "$n.wl.rc")" = 0 ] || WHY="$n exited $(out "$n.wl.rc"): $(head -c 300 "$OUT/$n.wl.err")"
+	done
+	[ -z "$WHY" ]
+}
+if ! set_ok; then
+	fail uringset-run "$WHY"
+else
+	C=$OUT/uringset.out DP=/tmp/uringpathd
+	PP=$(out uringpath.pid) PQ=$(out uringsq.pid) PW=$(out uringwait.pid)
+	lacks=$(sed -n 's/^ready lacks //p' "$OUT/uringpath.wl.out")
+	ops=16 total=35
+	case " $lacks " in
+	*" uring:mkdirat "*) ops=0 total=1 ;;
+	*" uring:fixed_fd_install "*) ops=15 total=31 ;;
+	esac
+	if [ "$lacks" = "$want_lacks" ]; then
+		pass "uringpath-lacks (${lacks:-nothing})"
+	else
+		fail uringpath-lacks "the workload's probe says it lacks \"$lacks\", want \"$want_lacks\" on $SERIES"
+	fi
+	csv uringset-pids "$C" "count[pid!=$PP,pid!=$PQ,pid!=$PW]==0"
+	if ! uring_traced; then
+		stats uringset "$((total - ops + 5))"
+		csv uringset-skipped "$C" "count[name~uring:]==0" "count[pid=$PP,name=io_uring_enter]==$ops" \
+			"count[pid=$PP]==$((total - ops))" "count[pid=$PQ,name=io_uring_enter]==3" "count[pid=$PQ]==4" \
+			"count[pid=$PW,name=io_uring_enter]==1" "count[pid=$PW]==1"
+	else
+		stats uringset "$((total + 12))"
+	fi
+	if [ "$ops" = 0 ]; then
+		csv uringpath-none "$C" "pid=$PP" "count==1" "count[name=pread64,path=$DP/data,fd=4,ret=64]==1"
+	elif uring_traced; then
+		csv uringpath-paths "$C" "pid=$PP" "count==$total" "count[name~uring:]==$ops" \
+			"count[name=io_uring_enter]==$ops" "count[name=uring:mkdirat,path=$DP/d,ret=0]==1" \
+			"count[name=uring:renameat,path=$DP/data,path2=$DP/d/moved,ret=0]==1" \
+			"count[name=uring:symlinkat,path=d/moved,path2=$DP/sym,ret=0]==1" \
+			"count[name=pread64,path=$DP/d/moved,fd=4,ret=64]==1"
+		csv uringpath-direct "$C" "pid=$PP" "count[name=uring:openat,path=$DP/hard,ret=0,fd=]==1" \
+			"count[name=uring:read,path=$DP/hard,ret=100,fd=]==1" \
+			"count[name=uring:read,path=$DP/d/moved,ret=50,fd=]==1" \
+			"count[name=uring:close,path=$DP/hard,ret=0,fd=]==1" \
+			"count[name=uring:socket,path=socket:unix,ret=0,fd=]==1" \
+			"count[name=uring:send,path=socket:unix,ret=-107,fd=]==1"
+		if [ "$ops" = 16 ]; then
+			csv uringpath-install "$C" "pid=$PP" \
+				"count[name=uring:fixed_fd_install,path=socket:unix,fd=6,ret=6,flags=O_RDWR]==1" \
+				"count[name=close,path=socket:unix,fd=6,flags=O_RDWR,ret=0]==1" \
+				"count[name=pread64,path=$DP/d/moved,fd=6,ret=10,flags=O_RDONLY|O_CLOEXEC|O_LARGEFILE]==1"
+		else
+			csv uringpath-install-lacking "$C" "pid=$PP" "count[name=uring:fixed_fd_install,ret=-22,fd=]==1" \
+				"count[fd=6]==0"
+		fi
+		uring_where && csv uringpath-where "$C" "pid=$PP" "count[name~uring:,where=]==0" \
+			"count[name!~uring:,where!=]==0"
+	fi
+	if uring_traced; then
+		# SQPOLL: the ops are the owner's, so -comm keeps them
+		csv uringsq-ops "$C" "pid=$PQ" "count[name=uring:read]==5" "count[name=uring:write]==1" \
+			"sum_bytes[name=uring:read,path=/tmp/uringsqd/data,fd=4]==8192" \
+			"count[name=io_uring_enter]==3" "count[name=pread64]==1" "count==10" "tids==1" "count[tid=$PQ]==10"
+		w=inline # without the where tracepoints (docs/kernels.md)
+		uring_where && w=poll
+		uring_where && [ "$KSERIES" = 6.1 ] && w=io-wq
+		csv "uringwait-$w" "$C" "pid=$PW" "count[name=uring:read,path=/tmp/uring.fifo,fd=4,ret=6]==1" \
+			"count[name=io_uring_enter]==1" "count==2" "count[name=uring:read,where=$w]==1"
+	fi
 fi
 
 # The read loop against 64 KiB rings: whatever came as events or as
