@@ -1,4 +1,5 @@
 /* ior: flags and wiring only; the rooms do the work. */
+#include "csv/csv.h"
 #include "flags.h"
 #include "log/log.h"
 #include "opts.h"
@@ -52,14 +53,15 @@ static const struct ior_flag flag_table[] = {
 	{ "duration", IOR_FLAG_DURATION, &opts.duration_ns, "stop tracing after this long: 10 (seconds), 1.5s, 2m (default 900; the dashboard: at q; -recorder: never)" },
 	{ "mapSize", IOR_FLAG_SIZE, &opts.map_size, "bytes per per-CPU perf buffer, power of two, 64K to 1G: 1M, 8M (default 8M, less on machines with more than 4 CPUs)" },
 	{ "plain", IOR_FLAG_BOOL, &opts.plain, "print one CSV line per syscall pair" },
-	{ "plainDevice", IOR_FLAG_BOOL, &opts.plain_device, "-plain with four more columns: deviceNs, requests, deviceBytes (the pair's block requests), cachePages (pages it added to the page cache)" },
+	{ "plainColumns", IOR_FLAG_STRING, &opts.plain_columns, "-plain with more columns after file, comma-separated: where (where an io_uring op ran: inline, io-wq, poll), device (deviceNs, requests, deviceBytes: the pair's block requests), cache (cachePages: pages it added to the page cache)" },
+	{ "plainDevice", IOR_FLAG_BOOL, &opts.plain_device, "-plainColumns=device,cache: -plain with deviceNs, requests, deviceBytes, cachePages" },
 	{ "escape", IOR_FLAG_STRING, &opts.escape, "escape control characters and invalid UTF-8: auto, always, never" },
 	{ "flamegraph", IOR_FLAG_BOOL, &opts.flamegraph, "record every pair to HOST-NAME-TIME.ior.zst" },
 	{ "parquet", IOR_FLAG_STRING, &opts.parquet, "also write every pair to this Parquet file (written as FILE.tmp, renamed when complete)" },
 	{ "name", IOR_FLAG_STRING, &opts.name, "recording name (default \"default\")" },
 	{ "live", IOR_FLAG_BOOL, &opts.live, "serve a flamegraph of the trace over HTTP while tracing, updated every 2 s (-fields, -count, -http)" },
 	{ "recorder", IOR_FLAG_DURATION, &opts.recorder_ns, "flight recorder: keep the last DURATION of pairs in memory (e.g. 60s) and write HOST-NAME-TIME-trigger.ior.zst around each -trigger, or on SIGUSR1" },
-	{ "recorder-size", IOR_FLAG_SIZE, &opts.recorder_size, "-recorder: at most this much memory of compressed pairs, the oldest dropped first (default 64M, at least 4M)" },
+	{ "recorder-size", IOR_FLAG_SIZE, &opts.recorder_size, "-recorder: at most this much memory: compressed pairs (the oldest dropped first) and their encoder (default 64M, at least 4M)" },
 	{ "trigger", IOR_FLAG_LIST, &trigger_list, "-recorder: dump when this happens (repeatable): fsync>200ms, duration>1s,path=/var/*, duration>50ms,comm=nginx, errno=EIO, errno=any, openat:errno=ENOENT, pairs/s>500000, errors/s>100, inflight>5s, read:inflight>5s; ,cooldown=30s (default: the -recorder window)" },
 	{ "after", IOR_FLAG_DURATION, &opts.after_ns, "-recorder: keep recording this long after a trigger before writing the dump (default a quarter of the window)" },
 	{ "max-dumps", IOR_FLAG_INT, &opts.max_dumps, "-recorder: write at most N dumps (default 0: no limit)" },
@@ -187,6 +189,34 @@ static int run_diff(int argc, char **argv)
 	return ior_cmd_diff(&opts, argv[first], argv[first + 1]);
 }
 
+/* -plainColumns (-plainDevice is device,cache): known columns, and none
+ * of the block layer's with -noblock; either makes the run -plain. */
+static int plain_columns(struct ior_opts *o)
+{
+	struct ior_csv_columns c;
+	char err[160];
+
+	if (o->plain_device && o->plain_columns) {
+		fprintf(stderr, "ior: -plainDevice is -plainColumns=device,cache: use one of them\n");
+		return 2;
+	}
+	if (o->plain_device)
+		o->plain_columns = "device,cache";
+	if (!o->plain_columns)
+		return 0;
+	if (ior_csv_columns_parse(o->plain_columns, &c, err, sizeof err)) {
+		fprintf(stderr, "ior: -plainColumns=%s: %s\n", o->plain_columns, err);
+		return 2;
+	}
+	if (o->no_block && (ior_csv_columns_has(&c, IOR_CSV_DEVICE) || ior_csv_columns_has(&c, IOR_CSV_CACHE))) {
+		fprintf(stderr, "ior: -plainColumns=%s: device and cache come from the block layer and the page "
+				"cache, which -noblock does not trace: drop one of them\n", o->plain_columns);
+		return 2;
+	}
+	o->plain = true;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	ior_log_set(print_log, stderr, NULL);
@@ -235,12 +265,8 @@ int main(int argc, char **argv)
 				"(ior parquet FILE converts one)\n", ior_cmd_trace_only_output(&opts));
 		return 2;
 	}
-	if (opts.plain_device && (opts.ior_file || opts.no_block)) {
-		fprintf(stderr, "ior: -plainDevice shows the block requests of a live trace: drop %s\n",
-			opts.ior_file ? "-ior (recordings keep the device table only)" : "-noblock");
+	if (plain_columns(&opts))
 		return 2;
-	}
-	opts.plain |= opts.plain_device;
 	if (opts.ior_file && opts.summary && opts.plain) {
 		fprintf(stderr, "ior: -ior with -plain replays the recording as CSV, with -summary it prints its "
 				"tables: use one of them\n");

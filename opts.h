@@ -19,7 +19,8 @@ struct ior_opts {
 	/* comma-separated families and syscall names (syscalls/select.h) */
 	const char *trace_families, *trace_syscalls, *no_trace_families, *no_trace_syscalls;
 	bool follow;           /* -pid N: its descendants too */
-	bool plain_device;     /* -plainDevice: -plain with the pairs' block requests */
+	bool plain_device;     /* -plainDevice: -plainColumns=device,cache (main.c sets it so) */
+	const char *plain_columns; /* -plainColumns: csv/csv.h's extra columns, NULL: none */
 	bool no_block;         /* -noblock: no block requests (device time, device table) */
 	char *const *command;  /* ior -- CMD ARGS: NULL-terminated; NULL: none */
 	const char *user;      /* -u: CMD runs as this user; "": SUDO_UID's, else ior's */
@@ -137,12 +138,14 @@ int ior_cmd_diff_print(struct ior_stats *b, struct ior_stats *n, enum ior_norm n
 /* -parquet OUT while tracing (cmd/parquet.c), for cmd/trace.c: open
  * creates OUT.tmp and adds sink to the session; close writes the footer
  * after ior_session_stop and renames OUT.tmp to OUT (a failed write
- * removes it). Both print their errors: 0 or 1. A sink not closed is
- * dropped with ior_pq_pairs_abort (OUT.tmp removed). */
+ * removes it), then the device table beside it (parquet/devices.h). Both
+ * print their errors: 0 or 1. A sink not closed is dropped with
+ * ior_cmd_parquet_abort (OUT.tmp removed). */
 struct ior_session;
 struct ior_pq_sink;
 int ior_cmd_parquet_open(struct ior_pq_sink *sink, struct ior_session *s, const struct ior_opts *o);
-int ior_cmd_parquet_close(struct ior_pq_sink *sink, struct ior_session *s, const char *path);
+int ior_cmd_parquet_close(struct ior_pq_sink *sink, struct ior_session *s, const struct ior_opts *o);
+void ior_cmd_parquet_abort(struct ior_pq_sink *sink);
 /* The flag of an output only tracing writes (-flamegraph, -live,
  * -parquet) when o asks for one, else NULL. cmd/trace.c */
 const char *ior_cmd_trace_only_output(const struct ior_opts *o);

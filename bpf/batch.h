@@ -144,4 +144,34 @@ INLINE void *lifecycle_slot(void *ctx, struct ior_batch **b)
 	return batch_slot(*b);
 }
 
+/* The slot of a record from a program that can interrupt another on its
+ * CPU (a block request completes in interrupt context, often while a
+ * syscall's program holds the batch): with the batch busy it goes to the
+ * ring alone, from alone (the merge orders each ring by time, and the
+ * batch it overtook is older); NULL when the batch has no room. */
+INLINE void *irq_slot(void *ctx, struct ior_batch **b, void *alone)
+{
+	if (!(*b = batch_get()))
+		return NULL;
+	if (!batch_claim(ctx, *b)) {
+		*b = NULL;
+		return alone;
+	}
+	if (!batch_has_room(*b)) {
+		reserve_drop(*b);
+		return NULL;
+	}
+	return batch_slot(*b);
+}
+
+/* Commits irq_slot's record: into the batch, or alone to the ring (lost,
+ * and counted, only when the ring is full). */
+INLINE void irq_commit(void *ctx, struct ior_batch *b, void *rec, __u32 len)
+{
+	if (b)
+		batch_commit(b, len);
+	else if (bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, rec, len))
+		batch_busy_drop();
+}
+
 #endif

@@ -227,7 +227,8 @@ enum ior_async_args {
 	IOR_ASYNC_ARGS_LINK,  /* linkat: as a rename, AT_ flags */
 	IOR_ASYNC_ARGS_SYMLINK, /* newdirfd, the target (path 0), the link (path 1) */
 	IOR_ASYNC_ARGS_ACCEPT, /* the listening fd and a direct slot */
-	IOR_ASYNC_ARGS_SOCKET, /* a direct slot */
+	IOR_ASYNC_ARGS_SOCKET, /* domain (as the dirfd), type (as the flags), a direct slot */
+	IOR_ASYNC_ARGS_INSTALL, /* a fixed file installed as an fd: its O_CLOEXEC or 0 */
 	IOR_ASYNC_ARGS_N,
 };
 

@@ -33,4 +33,12 @@ struct task_struct;
 static struct task_struct *(*bpf_get_current_task_btf)(void) = (void *)BPF_FUNC_get_current_task_btf;
 static __u64 (*bpf_get_current_task)(void) = (void *)BPF_FUNC_get_current_task;
 
+/* Kernel functions (kfuncs), resolved by name in the kernel's BTF at load.
+ * On a kernel without one, its call must be unreachable: each use is
+ * guarded by a .rodata value user space sets only when it exists. */
+#define __ksym __attribute__((section(".ksyms"), weak))
+/* obj as a read-only typed pointer (6.2): its fields are then plain loads
+ * the JIT makes fault-safe, not helper calls; the call itself is inlined. */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
 #endif

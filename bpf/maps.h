@@ -48,6 +48,9 @@ const volatile __u32 qstr_name_off = 0;
  * size; 0: unknown, every leaf name takes a read of its own. */
 const volatile __u32 dentry_iname_off = 0;
 const volatile __u32 dentry_iname_len = 0;
+/* struct file's id in the kernel's BTF when bpf_rdonly_cast exists (6.2):
+ * the tp_btf programs then read an open's identity with plain loads. */
+const volatile __u32 file_btf_id = 0;
 /* io_uring (trace/uring.c sets them from the kernel's BTF): where the
  * tracepoints' records keep their fields, where a request keeps its fd
  * (io_kiocb.cqe.fd); uring_on when the tracepoints are understood. */
@@ -79,6 +82,9 @@ const volatile __u32 block_on = 0;
 const volatile __u32 blk_dev_off = 0, blk_sector_off = 0, blk_rwbs_off = 0;
 const volatile __u32 blk_c_dev_off = 0, blk_c_sector_off = 0, blk_c_nr_sector_off = 0;
 const volatile __u32 blk_c_error_off = 0, blk_c_rwbs_off = 0;
+/* No block_io_start (before 6.5): a flush sequence's data-less write is
+ * seen only at its completion (bpf/block.h). */
+const volatile __u32 blk_no_start = 0;
 
 /* filemap:mm_filemap_add_to_page_cache's record (trace/kfields.c);
  * cache_order_off ~0: no order field (one page per event). */

@@ -168,6 +168,55 @@ INLINE __u16 leaf_name(__u64 dentry, char *leaf)
 	return n > 1 ? (__u16)(n - 1) : 0;
 }
 
+/* leaf_name through a typed dentry (bpf_rdonly_cast's): the inline name
+ * a word at a time, plain loads. */
+INLINE __u16 leaf_name_typed(const char *dentry, char *leaf)
+{
+	const char *name, *in, *at;
+	long n;
+
+	if (!dentry)
+		return 0;
+	name = *(const char *const *)(dentry + dentry_name_off + qstr_name_off);
+	in = dentry + dentry_iname_off;
+	/* compared through an opaque copy: equal to in, clang would load
+	 * through name, which the verifier types a scalar before 6.13 */
+	at = in;
+	asm volatile("" : "+r"(at));
+	if (dentry_iname_len >= 8 && name == at) {
+#pragma unroll
+		for (__u32 w = 0; w < IOR_INAME_MAX / 8; w++) {
+			if (w >= dentry_iname_len / 8)
+				break;
+			__u64 v = *(const __u64 *)(in + w * 8);
+			__u32 k = nul_at(v);
+			if (k < 8) {
+				*(__u64 *)(leaf + w * 8) = k ? v & ((1ull << (k * 8)) - 1) : 0;
+				return (__u16)(w * 8 + k);
+			}
+			*(__u64 *)(leaf + w * 8) = v;
+		}
+	}
+	n = name ? bpf_probe_read_kernel_str(leaf, IOR_LEAF_MAX, name) : 0;
+	return n > 1 ? (__u16)(n - 1) : 0;
+}
+
+/* file_ident's part after the fd array: struct file's fields as plain
+ * loads on bpf_rdonly_cast's typed pointer (a faulting one reads 0). */
+INLINE int file_ident_typed(__u64 file_addr, struct ior_file_ident *id, char *leaf)
+{
+	const char *file = bpf_rdonly_cast((const void *)file_addr, file_btf_id), *inode, *sb;
+
+	if (!file || !(inode = *(const char *const *)(file + file_inode_off)) ||
+	    !(sb = *(const char *const *)(inode + inode_sb_off)))
+		return -1;
+	id->dev = *(const __u32 *)(sb + sb_dev_off);
+	id->ino = *(const __u64 *)(inode + inode_ino_off);
+	id->leaf_len = leaf_name_typed(*(const char *const *)(file + file_path_off + path_dentry_off), leaf);
+	id->pad = 0;
+	return 0;
+}
+
 /* The device, inode and leaf name of the file fd names in the current
  * task (an open just returned it): current->files->fdt->fd[fd], its
  * f_inode and f_path.dentry->d_name. leaf has IOR_LEAF_MAX bytes. task:
@@ -180,6 +229,8 @@ INLINE int file_ident(__s64 fd, struct ior_file_ident *id, char *leaf, const cha
 	if (current_fds(task, &max, &fd_array) || fd < 0 || fd >= max)
 		return -1;
 	file = kptr(fd_array, (__u32)fd * 8);
+	if (task && file_btf_id)
+		return file_ident_typed(file, id, leaf);
 	if (kread2(file, file_inode_off, file_path_off + path_dentry_off, &inode, &dentry) ||
 	    kread2(inode, inode_sb_off, inode_ino_off, &sb, &ino) || !sb ||
 	    bpf_probe_read_kernel(&id->dev, sizeof id->dev, (const void *)(sb + sb_dev_off)))

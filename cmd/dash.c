@@ -57,6 +57,11 @@ struct dash_ui {
 	char last_words[PATH_MAX + 640]; /* said on stderr after the terminal is back */
 	struct ior_recorder *recorder;   /* live -recorder: D dumps it */
 	struct ior_cmd_rec_devices *devs; /* a recording's block requests and device names */
+	/* a dump's trigger pair: after it and hold_after more, the Stream
+	 * takes no more (0: no hold) */
+	uint32_t trig_tid;
+	uint64_t trig_enter_ns, hold_after;
+	int trig_seen;
 };
 
 void ior_dash_ui_set_recorder(struct dash_ui *ui, struct ior_recorder *r)
@@ -502,8 +507,14 @@ static void load_pair(void *ctx, const struct ior_event_pair *p)
 	struct dash_ui *ui = ctx;
 
 	ior_stats_add(ui->stats, p); /* out of memory: counted, shown */
-	if (ui->draw)
-		ior_dash_add(ui->dash, p);
+	if (!ui->draw)
+		return;
+	ior_dash_add(ui->dash, p);
+	if (!ui->hold_after || p->summary)
+		return;
+	if (ui->trig_seen && !--ui->hold_after)
+		ior_dash_stream_hold(ui->dash);
+	ui->trig_seen |= p->tid == ui->trig_tid && p->enter_ns == ui->trig_enter_ns;
 }
 
 /* Every pair of the recording that passes the filters into the stats and
@@ -527,6 +538,7 @@ static void count_after(void *ctx, const struct ior_event_pair *p)
 }
 
 #define DUMP_STREAM_MAX 100000u /* Stream entries for a dump's trigger pair (~26 MB) */
+#define DUMP_HOLD_AFTER (DUMP_STREAM_MAX / 2) /* past these after it, the Stream stops */
 
 /* The Stream's size for o's file: room for a dump's trigger pair and
  * what follows it (0: the default). */
@@ -568,8 +580,7 @@ static void show_trigger(struct dash_ui *ui, const struct dump_peek *k)
 	if (k->kind != IOR_REC_TRIGGER_PAIR)
 		snprintf(msg, sizeof msg, "a dump: %s fired it (no pair: see ior summary)", k->expr);
 	else if (ior_dash_stream_select(ui->dash, k->tid, k->enter_ns))
-		snprintf(msg, sizeof msg, "a dump: %s fired on a pair the Stream does not hold (filtered, or more than %u "
-					  "pairs before the end)", k->expr, DUMP_STREAM_MAX);
+		snprintf(msg, sizeof msg, "a dump: %s fired on a pair the Stream does not hold (filtered out)", k->expr);
 	else
 		snprintf(msg, sizeof msg, "a dump: the selected pair fired %s (space resumes the Stream)", k->expr);
 	ior_dash_set_message(ui->dash, msg);
@@ -630,6 +641,12 @@ int ior_cmd_dash(const struct ior_opts *o)
 		goto out;
 	}
 	ui->draw = ior_tui_term_can_draw(1, getenv("TERM")) && isatty(0);
+	if (peek.kind == IOR_REC_TRIGGER_PAIR && peek.after + 1000 > DUMP_STREAM_MAX) {
+		/* the Stream's last pairs would not reach back to it */
+		ui->trig_tid = peek.tid;
+		ui->trig_enter_ns = peek.enter_ns;
+		ui->hold_after = DUMP_HOLD_AFTER;
+	}
 	if ((rc = load_recording(o, ui, &losses)))
 		goto out;
 	ior_dash_set_losses(ui->dash, &losses);

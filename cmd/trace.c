@@ -137,7 +137,7 @@ static int check_recorder(struct trace *t)
 				       f) : 0;
 	}
 	if (o->recorder_size < IOR_RECORDER_MIN_BYTES)
-		return usage_error("-recorder-size %s: at least 4M (a frame of pairs can take 1 MiB)",
+		return usage_error("-recorder-size %s: at least 4M (the encoder takes about 2 MiB of it)",
 				   o->recorder_size ? "too small" : "0");
 	if (o->max_dumps < 0)
 		return usage_error("-max-dumps %s: want 0 (no limit) or more", "below 0");
@@ -438,10 +438,12 @@ static int open_recorder(struct trace *t)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_dump_signal;
 	sigaction(SIGUSR1, &sa, NULL);
-	fprintf(stderr, "ior: recorder: keeping the last %.1f s in at most %llu MiB, %zu trigger%s; "
-			"SIGUSR1 (kill -USR1 %d) dumps now\n",
-		(double)o->recorder_ns / 1e9, (unsigned long long)(o->recorder_size >> 20), o->ntriggers,
-		o->ntriggers == 1 ? "" : "s", (int)getpid());
+	struct ior_recorder_state st;
+	ior_recorder_state(t->recorder, &st);
+	fprintf(stderr, "ior: recorder: keeping the last %.1f s in at most %llu MiB (%.1f MiB of frames, the rest "
+			"the encoder), %zu trigger%s; SIGUSR1 (kill -USR1 %d) dumps now\n",
+		(double)o->recorder_ns / 1e9, (unsigned long long)(o->recorder_size >> 20),
+		(double)st.frames_max / 1048576.0, o->ntriggers, o->ntriggers == 1 ? "" : "s", (int)getpid());
 	return ior_session_add_sink(t->session, ior_recorder_sink(t->recorder));
 }
 
@@ -718,8 +720,11 @@ static int open_session(struct trace *t)
 static int open_csv(struct trace *t)
 {
 	int r = -ENOMEM;
+	struct ior_csv_columns cols;
 
-	if (!(t->csv = ior_csv_out_new(stdout, t->esc, stderr, t->o->plain_device)) ||
+	if (ior_csv_columns_parse(t->o->plain_columns, &cols, t->err, sizeof t->err)) /* main.c checked it */
+		return fail(t, -EINVAL, "-plainColumns");
+	if (!(t->csv = ior_csv_out_new(stdout, t->esc, stderr, &cols)) ||
 	    (r = ior_session_add_sink(t->session, ior_csv_out_sink(t->csv))))
 		return t->err[0] = 0, fail(t, r, "setting up the CSV output");
 	return 0;
@@ -744,7 +749,7 @@ static int open_parquet(struct trace *t)
 
 static int close_parquet(struct trace *t)
 {
-	return ior_cmd_parquet_close(&t->pq, t->session, t->o->parquet);
+	return ior_cmd_parquet_close(&t->pq, t->session, t->o);
 }
 
 static int close_stats(struct trace *t)
@@ -859,7 +864,7 @@ static void teardown(struct trace *t)
 	ior_csv_out_close(t->csv);
 	if (t->rec.w)
 		ior_rec_writer_close(t->rec.w, NULL, t->err, sizeof t->err);
-	ior_pq_pairs_abort(t->pq.pp);
+	ior_cmd_parquet_abort(&t->pq);
 	ior_recorder_free(t->recorder);
 	free(t->kept);
 	ior_http_close(t->http);

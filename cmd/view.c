@@ -8,6 +8,7 @@
 #include "http/http.h"
 #include "opts.h"
 #include "out/out.h"
+#include "stats/devices.h"
 #include "stats/diff.h"
 #include "stats/report.h"
 #include "pair/clock.h"
@@ -344,16 +345,31 @@ int ior_cmd_summary(const struct ior_opts *o, const char *file)
 	return status;
 }
 
+/* One CSV row with the extra columns asked for. */
+static void write_row(const struct ior_event_pair *p, enum ior_escape esc, const struct ior_csv_columns *cols)
+{
+	static char row[IOR_CSV_ROW_MAX];
+	size_t n = ior_csv_format_pair(row, p, esc);
+
+	fwrite(row, 1, ior_csv_add_columns(row, n, p, cols), stdout);
+}
+
 int ior_cmd_replay(const struct ior_opts *o)
 {
 	enum ior_escape esc;
 	if (escape_from_opts(o, &esc))
 		return 2;
 	struct ior_flame_spec filter = { .pid = o->pid, .tid = o->tid, .comm = o->comm, .path = o->path };
+	struct ior_csv_columns cols;
+	char err[160];
+	if (ior_csv_columns_parse(o->plain_columns, &cols, err, sizeof err)) { /* main.c checked it */
+		fprintf(stderr, "ior: -plainColumns: %s\n", err);
+		return 2;
+	}
 	struct ior_rec_reader *r;
 	if (ior_cmd_open_recording(o->ior_file, &r, false))
 		return 1;
-	ior_csv_write_header(stdout);
+	ior_csv_write_header_with(stdout, &cols);
 	struct ior_event_pair p;
 	uint64_t summarized = 0, rows = 0;
 	int rc;
@@ -365,7 +381,7 @@ int ior_cmd_replay(const struct ior_opts *o)
 			rows++;
 			continue;
 		}
-		ior_csv_write_pair(stdout, &p, esc);
+		write_row(&p, esc, &cols);
 	}
 	int failed = fflush(stdout) || ferror(stdout);
 	if (failed)
@@ -783,7 +799,17 @@ void ior_cmd_free_tree(struct ior_flame_tree *t)
 	free_tree(t);
 }
 
-/* The statistics of a job's recordings, filtered; NULL after saying why. */
+/* A recording's device names into the device table (ior diff names its
+ * rows by them): past IOR_DEV_MAX_NAMES, this host's. */
+static int stats_devname(void *ctx, uint32_t dev, const char *name)
+{
+	int rc = ior_devices_set_name(ior_stats_devices(((struct ior_cmd_rec_devices *)ctx)->s), dev, name);
+
+	return rc == -ENOSPC ? 0 : rc;
+}
+
+/* The statistics of a job's recordings with their block requests,
+ * filtered; NULL after saying why. */
 static struct ior_stats *stats_of(const struct flame_job *j)
 {
 	struct ior_flame_spec filter = { .pid = j->o->pid, .tid = j->o->tid, .comm = j->o->comm, .path = j->o->path };
@@ -797,8 +823,10 @@ static struct ior_stats *stats_of(const struct flame_job *j)
 	}
 	for (int i = 0; i < j->nfiles; i++) {
 		struct ior_rec_reader *r;
+		struct ior_cmd_rec_devices devs = { .s = s, .filter = filter };
 		if (ior_cmd_open_recording(j->files[i], &r, false))
 			goto fail;
+		ior_rec_reader_block_hooks(r, &(struct ior_rec_block_hooks){ rec_block, stats_devname, &devs });
 		while ((rc = ior_rec_read(r, &p)) == 1)
 			if (ior_flame_spec_match(&filter, &p))
 				ior_stats_add(s, &p);

@@ -11,7 +11,9 @@
 #include "text/buf.h"
 #include "text/escape.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -23,7 +25,7 @@ _Static_assert(IOR_CSV_ROW_MAX >= 2 * 4 * (IOR_CSV_COMM_MAX + 2 * PATH_FIELD_MAX
 
 void ior_csv_write_header(FILE *out)
 {
-	fputs("durationToPrevNs,durationNs,comm,pid.tid,name,ret,file\n", out);
+	ior_csv_write_header_with(out, NULL);
 }
 
 /* RFC 4180: a field holding a comma, quote, CR or LF is quoted, quotes
@@ -164,23 +166,89 @@ size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_e
 	return (size_t)(o - row);
 }
 
-void ior_csv_write_device_header(FILE *out)
+static const struct {
+	const char *name, *header;
+} extras[IOR_CSV_NEXTRA] = {
+	[IOR_CSV_WHERE] = { "where", "where" },
+	[IOR_CSV_DEVICE] = { "device", "deviceNs,requests,deviceBytes" },
+	[IOR_CSV_CACHE] = { "cache", "cachePages" },
+};
+
+int ior_csv_columns_has(const struct ior_csv_columns *c, enum ior_csv_extra x)
 {
-	fputs("durationToPrevNs,durationNs,comm,pid.tid,name,ret,file,deviceNs,requests,deviceBytes,cachePages\n", out);
+	for (unsigned i = 0; c && i < c->n; i++)
+		if (c->col[i] == x)
+			return 1;
+	return 0;
 }
 
-size_t ior_csv_add_device(char *row, size_t len, const struct ior_event_pair *p)
+/* The column named s[0..n), or -1. */
+static int extra_of(const char *s, size_t n)
+{
+	for (int i = 0; i < IOR_CSV_NEXTRA; i++)
+		if (strlen(extras[i].name) == n && !memcmp(extras[i].name, s, n))
+			return i;
+	return -1;
+}
+
+int ior_csv_columns_parse(const char *list, struct ior_csv_columns *c, char *err, size_t errlen)
+{
+	const char *s = list ? list : "";
+
+	memset(c, 0, sizeof *c);
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		int x = extra_of(s, n);
+		if (x < 0 || ior_csv_columns_has(c, (enum ior_csv_extra)x)) {
+			snprintf(err, errlen, "%s column '%.*s' (known: where, device, cache; each once)",
+				 x < 0 ? "no" : "a second", (int)(n > 64 ? 64 : n), s);
+			return -EINVAL;
+		}
+		c->col[c->n++] = (unsigned char)x;
+		s += n + (s[n] == ',');
+	}
+	return 0;
+}
+
+void ior_csv_write_header_with(FILE *out, const struct ior_csv_columns *c)
+{
+	fputs("durationToPrevNs,durationNs,comm,pid.tid,name,ret,file", out);
+	for (unsigned i = 0; c && i < c->n; i++) {
+		fputc(',', out);
+		fputs(extras[c->col[i]].header, out);
+	}
+	fputc('\n', out);
+}
+
+static void put_extra(struct ior_text_buf *b, const struct ior_event_pair *p, enum ior_csv_extra x)
+{
+	const char *where;
+
+	switch (x) {
+	case IOR_CSV_WHERE: /* names of ior's own: nothing to escape or quote */
+		if ((where = ior_pair_where_name(p->where)))
+			ior_text_put(b, where, strlen(where));
+		return;
+	case IOR_CSV_DEVICE:
+		ior_text_put_u64(b, p->device_ns);
+		ior_text_put(b, ",", 1);
+		ior_text_put_u64(b, p->blk_requests);
+		ior_text_put(b, ",", 1);
+		ior_text_put_u64(b, p->blk_bytes);
+		return;
+	default:
+		ior_text_put_u64(b, p->cache_pages);
+	}
+}
+
+size_t ior_csv_add_columns(char *row, size_t len, const struct ior_event_pair *p, const struct ior_csv_columns *c)
 {
 	struct ior_text_buf b = { row, len ? len - 1 : 0, IOR_CSV_ROW_MAX, 0, 0 };
 
-	ior_text_put(&b, ",", 1);
-	ior_text_put_u64(&b, p->device_ns);
-	ior_text_put(&b, ",", 1);
-	ior_text_put_u64(&b, p->blk_requests);
-	ior_text_put(&b, ",", 1);
-	ior_text_put_u64(&b, p->blk_bytes);
-	ior_text_put(&b, ",", 1);
-	ior_text_put_u64(&b, p->cache_pages);
+	for (unsigned i = 0; c && i < c->n; i++) {
+		ior_text_put(&b, ",", 1);
+		put_extra(&b, p, (enum ior_csv_extra)c->col[i]);
+	}
 	ior_text_put(&b, "\n", 1);
 	return b.len;
 }

@@ -26,13 +26,30 @@ void ior_csv_write_pair(FILE *out, const struct ior_event_pair *p, enum ior_esca
 /* The same row into row[0..IOR_CSV_ROW_MAX), not NUL-terminated; returns
  * its length. For callers that batch rows themselves. */
 size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_escape esc);
-/* -plainDevice: four more columns after file (pair/event_pair.h): the
- * pair's block requests, deviceNs (time any of them was at the device,
- * at most durationNs), requests, deviceBytes; and cachePages, the pages
- * it added to the page cache. */
-void ior_csv_write_device_header(FILE *out);
-/* Appends them to a row formatted above (len bytes, ending in its
+/* Columns a run may add after file, opt-in (-plainColumns=LIST; the
+ * seven above are the original ior's contract), in the order asked:
+ *   where   where an io_uring op ran: inline, io-wq or poll (pair/
+ *           event_pair.h); empty for syscalls, libaio and recordings
+ *           before version 5
+ *   device  deviceNs (time any of the pair's block requests was at the
+ *           device, at most durationNs), requests, deviceBytes
+ *   cache   cachePages, the pages it added to the page cache
+ * -plainDevice is device,cache. Numbers are 0 when none or not traced. */
+enum ior_csv_extra { IOR_CSV_WHERE, IOR_CSV_DEVICE, IOR_CSV_CACHE, IOR_CSV_NEXTRA };
+struct ior_csv_columns {
+	unsigned n;
+	unsigned char col[IOR_CSV_NEXTRA]; /* enum ior_csv_extra, each at most once */
+};
+
+/* Parses LIST ("where,device", "" for none) into *c; -EINVAL with the
+ * reason in err when a name is unknown or repeated. */
+int ior_csv_columns_parse(const char *list, struct ior_csv_columns *c, char *err, size_t errlen);
+/* Whether c asks for column x. */
+int ior_csv_columns_has(const struct ior_csv_columns *c, enum ior_csv_extra x);
+/* The header with c's columns (c NULL or empty: the seven). */
+void ior_csv_write_header_with(FILE *out, const struct ior_csv_columns *c);
+/* Appends c's columns to a row formatted above (len bytes, ending in its
  * newline); returns the new length (IOR_CSV_ROW_MAX holds it). */
-size_t ior_csv_add_device(char *row, size_t len, const struct ior_event_pair *p);
+size_t ior_csv_add_columns(char *row, size_t len, const struct ior_event_pair *p, const struct ior_csv_columns *c);
 
 #endif

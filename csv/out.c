@@ -12,7 +12,7 @@ _Static_assert(BUF_BYTES > IOR_CSV_ROW_MAX, "a row fits the buffer");
 struct ior_csv_out {
 	FILE *out, *notes;
 	enum ior_escape esc;
-	bool device;           /* -plainDevice's columns */
+	struct ior_csv_columns cols; /* -plainColumns */
 	int error;             /* errno of the first failed write */
 	uint64_t rows_since_flush, flushed_ns;
 	uint64_t summarized;   /* pairs summarized since the last note */
@@ -54,8 +54,8 @@ static void pair(void *ctx, const struct ior_event_pair *p)
 	if (BUF_BYTES - c->len < IOR_CSV_ROW_MAX)
 		write_buf(c);
 	size_t n = ior_csv_format_pair(c->buf + c->len, p, c->esc);
-	if (c->device)
-		n = ior_csv_add_device(c->buf + c->len, n, p);
+	if (c->cols.n)
+		n = ior_csv_add_columns(c->buf + c->len, n, p, &c->cols);
 	c->len += n;
 	c->rows_since_flush++;
 }
@@ -79,7 +79,7 @@ static int tick(void *ctx, uint64_t now)
 	return -c->error;
 }
 
-struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes, bool device)
+struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes, const struct ior_csv_columns *cols)
 {
 	struct ior_csv_out *c = calloc(1, sizeof *c);
 
@@ -88,11 +88,9 @@ struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes,
 	c->out = out;
 	c->notes = notes;
 	c->esc = esc;
-	c->device = device;
-	if (device)
-		ior_csv_write_device_header(out);
-	else
-		ior_csv_write_header(out);
+	if (cols)
+		c->cols = *cols;
+	ior_csv_write_header_with(out, &c->cols);
 	return c;
 }
 

@@ -14,9 +14,9 @@
 
 struct ior_csv_out;
 
-/* Writes the header to out; device: -plainDevice's columns too
- * (csv/csv.h). NULL on allocation failure. */
-struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes, bool device);
+/* Writes the header to out, with the columns cols asks for after file
+ * (csv/csv.h; NULL: none; copied). NULL on allocation failure. */
+struct ior_csv_out *ior_csv_out_new(FILE *out, enum ior_escape esc, FILE *notes, const struct ior_csv_columns *cols);
 struct ior_sink ior_csv_out_sink(struct ior_csv_out *c);
 /* Flushes; returns 0 or the first write's -errno (-EPIPE: the reader left). */
 int ior_csv_out_close(struct ior_csv_out *c);

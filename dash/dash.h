@@ -148,6 +148,10 @@ void ior_dash_set_recorder(struct ior_dash *d, const char *state);
 /* The Stream tab, paused on the pair of thread tid entered at enter_ns
  * (a dump's trigger pair): 0, or -ENOENT when the Stream does not hold it. */
 int ior_dash_stream_select(struct ior_dash *d, uint32_t tid, uint64_t enter_ns);
+/* The Stream takes no more pairs (as paused; the other tabs still do):
+ * a dump's loader stops it some way after the trigger pair, so that the
+ * pair stays in the Stream whatever follows it. */
+void ior_dash_stream_hold(struct ior_dash *d);
 /* The mount points, for the Files tab's grouping by mount (copied; at
  * most 256, each under 4096 bytes). Without them, `d` has directories only. */
 void ior_dash_set_mounts(struct ior_dash *d, const char *const *mounts, unsigned n);

@@ -73,6 +73,12 @@ const char *ior_dash_stream_cell(void *ctx, size_t row, int col, char *buf, size
 
 /* ---- search ----------------------------------------------------------- */
 
+void ior_dash_stream_hold(struct ior_dash *d)
+{
+	d->paused = 1;
+	d->follow = 0;
+}
+
 int ior_dash_stream_select(struct ior_dash *d, uint32_t tid, uint64_t enter_ns)
 {
 	ior_dash_stream_filter(d);

@@ -353,6 +353,60 @@ static int fix_datasec(struct ior_btf *b, struct btf_type *t, const struct ior_e
 	return 0;
 }
 
+static uint32_t find_int(const struct ior_btf *b)
+{
+	for (uint32_t id = 1; id < b->ntypes; id++) {
+		const struct btf_type *t = ior_btf_type(b, id);
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_INT && t->size == 4)
+			return id;
+	}
+	return 0;
+}
+
+/* Whether t is a DATASEC of extern functions only (.ksyms: the kernel
+ * functions the programs call). */
+static bool is_kfunc_datasec(const struct ior_btf *b, const struct btf_type *t)
+{
+	const struct btf_var_secinfo *v = (const struct btf_var_secinfo *)(t + 1);
+	unsigned n = BTF_INFO_VLEN(t->info);
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct btf_type *f = ior_btf_type(b, v[i].type);
+		if (!f || BTF_INFO_KIND(f->info) != BTF_KIND_FUNC)
+			return false;
+	}
+	return n > 0;
+}
+
+/* The kernel accepts neither an extern FUNC nor a DATASEC of functions:
+ * in the copy it loads, the DATASEC becomes an anonymous union of ints
+ * (same size in the file) and each extern FUNC a TYPEDEF of its
+ * prototype. The programs' calls are resolved by name, not by these. */
+#define TYPE_INFO(kind, vlen) ((uint32_t)(kind) << 24 | (vlen))
+
+static void fix_kfuncs(struct ior_btf *b)
+{
+	uint32_t int_id = find_int(b);
+
+	for (uint32_t id = 1; int_id && id < b->ntypes; id++) {
+		struct btf_type *t = type_mut(b, id);
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_DATASEC || !is_kfunc_datasec(b, t))
+			continue;
+		struct btf_member *m = (struct btf_member *)(t + 1);
+		unsigned n = BTF_INFO_VLEN(t->info);
+		for (unsigned i = 0; i < n; i++)
+			m[i] = (struct btf_member){ .name_off = 0, .type = int_id, .offset = 0 };
+		t->name_off = 0;
+		t->info = TYPE_INFO(BTF_KIND_UNION, n);
+		t->size = 4;
+	}
+	for (uint32_t id = 1; int_id && id < b->ntypes; id++) {
+		struct btf_type *t = type_mut(b, id);
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && BTF_INFO_VLEN(t->info) == BTF_FUNC_EXTERN)
+			t->info = TYPE_INFO(BTF_KIND_TYPEDEF, 0);
+	}
+}
+
 int ior_btf_fixup(struct ior_btf *b, const struct ior_elf *e, char *err, size_t errlen)
 {
 	for (uint32_t id = 1; id < b->ntypes; id++) {
@@ -363,6 +417,7 @@ int ior_btf_fixup(struct ior_btf *b, const struct ior_elf *e, char *err, size_t 
 		if (r)
 			return r;
 	}
+	fix_kfuncs(b);
 	return 0;
 }
 

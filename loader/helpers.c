@@ -44,7 +44,9 @@ int ior_loader_unknown_helper(const char *log, char *out, size_t outlen)
 		return 0;
 	unsigned long id = strtoul(at, NULL, 10);
 	const char *name = ior_loader_helper_name(id);
-	if (name)
+	if (id == IOR_KFUNC_POISON)
+		snprintf(out, outlen, "a kernel function (kfunc) the kernel lacks, called unguarded");
+	else if (name)
 		snprintf(out, outlen, "%s (#%lu)", name, id);
 	else
 		snprintf(out, outlen, "helper #%lu", id);

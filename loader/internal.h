@@ -10,6 +10,10 @@
 
 #include <linux/bpf.h>
 
+#ifndef BPF_PSEUDO_KFUNC_CALL
+#define BPF_PSEUDO_KFUNC_CALL 2
+#endif
+
 #include "loader/loader.h"
 
 #define IOR_INSN_SZ 8u
@@ -132,14 +136,21 @@ struct ior_loader_map {
 	int fd;
 };
 
-enum reloc_kind { RELOC_MAP_FD, RELOC_MAP_VALUE };
+enum reloc_kind { RELOC_MAP_FD, RELOC_MAP_VALUE, RELOC_KFUNC };
 
-/* Patched at load: insns[insn].imm = maps[map].fd. */
+/* Patched at load: insns[insn].imm = maps[map].fd; RELOC_KFUNC: the call
+ * of kernel function kfunc (named in the ELF), resolved in the kernel's BTF. */
 struct ior_loader_reloc {
 	uint32_t insn;
 	uint32_t map;
 	enum reloc_kind kind;
+	const char *kfunc;
 };
+
+/* The helper id a call to a kernel function the kernel lacks becomes: the
+ * program must never reach it (a .rodata flag user space set guards it),
+ * so the verifier drops it as dead code; if reached, the log names it. */
+#define IOR_KFUNC_POISON 0x7ffe0000
 
 struct ior_loader_prog {
 	char name[64];

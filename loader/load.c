@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/btf.h>
+
 #include "loader/internal.h"
 #include "log/log.h"
 
@@ -80,7 +82,7 @@ static int fill_data_map(struct ior_loader_map *m, char *err, size_t errlen)
 static bool uses_map(const struct ior_loader_prog *p, unsigned map)
 {
 	for (uint32_t i = 0; i < p->nrelocs; i++)
-		if (p->relocs[i].map == map)
+		if (p->relocs[i].kind != RELOC_KFUNC && p->relocs[i].map == map)
 			return true;
 	return false;
 }
@@ -139,10 +141,30 @@ static int create_maps(struct ior_bpf_obj *o, const struct ior_load_opts *opts, 
 	return 0;
 }
 
-static void patch_map_fds(const struct ior_bpf_obj *o, struct ior_loader_prog *p)
+static const struct ior_btf *kernel_btf(struct ior_bpf_obj *o);
+
+/* A kernel function's call: its id in the kernel's BTF (vmlinux: off 0),
+ * or, where the kernel lacks it, a helper id no kernel has (see
+ * IOR_KFUNC_POISON). */
+static void patch_kfunc(struct ior_bpf_obj *o, struct bpf_insn *in, const char *name)
 {
-	for (uint32_t i = 0; i < p->nrelocs; i++)
-		p->insns[p->relocs[i].insn].imm = o->maps[p->relocs[i].map].fd;
+	const struct ior_btf *k = kernel_btf(o);
+	uint32_t id = k ? ior_btf_find(k, BTF_KIND_FUNC, name) : 0;
+
+	in->off = 0;
+	in->src_reg = id ? BPF_PSEUDO_KFUNC_CALL : 0;
+	in->imm = id ? (int32_t)id : IOR_KFUNC_POISON;
+}
+
+static void patch_relocs(struct ior_bpf_obj *o, struct ior_loader_prog *p)
+{
+	for (uint32_t i = 0; i < p->nrelocs; i++) {
+		const struct ior_loader_reloc *r = &p->relocs[i];
+		if (r->kind == RELOC_KFUNC)
+			patch_kfunc(o, &p->insns[r->insn], r->kfunc);
+		else
+			p->insns[r->insn].imm = o->maps[r->map].fd;
+	}
 }
 
 static void prog_def(const struct ior_bpf_obj *o, const struct ior_loader_prog *p,
@@ -234,6 +256,23 @@ int ior_loader_kernel_member(struct ior_bpf_obj *o, const char *type, const char
 	return 0;
 }
 
+int ior_loader_kernel_type_id(struct ior_bpf_obj *o, const char *kind, const char *name,
+			      uint32_t *id, char *err, size_t errlen)
+{
+	unsigned k_kind = !strcmp(kind, "struct") ? BTF_KIND_STRUCT
+			  : !strcmp(kind, "func") ? BTF_KIND_FUNC : 0;
+	if (!k_kind)
+		return ior_loader_fail(err, errlen, EINVAL, "kernel BTF: no kind '%s'", kind);
+	const struct ior_btf *k = kernel_btf(o);
+	if (!k)
+		return ior_loader_fail(err, errlen, -o->kbtf_err, "%s", o->kbtf_why);
+	*id = ior_btf_find(k, k_kind, name);
+	if (!*id)
+		return ior_loader_fail(err, errlen, ENOENT, "kernel BTF %s: no %s %s", o->kbtf_path, kind,
+				       name);
+	return 0;
+}
+
 static int try_load(struct ior_bpf_obj *o, struct ior_loader_prog *p,
 		    struct ior_sys_prog_def *d, bool verbose, char *err, size_t errlen)
 {
@@ -305,7 +344,7 @@ static int load_prog(struct ior_bpf_obj *o, struct ior_loader_prog *p, bool verb
 		     size_t errlen)
 {
 	struct ior_sys_prog_def d;
-	patch_map_fds(o, p);
+	patch_relocs(o, p);
 	prog_def(o, p, &d);
 	if (p->attach_target)
 		return load_optional(o, p, &d, err, errlen);

@@ -20,8 +20,11 @@
  * SEC("tp_btf/NAME") programs (optional: see ior_loader_load),
  * BTF-defined maps in .maps, global data in .rodata* / .data* / .bss*
  * (array maps of one element; .rodata* frozen), R_BPF_64_64 map and
- * global-data references, R_BPF_64_32 calls to .text functions,
- * .BTF / .BTF.ext (func and line info). */
+ * global-data references, R_BPF_64_32 calls to .text functions and to
+ * kernel functions (extern __ksym: resolved by name in the kernel's BTF
+ * at load; one the kernel lacks becomes a call the verifier must find
+ * dead, so guard it with a .rodata value), .BTF / .BTF.ext (func and
+ * line info). */
 #ifndef IOR_LOADER_H
 #define IOR_LOADER_H
 
@@ -96,6 +99,13 @@ int ior_loader_kernel_btf(struct ior_bpf_obj *obj, char *why, size_t whylen);
  * load. -ENOENT (no BTF, no such member), -EINVAL (bad BTF, bit-field). */
 int ior_loader_kernel_member(struct ior_bpf_obj *obj, const char *type, const char *member,
 			     uint32_t *off, uint32_t *size, char *err, size_t errlen);
+
+/* The id in the running kernel's BTF of a struct type (kind "struct") or
+ * a function (kind "func"): a kernel function (kfunc) the programs call
+ * exists when it has one, and bpf_rdonly_cast takes a struct's. -ENOENT
+ * (no BTF, no such type), -EINVAL (another kind). */
+int ior_loader_kernel_type_id(struct ior_bpf_obj *obj, const char *kind, const char *name,
+			      uint32_t *id, char *err, size_t errlen);
 
 /* Introspection for callers and tests (valid after open). */
 unsigned ior_loader_prog_count(const struct ior_bpf_obj *obj);

@@ -66,12 +66,13 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
 	return r;
 }
 
-static int add_reloc(struct builder *bd, uint32_t insn, uint32_t map, enum reloc_kind kind)
+static int add_reloc(struct builder *bd, uint32_t insn, uint32_t map, enum reloc_kind kind,
+		     const char *kfunc)
 {
 	struct ior_loader_prog *p = bd->p;
 	if (grow((void **)&p->relocs, &bd->cap_relocs, p->nrelocs + 1, sizeof *p->relocs))
 		return BFAIL(bd, ENOMEM, "out of memory");
-	p->relocs[p->nrelocs++] = (struct ior_loader_reloc){ insn, map, kind };
+	p->relocs[p->nrelocs++] = (struct ior_loader_reloc){ insn, map, kind, kfunc };
 	return 0;
 }
 
@@ -96,7 +97,7 @@ static int reloc_ld64(struct builder *bd, uint32_t idx, uint32_t end, const Elf6
 				     (long long)off);
 		in->src_reg = BPF_PSEUDO_MAP_FD;
 		in->imm = 0;
-		return add_reloc(bd, idx, (uint32_t)m, RELOC_MAP_FD);
+		return add_reloc(bd, idx, (uint32_t)m, RELOC_MAP_FD, NULL);
 	}
 	int m = ior_loader_find_map(bd->o, MAP_DATA, sec, 0);
 	if (m < 0)
@@ -108,7 +109,20 @@ static int reloc_ld64(struct builder *bd, uint32_t idx, uint32_t end, const Elf6
 	in->src_reg = BPF_PSEUDO_MAP_VALUE;
 	in->imm = 0;
 	in[1].imm = (int32_t)off;
-	return add_reloc(bd, idx, (uint32_t)m, RELOC_MAP_VALUE);
+	return add_reloc(bd, idx, (uint32_t)m, RELOC_MAP_VALUE, NULL);
+}
+
+/* A call to an extern function: a kernel function (kfunc), its id in the
+ * kernel's BTF filled in at load. */
+static int reloc_kfunc(struct builder *bd, uint32_t idx, const Elf64_Sym *sym, const char *name)
+{
+	unsigned bind = ELF64_ST_BIND(sym->st_info);
+	if ((bind != STB_GLOBAL && bind != STB_WEAK) || !*name || strlen(name) > 127)
+		return BFAIL(bd, EINVAL, "call at insn %u: extern symbol '%.64s' is not a global function",
+			     idx, name);
+	bd->p->insns[idx].src_reg = BPF_PSEUDO_KFUNC_CALL;
+	bd->p->insns[idx].imm = 0;
+	return add_reloc(bd, idx, 0, RELOC_KFUNC, name);
 }
 
 static int reloc_call(struct builder *bd, uint32_t idx, const Elf64_Sym *sym, const char *name)
@@ -118,6 +132,8 @@ static int reloc_call(struct builder *bd, uint32_t idx, const Elf64_Sym *sym, co
 		return BFAIL(bd, EINVAL, "call relocation of '%s' at insn %u: not a BPF call", name,
 			     idx);
 	const struct ior_elf *e = &bd->o->elf;
+	if (sym->st_shndx == SHN_UNDEF)
+		return reloc_kfunc(bd, idx, sym, name);
 	if (sym->st_shndx >= e->nsecs || strcmp(e->secs[sym->st_shndx].name, ".text"))
 		return BFAIL(bd, ENOTSUP, "call to '%s' outside .text is not supported", name);
 	int64_t off = (int64_t)sym->st_value + ((int64_t)in->imm + 1) * IOR_INSN_SZ;

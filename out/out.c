@@ -7,7 +7,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -129,6 +132,7 @@ int ior_out_create(struct ior_out *o, const char *path, int flags, char *err, si
 		return r;
 	}
 	o->fd = fd;
+	flock(fd, LOCK_EX | LOCK_NB); /* a live writer's: ior_out_sweep leaves it */
 	r = make_private(fd, o->tmp, err, errlen);
 	if (r)
 		ior_out_abort(o);
@@ -226,4 +230,49 @@ int ior_out_write_file(const char *path, int flags, const void *data, size_t len
 		return r;
 	}
 	return ior_out_close(&o, err, errlen);
+}
+
+/* A leftover of a killed writer: ours to give, a regular file, not locked
+ * (the lock goes with its writer) and older than SWEEP_AGE_S (a writer
+ * between its create and its lock). */
+#define SWEEP_AGE_S 2
+static int dead_tmp(int dfd, const char *name, uid_t owner)
+{
+	struct stat st;
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int dead = 0;
+
+	if (fd < 0)
+		return 0;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == owner &&
+	    st.st_mtime + SWEEP_AGE_S <= time(NULL) && !flock(fd, LOCK_EX | LOCK_NB))
+		dead = 1;
+	close(fd); /* and its lock: the unlink below does not need it */
+	return dead;
+}
+
+int ior_out_sweep(const char *dir, int (*mine)(const char *name, size_t len), char *err, size_t errlen)
+{
+	size_t sl = strlen(IOR_OUT_TMP_SUFFIX);
+	uid_t uid;
+	gid_t gid;
+	int n = 0, r = ior_out_owner(&uid, &gid, err, errlen);
+	DIR *d;
+	struct dirent *e;
+
+	if (r)
+		return r;
+	if (uid == (uid_t)-1)
+		uid = geteuid();
+	if (!(d = opendir(dir)))
+		return fail(err, errlen, errno, dir, "cannot read the directory");
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len <= sl || strcmp(e->d_name + len - sl, IOR_OUT_TMP_SUFFIX) || !mine(e->d_name, len - sl))
+			continue;
+		if (dead_tmp(dirfd(d), e->d_name, uid) && !unlinkat(dirfd(d), e->d_name, 0))
+			n++;
+	}
+	closedir(d);
+	return n;
 }

@@ -55,6 +55,13 @@ int ior_out_close(struct ior_out *o, char *err, size_t errlen);
  * o's strings. Safe on a zeroed o with fd -1, and twice. */
 void ior_out_abort(struct ior_out *o);
 
+/* Removes the PATH.tmp files in dir that writers killed before they
+ * finished left, of the names mine accepts (name without the suffix, len
+ * bytes): regular files owned by the user ior gives its files to, that no
+ * live writer holds (ior_out_create locks them), unchanged for 2 s. The
+ * number removed, or a negative errno with err filled. */
+int ior_out_sweep(const char *dir, int (*mine)(const char *name, size_t len), char *err, size_t errlen);
+
 /* Whole file at once: create, write len bytes, close and publish. */
 int ior_out_write_file(const char *path, int flags, const void *data, size_t len, char *err,
 		       size_t errlen);

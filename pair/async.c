@@ -5,6 +5,8 @@
  * doubling; an open op's path is its own allocation. */
 #include "pair/internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +82,9 @@ static void ring_clear(struct uring_files *r)
 	for (uint32_t i = 0; i < r->n; i++)
 		free(r->slot[i]);
 	free(r->slot);
+	free(r->flags);
 	r->slot = NULL;
+	r->flags = NULL;
 	r->n = 0;
 }
 
@@ -120,32 +124,47 @@ static struct uring_files *ring_get(struct ior_pairer *p, uint32_t pid, uint64_t
 	return r;
 }
 
-/* Slot i gets path now ("": empty); the table grows to hold it. */
-static void ring_set_path(struct ior_pairer *p, struct uring_files *r, uint32_t i, const char *path)
+/* The table holds n slots (both arrays grown); 0 or -ENOMEM. */
+static int ring_grow(struct uring_files *r, uint32_t n)
+{
+	char **a = realloc(r->slot, n * sizeof *a);
+	int64_t *f;
+
+	if (!a)
+		return -ENOMEM;
+	r->slot = a;
+	if (!(f = realloc(r->flags, n * sizeof *f)))
+		return -ENOMEM;
+	r->flags = f;
+	memset(a + r->n, 0, (n - r->n) * sizeof *a);
+	for (uint32_t i = r->n; i < n; i++)
+		f[i] = IOR_FLAGS_UNKNOWN;
+	r->n = n;
+	return 0;
+}
+
+/* Slot i gets path and its open flags now ("": empty); the table grows
+ * to hold it. */
+static void ring_set_path(struct ior_pairer *p, struct uring_files *r, uint32_t i, const char *path, int64_t flags)
 {
 	if (i >= IOR_URING_SLOTS_MAX) {
 		p->st.uring_slots_cut++;
 		return;
 	}
-	if (i >= r->n) {
-		uint32_t n = i + 1 > 2 * r->n ? i + 1 : 2 * r->n;
-		char **a = realloc(r->slot, n * sizeof *a);
-		if (!a)
-			return;
-		memset(a + r->n, 0, (n - r->n) * sizeof *a);
-		r->slot = a;
-		r->n = n;
-	}
+	if (i >= r->n && ring_grow(r, i + 1 > 2 * r->n ? i + 1 : 2 * r->n))
+		return;
 	free(r->slot[i]);
 	r->slot[i] = path[0] ? strdup(path) : NULL;
+	r->flags[i] = path[0] ? flags : IOR_FLAGS_UNKNOWN;
 }
 
-/* Slot i gets fd's path now (fd < 0: empty). */
+/* Slot i gets fd's file now (fd < 0: empty). */
 static void ring_set(struct ior_pairer *p, struct uring_files *r, uint32_t i, int32_t fd)
 {
-	int64_t flags;
+	int64_t flags = IOR_FLAGS_UNKNOWN;
+	const char *path = fd >= 0 ? ior_fdtab_get(p->cfg.fds, r->pid, fd, &flags) : "";
 
-	ring_set_path(p, r, i, fd >= 0 ? ior_fdtab_get(p->cfg.fds, r->pid, fd, &flags) : "");
+	ring_set_path(p, r, i, path, flags);
 }
 
 void ior_pair_uring_files(struct ior_pairer *p, const char *rec, size_t len)
@@ -185,12 +204,15 @@ void ior_pair_async_proc_exit(struct ior_pairer *p, uint32_t pid)
 	}
 }
 
-/* The path of a fixed file's slot, or NULL. */
-static const char *fixed_path(const struct ior_pairer *p, const struct async_op *o)
+/* The path of a fixed file's slot, or NULL; *flags its open flags. */
+static const char *fixed_path(const struct ior_pairer *p, const struct async_op *o, int64_t *flags)
 {
 	const struct uring_files *r = ring_find(p, o->pid, o->ring);
+	int in = r && o->fd >= 0 && (uint32_t)o->fd < r->n;
 
-	return r && o->fd >= 0 && (uint32_t)o->fd < r->n ? r->slot[o->fd] : NULL;
+	if (flags)
+		*flags = in ? r->flags[o->fd] : IOR_FLAGS_UNKNOWN;
+	return in ? r->slot[o->fd] : NULL;
 }
 
 /* Path i of a submission (an op that takes paths), bounded by the
@@ -280,13 +302,32 @@ static void direct_open(struct ior_pairer *p, const struct ior_syscall *s, const
 	ior_pair_name_files(p, s, t, e, o->path[0] ? o->path[0] : "", "");
 	e->ret = ret;
 	e->fd = -1;
-	if (s->fd_kind == IOR_FD_ACCEPT) {
+	if (s->fd_kind != IOR_FD_PATH) { /* a socket or a connection: named by its kind */
 		int64_t fl;
-		e->path = ior_syscall_fd_name(s->fd_kind, 0, 0, ior_fdtab_get(p->cfg.fds, e->pid, o->fd, &fl),
-					      p->path[0], sizeof p->path[0]);
+		const char *listener = s->fd_kind == IOR_FD_ACCEPT ? ior_fdtab_get(p->cfg.fds, e->pid, o->fd, &fl) : NULL;
+		e->path = ior_syscall_fd_name(s->fd_kind, t->flags, t->aux, listener, p->path[0], sizeof p->path[0]);
 	}
 	if (slot >= 0 && slot <= UINT32_MAX && (r = ring_get(p, o->pid, o->ring)))
-		ring_set_path(p, r, (uint32_t)slot, e->path);
+		ring_set_path(p, r, (uint32_t)slot, e->path, e->flags);
+}
+
+/* A fixed file installed as a new fd of the submitter's process (its
+ * slot is the sqe's fd): the fd table gets the slot's file, O_CLOEXEC
+ * unless the op said IORING_FIXED_FD_NO_CLOEXEC; the pair shows the new
+ * fd, as an open does. */
+static void fixed_install(struct ior_pairer *p, const struct async_op *o, struct ior_event_pair *e)
+{
+	int64_t fl;
+
+	if (e->ret < 0 || e->ret > INT32_MAX || !(o->sqe_flags & IOR_ASYNC_FIXED))
+		return;
+	if (!fixed_path(p, o, &fl))
+		fl = IOR_FLAGS_UNKNOWN;
+	if (fl != IOR_FLAGS_UNKNOWN)
+		fl = (fl & ~(int64_t)O_CLOEXEC) | (int64_t)(o->flags & O_CLOEXEC);
+	ior_fdtab_set(p->cfg.fds, e->pid, (int)e->ret, e->path, fl);
+	e->fd = (int32_t)e->ret;
+	e->path = ior_fdtab_get(p->cfg.fds, e->pid, e->fd, &e->flags);
 }
 
 /* A close of a direct descriptor: its slot, named, emptied. */
@@ -299,7 +340,7 @@ static void direct_close(struct ior_pairer *p, const struct async_op *o, struct 
 		snprintf(p->path[0], sizeof p->path[0], "%s", r->slot[i]);
 		e->path = p->path[0];
 		if (e->ret == 0)
-			ring_set_path(p, r, i, "");
+			ring_set_path(p, r, i, "", IOR_FLAGS_UNKNOWN);
 	} else {
 		p->st.async_fixed++;
 	}
@@ -336,12 +377,14 @@ static void deliver(struct ior_pairer *p, const struct async_op *o, const struct
 			direct_close(p, o, &e);
 	}
 	if ((o->sqe_flags & IOR_ASYNC_FIXED) && s->fd_arg != IOR_ARG_NONE) {
-		const char *fixed = fixed_path(p, o); /* shown without an fd: a slot is none */
+		const char *fixed = fixed_path(p, o, NULL); /* shown without an fd: a slot is none */
 		if (fixed)
 			e.path = fixed;
 		else
 			p->st.async_fixed++;
 	}
+	if (s->async_args == IOR_ASYNC_ARGS_INSTALL)
+		fixed_install(p, o, &e);
 	ior_pair_deliver(p, s, &t, &e, d->h.ts, 0);
 }
 
@@ -406,7 +449,7 @@ void ior_pair_async_close_gone(struct ior_pairer *p, int (*alive)(void *ctx, uin
  * completion). */
 static const char *op_file(const struct ior_pairer *p, const struct async_op *o)
 {
-	const char *fixed = (o->sqe_flags & IOR_ASYNC_FIXED) ? fixed_path(p, o) : NULL;
+	const char *fixed = (o->sqe_flags & IOR_ASYNC_FIXED) ? fixed_path(p, o, NULL) : NULL;
 
 	if (fixed)
 		return fixed;

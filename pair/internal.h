@@ -45,12 +45,15 @@ struct async_op {
 	char *path[2]; /* the op's paths, owned; NULL when none */
 };
 
-/* A ring's registered files: slot -> path (owned; NULL empty). */
+/* A ring's registered files: slot -> path (owned; NULL empty) and its
+ * file's open flags (IOR_FLAGS_UNKNOWN when not known), which an fd the
+ * slot is installed as (uring:fixed_fd_install) takes. */
 struct uring_files {
 	uint32_t pid;
 	uint64_t ring;
 	uint32_t n;
 	char **slot;
+	int64_t *flags;
 };
 
 /* A pair's block requests while it is open (pair/block.c): its device

@@ -10,6 +10,10 @@
 struct ior_pq_sink {
 	struct ior_pq_pairs *pp;
 	int error; /* negative errno of the first failed add, 0: none */
+	/* Each block request, for the device table (parquet/devices.h) the
+	 * owner keeps; NULL: not wanted. */
+	void (*block)(void *ctx, const struct ior_block_req *r);
+	void *block_ctx;
 };
 
 /* s stays the caller's and must outlive the session it is added to. */

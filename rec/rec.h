@@ -40,6 +40,7 @@ struct ior_rec_info {
 
 struct ior_rec_writer;
 struct ior_rec_reader;
+struct ior_rec_trigger;
 
 /* "<host>-<name>-<YYYY-MM-DD_HH:MM:SS>.ior.zst" in local time; '/' and
  * control characters in host and name become '_'. -ENAMETOOLONG when it
@@ -90,6 +91,17 @@ int ior_rec_writer_open_frames(struct ior_rec_writer **w, ior_rec_frame_fn fn, v
 int ior_rec_writer_cut(struct ior_rec_writer *w);
 /* Frames mode: frees w (nothing buffered is kept: cut first). */
 void ior_rec_writer_free(struct ior_rec_writer *w);
+/* The bytes w has allocated. A frames writer allocates them all when it
+ * opens (its buffers, its zstd context's workspace, its string table for
+ * a frame's strings) and never more, whatever it is given. */
+size_t ior_rec_writer_memory(const struct ior_rec_writer *w);
+/* Frames mode, between frames (cut first; else -EBUSY): a header frame
+ * (info as for ior_rec_writer_open) or a trailer frame (as
+ * ior_rec_trailer_frame) made in w's own buffers, so that a dump costs the
+ * recorder no memory; *data is valid until the next call on w. */
+int ior_rec_writer_header(struct ior_rec_writer *w, const struct ior_rec_info *info, const void **data, size_t *len);
+int ior_rec_writer_trailer(struct ior_rec_writer *w, const struct ior_trace_totals *totals,
+			   const struct ior_rec_trigger *trigger, const void **data, size_t *len);
 
 /* What fired a dump (its trailer, version 4): the trigger's text, when it
  * fired, and the pair that fired it, if one did. */

@@ -28,6 +28,18 @@
  * level 3 spent ~20 ns a pair looking for them (a third of the consumer's
  * CPU at full rate) for 1.6 instead of 2.6 bytes a pair. */
 #define ZSTD_FAST_LEVEL (-1000)
+/* Frames mode (the recorder's ring): smaller frames and every buffer
+ * allocated once, so that the recorder counts the writer inside its
+ * -recorder-size (ior_rec_writer_memory). A frame ends at FRAMES_FLUSH
+ * encoded bytes or FRAMES_IDS strings, whichever comes first: then the
+ * string table never grows past what open_frames reserved. */
+#define FRAMES_FLUSH (128u << 10)
+#define FRAMES_RAW (FRAMES_FLUSH + FRAME_SLACK)
+#define FRAMES_IDS 4096u
+/* A header or trailer frame's records (ior_rec_writer_header, _trailer). */
+#define SMALL_RAW (MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2) + MAX_STR_LEN + MAX_TRIGGER + 1024)
+_Static_assert(FRAMES_RAW >= SMALL_RAW, "a frames writer builds headers and trailers in its raw buffer");
+_Static_assert(FRAMES_FLUSH + 3 * (MAX_STR_LEN + 16) + 1024 <= FRAMES_RAW, "a pair fits after FRAMES_FLUSH");
 
 /* ---- file names --------------------------------------------------------- */
 
@@ -66,7 +78,11 @@ struct ior_rec_writer {
 	int fast;             /* cctx is set for ZSTD_FAST_LEVEL */
 	int hot;              /* a frame filled by size since the last tick */
 	uint8_t *raw, *out;
-	size_t raw_len, out_cap;
+	size_t raw_len, raw_cap, out_cap;
+	size_t flush_bytes;   /* a frame ends when raw holds this much */
+	size_t since_tick;    /* raw bytes in frames ended by size since the last tick */
+	void *cctx_ws;        /* frames mode: the static context's workspace */
+	size_t cctx_ws_len;
 	uint64_t pairs, bytes_written, last_flush_ns;
 	uint64_t summarized; /* pairs in summary rows */
 	struct ior_strtab str; /* id 0 is "" */
@@ -187,9 +203,15 @@ static int flush_frame(struct ior_rec_writer *w, int fast)
 		return w->error = -EIO;
 	ZSTD_inBuffer in = { w->raw, w->raw_len, 0 };
 	ZSTD_outBuffer out = { w->out, w->out_cap, 0 };
-	size_t rc = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
-	if (ZSTD_isError(rc) || rc != 0)
-		return w->error = -EIO;
+	if (w->cctx_ws) { /* one shot on stable buffers: no stream buffers in the static workspace */
+		out.pos = ZSTD_compress2(w->cctx, w->out, w->out_cap, w->raw, w->raw_len);
+		if (ZSTD_isError(out.pos))
+			return w->error = -EIO;
+	} else {
+		size_t rc = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
+		if (ZSTD_isError(rc) || rc != 0)
+			return w->error = -EIO;
+	}
 	w->raw_len = 0;
 	int err = w->frame_fn ? w->frame_fn(w->frame_ctx, w->out, out.pos, w->frame_first, w->frame_last,
 					    w->frame_pairs) :
@@ -255,14 +277,40 @@ static void writer_free(struct ior_rec_writer *w)
 	if (!w)
 		return;
 	ior_out_abort(&w->file);
-	ZSTD_freeCCtx(w->cctx);
+	if (w->cctx_ws)
+		free(w->cctx_ws); /* a static context lives in it */
+	else
+		ZSTD_freeCCtx(w->cctx);
 	free(w->raw);
 	free(w->out);
 	ior_strtab_free(&w->str);
 	free(w);
 }
 
-static int writer_alloc(struct ior_rec_writer **wp)
+/* The workspace a context needs for frames up to raw_cap bytes at either
+ * level: zstd sizes its tables by the source size, which the one-shot
+ * compression tells it, so the largest of every size up to raw_cap. */
+static size_t static_cctx_size(size_t raw_cap)
+{
+	size_t need = 0;
+
+	for (size_t src = raw_cap; src >= 1024; src /= 2)
+		for (int fast = 0; fast < 2; fast++) {
+			ZSTD_compressionParameters p = ZSTD_getCParams(fast ? ZSTD_FAST_LEVEL : ZSTD_LEVEL, src, 0);
+			size_t n = ZSTD_estimateCCtxSize_usingCParams(p);
+			need = n > need ? n : need;
+		}
+	return need;
+}
+
+static ZSTD_CCtx *static_cctx(struct ior_rec_writer *w)
+{
+	w->cctx_ws_len = static_cctx_size(w->raw_cap);
+	w->cctx_ws = malloc(w->cctx_ws_len);
+	return w->cctx_ws ? ZSTD_initStaticCCtx(w->cctx_ws, w->cctx_ws_len) : NULL;
+}
+
+static int writer_alloc(struct ior_rec_writer **wp, int frames)
 {
 	struct ior_rec_writer *w = calloc(1, sizeof *w);
 	if (!w)
@@ -270,12 +318,14 @@ static int writer_alloc(struct ior_rec_writer **wp)
 	w->file.fd = -1;
 	w->flush_ns = FLUSH_NS;
 	*wp = w;
-	size_t raw_cap = FRAME_FLUSH + FRAME_SLACK + MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2);
-	w->raw = malloc(raw_cap);
-	w->out_cap = ZSTD_compressBound(raw_cap);
+	w->raw_cap = frames ? FRAMES_RAW : FRAME_FLUSH + FRAME_SLACK + MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2);
+	w->flush_bytes = frames ? FRAMES_FLUSH : FRAME_FLUSH;
+	w->raw = malloc(w->raw_cap);
+	w->out_cap = ZSTD_compressBound(w->raw_cap);
 	w->out = malloc(w->out_cap);
-	w->cctx = ZSTD_createCCtx();
+	w->cctx = frames ? static_cctx(w) : ZSTD_createCCtx();
 	if (!w->raw || !w->out || !w->cctx || ior_strtab_init(&w->str) ||
+	    (frames && ior_strtab_reserve(&w->str, FRAMES_FLUSH + 4 * (MAX_STR_LEN + 1), FRAMES_IDS)) ||
 	    strings_start(&w->str))
 		return -ENOMEM;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, ZSTD_LEVEL)) ||
@@ -289,7 +339,7 @@ int ior_rec_writer_open(struct ior_rec_writer **wp, const char *path,
 {
 	struct ior_rec_writer *w = NULL;
 	*wp = NULL;
-	int rc = writer_alloc(&w);
+	int rc = writer_alloc(&w, 0);
 	if (rc) {
 		set_err(err, errlen, "%s: cannot set up the recorder: %s", path, strerror(-rc));
 		writer_free(w);
@@ -543,6 +593,16 @@ static int encode_block(struct ior_rec_writer *w, const struct ior_block_req *r)
 	return 0;
 }
 
+/* A frame ended by size: from FRAME_FLUSH bytes within a tick on (a
+ * second at most), the tick's rest is compressed fast. */
+static int flush_full(struct ior_rec_writer *w)
+{
+	w->since_tick += w->raw_len;
+	if (w->since_tick >= FRAME_FLUSH)
+		w->hot = 1;
+	return flush_frame(w, w->hot);
+}
+
 int ior_rec_write_block(struct ior_rec_writer *w, const struct ior_block_req *r)
 {
 	int rc;
@@ -553,10 +613,8 @@ int ior_rec_write_block(struct ior_rec_writer *w, const struct ior_block_req *r)
 		return 0;
 	if ((rc = encode_block(w, r)))
 		return w->error = rc;
-	if (w->raw_len >= FRAME_FLUSH) {
-		w->hot = 1;
-		return flush_frame(w, 1);
-	}
+	if (w->raw_len >= w->flush_bytes)
+		return flush_full(w);
 	return 0;
 }
 
@@ -590,10 +648,8 @@ int ior_rec_write(struct ior_rec_writer *w, const struct ior_event_pair *p)
 		w->summarized += p->pairs;
 	else
 		w->pairs++;
-	if (w->raw_len >= FRAME_FLUSH) { /* filled before its second was up */
-		w->hot = 1;
-		return flush_frame(w, 1);
-	}
+	if (w->raw_len >= w->flush_bytes || (w->frame_fn && w->str.n + 3 > FRAMES_IDS))
+		return flush_full(w);
 	return 0;
 }
 
@@ -606,6 +662,7 @@ int ior_rec_tick(struct ior_rec_writer *w, uint64_t now_ns)
 	w->last_flush_ns = now_ns;
 	int fast = w->hot; /* the second's rest, at the rate that filled frames */
 	w->hot = 0;
+	w->since_tick = 0;
 	return flush_frame(w, fast);
 }
 
@@ -669,7 +726,7 @@ int ior_rec_writer_open_frames(struct ior_rec_writer **wp, ior_rec_frame_fn fn, 
 			       uint64_t flush_ns)
 {
 	struct ior_rec_writer *w = NULL;
-	int rc = writer_alloc(&w);
+	int rc = writer_alloc(&w, 1);
 
 	*wp = NULL;
 	if (rc) {
@@ -694,8 +751,47 @@ void ior_rec_writer_free(struct ior_rec_writer *w)
 	writer_free(w);
 }
 
-/* Room for a header or a trailer's records. */
-#define SMALL_RAW (MAX_CMDLINE + MAX_SYSCALLS * (MAX_SYSNAME + 2) + MAX_STR_LEN + MAX_TRIGGER + 1024)
+size_t ior_rec_writer_memory(const struct ior_rec_writer *w)
+{
+	return sizeof *w + w->raw_cap + w->out_cap + (w->cctx_ws ? w->cctx_ws_len : ZSTD_sizeof_CCtx(w->cctx)) +
+	       ior_strtab_memory(&w->str);
+}
+
+/* The records in raw (a header's or a trailer's) as one frame in out, at
+ * the full level; raw is empty again. */
+static int small_frame(struct ior_rec_writer *w, const void **data, size_t *len)
+{
+	int rc = set_level(w, 0);
+	size_t n = rc ? 0 : ZSTD_compress2(w->cctx, w->out, w->out_cap, w->raw, w->raw_len);
+
+	w->raw_len = 0;
+	if (rc || ZSTD_isError(n))
+		return -EIO;
+	*data = w->out;
+	*len = n;
+	return 0;
+}
+
+/* Between frames only; after an error, what raw holds is dropped (no
+ * more frames are made). */
+static int between_frames(struct ior_rec_writer *w)
+{
+	if (!w->frame_fn || (w->raw_len && !w->error))
+		return -EBUSY;
+	w->raw_len = 0;
+	return 0;
+}
+
+int ior_rec_writer_header(struct ior_rec_writer *w, const struct ior_rec_info *info, const void **data, size_t *len)
+{
+	int rc = between_frames(w);
+
+	if (rc)
+		return rc;
+	put_header(w, info);
+	return small_frame(w, data, len);
+}
+
 
 /* A writer for one small frame: no string table, no stream buffers, so
  * a dump's header and trailer cost the recorder no more than they need. */
@@ -786,6 +882,24 @@ static uint8_t *put_trigger(uint8_t *o, const struct ior_rec_trigger *t)
 	o = put_varint(o, zigzag(p->fd));
 	o = put_str(o, p->comm, 16);
 	return put_str(o, p->path, MAX_STR_LEN);
+}
+
+int ior_rec_writer_trailer(struct ior_rec_writer *w, const struct ior_trace_totals *totals,
+			   const struct ior_rec_trigger *trigger, const void **data, size_t *len)
+{
+	struct ior_trace_totals t = { 0 };
+	int rc = between_frames(w);
+
+	if (rc)
+		return rc;
+	if (totals)
+		t = *totals;
+	uint8_t *o = w->raw;
+	if (trigger)
+		o = put_trigger(o, trigger);
+	o = put_end(o, &t);
+	w->raw_len = (size_t)(o - w->raw);
+	return small_frame(w, data, len);
 }
 
 int ior_rec_trailer_frame(const struct ior_trace_totals *totals, const struct ior_rec_trigger *trigger,

@@ -22,6 +22,7 @@
 #define MAX_IN_FLIGHT 256      /* oldest in-flight syscalls the inflight triggers look at */
 #define MIN_FRAME_NS 100000000ull
 #define MAX_FRAME_NS 1000000000ull
+#define MIN_RING (1u << 20)    /* frames held at the least (a frame is at most ~200 KiB) */
 
 struct dump {
 	struct ior_out out;
@@ -39,6 +40,7 @@ struct ior_recorder {
 	struct ior_trigger *trig;
 	struct ior_rec_writer *w;
 	struct ior_frame_ring ring;
+	uint64_t fixed;                      /* bytes the recorder owns beside the ring's buffer */
 	struct ior_trace_totals cut_totals;  /* the session's at the last cut */
 	int error;                           /* the ring's or writer's: recording stopped */
 	bool dumping, said_bound, said_max;
@@ -111,9 +113,38 @@ static int on_frame(void *ctx, const void *data, size_t len, uint64_t first_ns, 
 	if (rc && !r->said_bound)
 		say_bound(r);
 	if (r->dumping)
-		dump_frame(r, ior_frame_ring_at(&r->ring, r->ring.n - 1));
+		dump_frame(r, ior_frame_ring_newest(&r->ring));
 	r->cut_totals = t;
 	return 0;
+}
+
+/* NAME-trigger.ior.zst or NAME-trigger-N.ior.zst (dump_name's), len bytes. */
+static int dump_named(const char *name, size_t len)
+{
+	const char *end = name + len, *sfx = IOR_RECORDING_SUFFIX;
+	size_t sl = strlen(sfx);
+
+	if (len < sl || memcmp(end - sl, sfx, sl))
+		return 0;
+	end -= sl;
+	const char *p = end;
+	while (p > name && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	if (p < end && p > name && p[-1] == '-') /* -N */
+		end = p - 1;
+	return (size_t)(end - name) > 8 && !memcmp(end - 8, "-trigger", 8);
+}
+
+/* The .tmp of dumps an ior killed while it wrote them (in this directory,
+ * the next start cleans up). */
+static void sweep(struct ior_recorder *r)
+{
+	char err[PATH_MAX + 128];
+	int n = ior_out_sweep(r->dir, dump_named, err, sizeof err);
+
+	if (n > 0)
+		ior_log(IOR_LOG_INFO, "recorder: removed %d unfinished dump%s (.tmp) a killed ior left in %s", n,
+			n == 1 ? "" : "s", r->dir);
 }
 
 int ior_recorder_new(struct ior_recorder **out, const struct ior_recorder_cfg *cfg, char *err, size_t errlen)
@@ -134,11 +165,26 @@ int ior_recorder_new(struct ior_recorder **out, const struct ior_recorder_cfg *c
 	snprintf(r->dir, sizeof r->dir, "%s", cfg->dir ? cfg->dir : ".");
 	snprintf(r->host, sizeof r->host, "%s", cfg->host ? cfg->host : uname(&u) ? "localhost" : u.nodename);
 	snprintf(r->name, sizeof r->name, "%s", cfg->name ? cfg->name : "default");
-	if ((rc = ior_frame_ring_init(&r->ring, cfg->max_bytes, cfg->window_ns)) ||
-	    (rc = ior_rec_writer_open_frames(&r->w, on_frame, r, frame_ns(cfg->window_ns)))) {
+	if ((rc = ior_rec_writer_open_frames(&r->w, on_frame, r, frame_ns(cfg->window_ns)))) {
 		snprintf(err, errlen, "setting up the recorder: %s", strerror(-rc));
 		return rc;
 	}
+	/* -recorder-size bounds all the recorder owns: itself, the encoder
+	 * (its buffers, its zstd context: the frame being made), the dump
+	 * (made in the encoder's buffers) and, in the rest, the ring */
+	r->fixed = sizeof *r + (cfg->ntriggers ? cfg->ntriggers : 1) * sizeof *r->trig + ior_rec_writer_memory(r->w) +
+		   2 * PATH_MAX; /* the dump's names, out/'s copies */
+	if (cfg->max_bytes < r->fixed + MIN_RING) {
+		snprintf(err, errlen, "-recorder-size %llu KiB: the recorder's encoder takes %llu KiB of it, which leaves "
+				      "less than %u KiB for frames; give a larger size",
+			 (unsigned long long)(cfg->max_bytes >> 10), (unsigned long long)(r->fixed >> 10), MIN_RING >> 10);
+		return -EINVAL;
+	}
+	if ((rc = ior_frame_ring_init(&r->ring, cfg->max_bytes - r->fixed, cfg->window_ns))) {
+		snprintf(err, errlen, "setting up the recorder: %s", strerror(-rc));
+		return rc;
+	}
+	sweep(r);
 	return 0;
 }
 
@@ -170,10 +216,10 @@ static int dump_name(struct ior_recorder *r, time_t when, char *path, size_t len
 /* The file, its header, and the frames the ring holds. */
 static int dump_open(struct ior_recorder *r, char *err, size_t errlen)
 {
-	const struct ior_ring_frame *first = ior_frame_ring_at(&r->ring, 0);
+	const struct ior_ring_frame *first = ior_frame_ring_oldest(&r->ring);
 	struct ior_rec_info info = { 0 };
 	struct dump *d = &r->d;
-	void *hdr = NULL;
+	const void *hdr;
 	size_t len;
 	int rc = dump_name(r, time(NULL), d->path, sizeof d->path);
 
@@ -189,11 +235,10 @@ static int dump_open(struct ior_recorder *r, char *err, size_t errlen)
 		d->before = first->totals;
 	}
 	info.host = r->host;
-	if (!(rc = ior_rec_header_frame(&info, &hdr, &len)))
+	if (!(rc = ior_rec_writer_header(r->w, &info, &hdr, &len)))
 		rc = write_all(d->out.fd, hdr, len);
-	free(hdr);
-	for (size_t i = 0; !rc && i < r->ring.n; i++) {
-		dump_frame(r, ior_frame_ring_at(&r->ring, i));
+	for (const struct ior_ring_frame *f = first; !rc && f; f = ior_frame_ring_next(&r->ring, f)) {
+		dump_frame(r, f);
 		rc = -d->error;
 	}
 	if (rc)
@@ -249,16 +294,15 @@ static void dump_finish(struct ior_recorder *r)
 	struct dump *d = &r->d;
 	struct ior_trace_totals t;
 	char err[PATH_MAX + 128], why[700];
-	void *tr = NULL;
+	const void *tr;
 	size_t len;
 
 	if (!r->error && ior_rec_writer_cut(r->w))
 		r->error = -EIO;
 	dump_totals(d, &t);
 	int rc = -d->error;
-	if (!rc && !(rc = ior_rec_trailer_frame(&t, &d->trig, &tr, &len)))
+	if (!rc && !(rc = ior_rec_writer_trailer(r->w, &t, &d->trig, &tr, &len)))
 		rc = write_all(d->out.fd, tr, len);
-	free(tr);
 	if (rc) {
 		snprintf(err, sizeof err, "%s: %s", d->path, strerror(-rc));
 		return dump_failed(r, err);
@@ -424,8 +468,8 @@ void ior_recorder_state(const struct ior_recorder *r, struct ior_recorder_state 
 	for (size_t i = 0; on && i < r->cfg.ntriggers; i++)
 		armed_n++;
 	*s = (struct ior_recorder_state){
-		.covers_ns = ior_frame_ring_covers(&r->ring), .bytes = r->ring.bytes,
-		.max_bytes = r->cfg.max_bytes, .window_ns = r->cfg.window_ns, .armed = armed_n,
+		.covers_ns = ior_frame_ring_covers(&r->ring), .bytes = r->fixed + r->ring.bytes,
+		.max_bytes = r->cfg.max_bytes, .frames_max = r->ring.cap, .window_ns = r->cfg.window_ns, .armed = armed_n,
 		.ntriggers = r->cfg.ntriggers, .dumps = r->dumps, .failed = r->failed, .dumping = r->dumping,
 		.dropped_pairs = r->ring.dropped_pairs,
 	};

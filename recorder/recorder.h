@@ -25,7 +25,7 @@
 
 struct ior_recorder_cfg {
 	uint64_t window_ns;       /* -recorder */
-	uint64_t max_bytes;       /* -recorder-size: frames held, at least IOR_RECORDER_MIN_BYTES */
+	uint64_t max_bytes;       /* -recorder-size: all the recorder owns, at least IOR_RECORDER_MIN_BYTES */
 	uint64_t after_ns;        /* -after */
 	unsigned max_dumps;       /* -max-dumps; 0: no limit */
 	const struct ior_trigger *triggers; /* copied */
@@ -42,8 +42,9 @@ struct ior_recorder_cfg {
 /* What the dashboard and -summary show. */
 struct ior_recorder_state {
 	uint64_t covers_ns;   /* the time the ring holds */
-	uint64_t bytes;       /* frames held */
+	uint64_t bytes;       /* owned: the frames held, the encoder, the recorder itself */
 	uint64_t max_bytes, window_ns;
+	uint64_t frames_max;  /* of max_bytes, the ring's (the rest: the encoder and the recorder) */
 	size_t armed;         /* triggers that can fire now (0 during a dump, a cooldown, past -max-dumps) */
 	size_t ntriggers;
 	unsigned dumps, failed; /* written, and failed */

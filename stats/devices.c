@@ -2,6 +2,8 @@
  * search (a host has few devices and five ops). */
 #include "stats/devices.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,7 @@ void ior_devices_free(struct ior_devices *d)
 		ior_hist_free(&d->rows[i].device);
 	}
 	free(d->rows);
+	free(d->names);
 	memset(d, 0, sizeof *d);
 }
 
@@ -82,7 +85,8 @@ void ior_devices_add(struct ior_devices *d, const struct ior_block_req *q)
 	} else {
 		r->not_issued++;
 	}
-	add_who(r->procs, &r->nprocs, q->pid, q->comm ? q->comm : "", q->bytes);
+	if (q->pid || (q->comm && q->comm[0])) /* else no submitter (bpf/block.h) */
+		add_who(r->procs, &r->nprocs, q->pid, q->comm ? q->comm : "", q->bytes);
 	if (q->path && q->path[0])
 		add_who(r->files, &r->nfiles, 0, q->path, q->bytes);
 }
@@ -100,4 +104,31 @@ void ior_devices_sort(struct ior_devices *d)
 {
 	if (d->n)
 		qsort(d->rows, d->n, sizeof *d->rows, by_dev_op);
+}
+
+int ior_devices_set_name(struct ior_devices *d, uint32_t dev, const char *name)
+{
+	struct ior_dev_name *n = NULL;
+
+	for (unsigned i = 0; i < d->nnames && !n; i++)
+		if (d->names[i].dev == dev)
+			n = &d->names[i];
+	if (!n) {
+		if (d->nnames == IOR_DEV_MAX_NAMES)
+			return -ENOSPC;
+		if (!d->names && !(d->names = calloc(IOR_DEV_MAX_NAMES, sizeof *d->names)))
+			return -ENOMEM;
+		n = &d->names[d->nnames++];
+		n->dev = dev;
+	}
+	snprintf(n->name, sizeof n->name, "%s", name);
+	return 0;
+}
+
+const char *ior_devices_name(const struct ior_devices *d, uint32_t dev)
+{
+	for (unsigned i = 0; i < d->nnames; i++)
+		if (d->names[i].dev == dev)
+			return d->names[i].name;
+	return NULL;
 }

@@ -17,6 +17,7 @@
 
 #define IOR_DEV_MAX_ROWS 256
 #define IOR_DEV_TOP 8
+#define IOR_DEV_MAX_NAMES 256
 
 struct ior_dev_who {
 	uint64_t requests, bytes;
@@ -43,12 +44,21 @@ struct ior_devices {
 	 * the pages they added, the pairs with block requests and their
 	 * device time. */
 	uint64_t cache[4], cache_pages, blk_pairs, device_ns;
+	/* Names a recording gave its devices (its host's), at most
+	 * IOR_DEV_MAX_NAMES; raw: escape to show. */
+	struct ior_dev_name { uint32_t dev; char name[64]; } *names;
+	unsigned nnames;
 };
 
 void ior_devices_init(struct ior_devices *d);
 void ior_devices_free(struct ior_devices *d);
 /* One completed request. */
 void ior_devices_add(struct ior_devices *d, const struct ior_block_req *r);
+/* Keeps dev's name (a recording's, say); a second name replaces the
+ * first. 0, or -ENOMEM / -ENOSPC past IOR_DEV_MAX_NAMES. */
+int ior_devices_set_name(struct ior_devices *d, uint32_t dev, const char *name);
+/* The name set for dev, or NULL. */
+const char *ior_devices_name(const struct ior_devices *d, uint32_t dev);
 /* Rows sorted by device, then op. */
 void ior_devices_sort(struct ior_devices *d);
 

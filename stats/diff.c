@@ -1,5 +1,7 @@
 #include "stats/diff.h"
 #include "stats/report.h"
+#include "stats/devices.h"
+#include "pair/devname.h"
 #include "pair/norm.h"
 #include "text/escape.h"
 
@@ -182,6 +184,81 @@ int ior_stats_diff(struct ior_stats *base, struct ior_stats *new_, enum ior_stat
 	return 0;
 }
 
+/* ---- devices --------------------------------------------------------------- */
+
+static void dev_name(struct ior_devices *d, uint32_t dev, char *buf, size_t len)
+{
+	const char *name = ior_devices_name(d, dev);
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		ior_devname(dev, buf, len);
+}
+
+static int dev_cmp(const void *x, const void *y)
+{
+	const struct ior_stats_dev_change *a = x, *b = y;
+	int c = strcmp(a->device, b->device);
+
+	return c ? c : (int)a->op - (int)b->op;
+}
+
+/* The change of (name, op) in c[0..*n), added when new. */
+static struct ior_stats_dev_change *dev_change(struct ior_stats_dev_change *c, unsigned *n, const char *name,
+					       uint8_t op)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (c[i].op == op && !strcmp(c[i].device, name))
+			return &c[i];
+	memset(&c[*n], 0, sizeof c[*n]);
+	snprintf(c[*n].device, sizeof c[*n].device, "%s", name);
+	c[*n].op = op;
+	return &c[(*n)++];
+}
+
+static void dev_side(struct ior_devices *d, bool base, double f, struct ior_stats_dev_change *c, unsigned *n)
+{
+	static const double q[2] = { 50, 99 };
+
+	for (unsigned i = 0; i < d->n; i++) {
+		const struct ior_dev_row *r = &d->rows[i];
+		char name[64];
+		uint64_t p[2] = { 0, 0 };
+		if (!r->requests)
+			continue;
+		dev_name(d, r->dev, name, sizeof name);
+		struct ior_stats_dev_change *x = dev_change(c, n, name, r->op);
+		ior_hist_percentiles(&r->device, q, p, 2);
+		/* two numbers of one name (a recording's devices renumbered): added */
+		if (base) {
+			x->base_requests += ior_norm_scale(r->requests, f);
+			x->base_bytes += ior_norm_scale(r->bytes, f);
+			x->base_device_ns += ior_norm_scale(r->device.sum, f);
+			x->base_p50 = p[0], x->base_p99 = p[1], x->base_lat = r->device.count > 0;
+		} else {
+			x->new_requests += r->requests;
+			x->new_bytes += r->bytes;
+			x->new_device_ns += r->device.sum;
+			x->new_p50 = p[0], x->new_p99 = p[1], x->new_lat = r->device.count > 0;
+		}
+	}
+}
+
+int ior_stats_diff_devices(struct ior_stats *base, struct ior_stats *new_, double factor,
+			   struct ior_stats_dev_change **out, unsigned *n)
+{
+	struct ior_devices *db = ior_stats_devices(base), *dn = ior_stats_devices(new_);
+
+	*n = 0;
+	if (!(*out = calloc((size_t)db->n + dn->n + 1, sizeof **out)))
+		return -ENOMEM;
+	dev_side(db, true, factor, *out, n);
+	dev_side(dn, false, factor, *out, n);
+	qsort(*out, *n, sizeof **out, dev_cmp);
+	return 0;
+}
+
 /* ---- the report ---------------------------------------------------------- */
 
 static const struct {
@@ -304,6 +381,62 @@ static int one_table(struct ior_stats *base, struct ior_stats *new_, FILE *out, 
 	return 0;
 }
 
+static void dev_text_row(FILE *out, const struct ior_stats_dev_change *c)
+{
+	char name[300], t0[32], t1[32], b0[32], b1[32], p[4][32] = { "-", "-", "-", "-" };
+
+	ior_escape_str(name, sizeof name, c->device, strlen(c->device), IOR_ESCAPE_AUTO);
+	ior_stats_format_ns(t0, sizeof t0, c->base_device_ns, true);
+	ior_stats_format_ns(t1, sizeof t1, c->new_device_ns, true);
+	fmt_bytes(b0, sizeof b0, c->base_bytes);
+	fmt_bytes(b1, sizeof b1, c->new_bytes);
+	if (c->base_lat)
+		ior_stats_format_ns(p[0], sizeof p[0], c->base_p50, true), ior_stats_format_ns(p[2], sizeof p[2], c->base_p99, true);
+	if (c->new_lat)
+		ior_stats_format_ns(p[1], sizeof p[1], c->new_p50, true), ior_stats_format_ns(p[3], sizeof p[3], c->new_p99, true);
+	fprintf(out, "  %-12s %-7s  %10llu -> %-10llu  %9s -> %-9s  %9s -> %-9s  %7s -> %-7s  %7s -> %-7s\n", name,
+		ior_blk_op_name(c->op), (unsigned long long)c->base_requests, (unsigned long long)c->new_requests, b0, b1,
+		t0, t1, p[0], p[1], p[2], p[3]);
+}
+
+static void dev_json_row(FILE *out, const struct ior_stats_dev_change *c, bool first)
+{
+	fputs(first ? "{\"device\":" : ",{\"device\":", out);
+	json_str(out, c->device);
+	fprintf(out, ",\"op\":\"%s\"", ior_blk_op_name(c->op));
+	json_pair(out, "requests", c->base_requests, c->new_requests, true);
+	json_pair(out, "bytes", c->base_bytes, c->new_bytes, true);
+	json_pair(out, "device_ns", c->base_device_ns, c->new_device_ns, true);
+	json_pair(out, "device_p50_ns", c->base_p50, c->new_p50, c->base_lat && c->new_lat);
+	json_pair(out, "device_p99_ns", c->base_p99, c->new_p99, c->base_lat && c->new_lat);
+	fputc('}', out);
+}
+
+static int devices_table(struct ior_stats *base, struct ior_stats *new_, FILE *out, const struct ior_stats_diff_cfg *cfg)
+{
+	struct ior_stats_dev_change *c;
+	unsigned n;
+	int rc = ior_stats_diff_devices(base, new_, cfg->factor, &c, &n);
+
+	if (rc)
+		return rc;
+	if (cfg->json) {
+		fputs(",\"devices\":[", out);
+		for (unsigned i = 0; i < n; i++)
+			dev_json_row(out, &c[i], !i);
+		fputc(']', out);
+	} else if (n) {
+		fprintf(out, "\ndevices (block requests; BASE's requests, bytes and device time x %.4g)\n"
+			     "  %-12s %-7s  %-24s  %-22s  %-22s  %-18s  %s\n",
+			cfg->factor, "device", "op", "requests base -> new", "bytes base -> new", "device time base -> new",
+			"p50 base -> new", "p99 base -> new");
+		for (unsigned i = 0; i < n; i++)
+			dev_text_row(out, &c[i]);
+	}
+	free(c);
+	return 0;
+}
+
 int ior_stats_diff_report(struct ior_stats *base, struct ior_stats *new_, FILE *out,
 			  const struct ior_stats_diff_cfg *cfg)
 {
@@ -320,6 +453,8 @@ int ior_stats_diff_report(struct ior_stats *base, struct ior_stats *new_, FILE *
 	}
 	for (unsigned k = 0; k < sizeof tables / sizeof *tables && !rc; k++)
 		rc = one_table(base, new_, out, cfg, k);
+	if (!rc)
+		rc = devices_table(base, new_, out, cfg);
 	if (cfg->json)
 		fputs("}\n", out);
 	return rc ? rc : ferror(out) ? -EIO : 0;

@@ -50,6 +50,24 @@ int ior_stats_side_of(struct ior_stats *s, enum ior_stats_table table, struct io
 const struct ior_stats_row *ior_stats_side_find(const struct ior_stats_side *side, const char *key);
 void ior_stats_side_free(struct ior_stats_side *side);
 
+/* One device and operation's two sides (the Devices table, by the
+ * device's name: the recording's, else this host's, as -summary names
+ * it). BASE's requests, bytes and device time scaled by the factor;
+ * device-time percentiles as they are, known when that side had requests
+ * at the device. */
+struct ior_stats_dev_change {
+	char device[64];   /* raw: escape before showing */
+	uint8_t op;        /* enum ior_blk_op */
+	uint64_t base_requests, new_requests, base_bytes, new_bytes, base_device_ns, new_device_ns;
+	uint64_t base_p50, new_p50, base_p99, new_p99;
+	bool base_lat, new_lat;
+};
+
+/* Every device row of either run, sorted by device name, then op, into
+ * *out (the caller frees it); *n of them. 0 or -ENOMEM. */
+int ior_stats_diff_devices(struct ior_stats *base, struct ior_stats *new_, double factor,
+			   struct ior_stats_dev_change **out, unsigned *n);
+
 struct ior_stats_diff_cfg {
 	const char *base_name, *new_name; /* the files */
 	const char *normalize;            /* its name, said once */
@@ -58,7 +76,9 @@ struct ior_stats_diff_cfg {
 	bool json;
 };
 
-/* The report of the three tables: 0, or -ENOMEM / -EIO. */
+/* The report of the three tables, then the devices (text: when either
+ * run had block requests; JSON: always, maybe empty): 0, or -ENOMEM /
+ * -EIO. */
 int ior_stats_diff_report(struct ior_stats *base, struct ior_stats *new_, FILE *out,
 			  const struct ior_stats_diff_cfg *cfg);
 

@@ -36,6 +36,18 @@
 	  .flags_arg = N, .aux_arg = N, .path_arg = { N, N }, .family = IOR_FAM_##fam, .fd_kind = IOR_FD_##kind, \
 	  .async_args = IOR_ASYNC_ARGS_##args }
 
+/* socket(domain, type): a new socket fd, or a direct slot; the kernel
+ * side reads domain as the dirfd and type as the flags (uring_args) */
+#define UR_SOCKET(op, name_) \
+	{ .name = "uring:" name_, .nr = IOR_NR_URING + (op), .cls = IOR_SC_OPEN, .fd_arg = N, \
+	  .flags_arg = 0, .aux_arg = 0, .path_arg = { N, N }, .family = IOR_FAM_Network, \
+	  .fd_kind = IOR_FD_SOCKET, .async_args = IOR_ASYNC_ARGS_SOCKET }
+/* a fixed file (the sqe's slot) installed as a new fd, O_CLOEXEC unless
+ * IORING_FIXED_FD_NO_CLOEXEC (the flags, from the request) */
+#define UR_INSTALL(op, name_) \
+	{ .name = "uring:" name_, .nr = IOR_NR_URING + (op), .cls = IOR_SC_OTHER, .fd_arg = 0, \
+	  .flags_arg = 0, .aux_arg = N, .path_arg = { N, N }, .family = IOR_FAM_FS, \
+	  .async_args = IOR_ASYNC_ARGS_INSTALL }
 /* a close of an fd or of a direct descriptor's slot */
 #define UR_CLOSE(op, name_) \
 	{ .name = "uring:" name_, .nr = IOR_NR_URING + (op), .cls = IOR_SC_CLOSE, .fd_arg = 0, \
@@ -74,11 +86,11 @@
 	UR_AT2(39, "linkat", 0, LINK), UR(IPC, 40, "msg_ring", OTHER, 0), \
 	UR(FS, 41, "fsetxattr", OTHER, 0), UR(FS, 42, "setxattr", OTHER, N), \
 	UR(FS, 43, "fgetxattr", OTHER, 0), UR(FS, 44, "getxattr", OTHER, N), \
-	UR(Network, 45, "socket", OTHER, N), UR(Misc, 46, "uring_cmd", OTHER, 0), \
+	UR_SOCKET(45, "socket"), UR(Misc, 46, "uring_cmd", OTHER, 0), \
 	UR(Network, 47, "send_zc", WRITE, 0), UR(Network, 48, "sendmsg_zc", WRITE, 0), \
 	UR(FS, 49, "read_multishot", READ, 0), UR(Process, 50, "waitid", OTHER, N), \
 	UR(IPC, 51, "futex_wait", OTHER, N), UR(IPC, 52, "futex_wake", OTHER, N), \
-	UR(IPC, 53, "futex_waitv", OTHER, N), UR(Misc, 54, "fixed_fd_install", OTHER, N), \
+	UR(IPC, 53, "futex_waitv", OTHER, N), UR_INSTALL(54, "fixed_fd_install"), \
 	UR(FS, 55, "ftruncate", OTHER, 0), UR(Network, 56, "bind", OTHER, 0), \
 	UR(Network, 57, "listen", OTHER, 0), UR(Network, 58, "recv_zc", READ, 0), \
 	UR(Polling, 59, "epoll_wait", OTHER, 0), UR(FS, 60, "readv_fixed", READ, 0), \

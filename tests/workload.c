@@ -352,8 +352,19 @@
  *     (IORING_FILE_INDEX_ALLOC) -> that slot (0, 1 or 3)  1
  *   uring:read that slot (DIR/d/moved), 50 -> 50           1
  *   uring:close slot 2 -> 0                               1
+ *   uring:socket AF_UNIX SOCK_DGRAM into slot 2 -> 0      1
+ *   uring:send slot 2, 1 byte -> -ENOTCONN                1
+ *   uring:fixed_fd_install slot 2, NO_CLOEXEC -> 6        1
+ *   close 6 (socket:unix) -> 0                            1
+ *   uring:fixed_fd_install the picked slot -> 6 (O_CLOEXEC)  1
+ *   pread64 6 (DIR/d/moved), 10 -> 10                     1
  *   uring:unlinkat 5 "d" AT_REMOVEDIR -> -ENOTEMPTY       1
  *   pread64 4 (now DIR/d/moved), 64 -> 64                 1
+ *   The ready line names the ops this kernel lacks ("ready lacks
+ *   uring:OP..."). Without uring:fixed_fd_install (before Linux 6.8)
+ *   the first install fails (-EINVAL) and ends the three lines after the
+ *   send. Before Linux 5.19 (no socket op, no slot the kernel picks) only
+ *   the pread64 runs.
  *
  * uringsq DIR: as uring, on an SQPOLL ring (its poll thread submits;
  *   idle 10 s): DIR/data (16384 bytes of 'q') fd 4, ring fd 3. After the
@@ -1483,6 +1494,7 @@ struct uring {
 
 enum { UR_READ = 22, UR_WRITE = 23, UR_OPENAT = 18, UR_CLOSE = 19, UR_ASYNC = 16, UR_FIXED = 1 };
 enum { UR_STATX = 21, UR_RENAMEAT = 35, UR_UNLINKAT = 36, UR_MKDIRAT = 37, UR_SYMLINKAT = 38, UR_LINKAT = 39 };
+enum { UR_SEND = 26, UR_SOCKET = 45, UR_FIXED_FD_INSTALL = 54 };
 #define UR_SLOT_ALLOC 0xffffffffu /* IORING_FILE_INDEX_ALLOC */
 
 #define UR_U32(base, off) ((volatile uint32_t *)((base) + (off)))
@@ -1555,6 +1567,22 @@ static void uring_enter(struct uring *u, unsigned n, const int32_t *want)
 	uring_enter_flags(u, n, want, 0);
 }
 
+/* Whether this kernel has opcode op (IORING_REGISTER_PROBE, Linux 5.6+;
+ * without it, none of the ops the probe names). */
+static int uring_has(struct uring *u, uint8_t op)
+{
+	struct {
+		uint8_t last_op, ops_len;
+		uint16_t resv;
+		uint32_t resv2[3];
+		struct { uint8_t op, resv; uint16_t flags; uint32_t resv2; } ops[256];
+	} probe;
+	memset(&probe, 0, sizeof probe);
+	if (syscall(427, u->fd, 8 /* IORING_REGISTER_PROBE */, &probe, 256) < 0)
+		return 0;
+	return op <= probe.last_op && (probe.ops[op].flags & 1 /* IO_URING_OP_SUPPORTED */);
+}
+
 /* Submits one queued sqe, waits for it: its result. */
 static int32_t uring_one(struct uring *u)
 {
@@ -1604,6 +1632,54 @@ static int uring(const char *dir)
 	return 0;
 }
 
+static const struct { uint8_t op; const char *name; } uringpath_ops[] = {
+	{ UR_MKDIRAT, "mkdirat" }, { UR_STATX, "statx" }, { UR_RENAMEAT, "renameat" },
+	{ UR_LINKAT, "linkat" }, { UR_SYMLINKAT, "symlinkat" }, { UR_UNLINKAT, "unlinkat" },
+	{ UR_OPENAT, "openat" }, { UR_READ, "read" }, { UR_CLOSE, "close" }, { UR_SOCKET, "socket" },
+	{ UR_SEND, "send" }, { UR_FIXED_FD_INSTALL, "fixed_fd_install" }, /* the last: Linux 6.8 */
+};
+
+/* " lacks uring:OP..." for the ops this kernel lacks into out ("" when
+ * none); whether it has all but the install. */
+static int uringpath_probe(struct uring *u, char *out, size_t len)
+{
+	size_t n = sizeof uringpath_ops / sizeof *uringpath_ops, o = 0;
+	int core = 1;
+	out[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (uring_has(u, uringpath_ops[i].op))
+			continue;
+		core &= i == n - 1;
+		if (o >= len - 40)
+			break;
+		o += (size_t)snprintf(out + o, len - o, "%s uring:%s", o ? "" : " lacks", uringpath_ops[i].name);
+	}
+	return core;
+}
+
+/* A socket into slot 2, a send on it, then each direct descriptor
+ * installed as an fd (when the kernel has the op; else the install
+ * fails, -EINVAL, and nothing uses its fd): see the comment at the top. */
+static void uringpath_install(struct uring *u, int32_t slot, int has_install)
+{
+	static char buf[16];
+	struct ur_sqe *e = uring_queue(u, UR_SOCKET, 0, AF_UNIX, 0, 0, SOCK_DGRAM, 0); /* type in off */
+	e->file_index = 3; /* slot 2 */
+	expect(uring_one(u), 0, "uring socket slot 2");
+	uring_queue(u, UR_SEND, UR_FIXED, 2, buf, 1, 0, 0);
+	expect(uring_one(u), -ENOTCONN, "uring send slot 2");
+	uring_queue(u, UR_FIXED_FD_INSTALL, UR_FIXED, 2, 0, 0, 0, 1 /* IORING_FIXED_FD_NO_CLOEXEC */);
+	if (!has_install) {
+		expect(uring_one(u), -EINVAL, "uring fixed_fd_install (not in this kernel)");
+		return;
+	}
+	expect(uring_one(u), 6, "uring fixed_fd_install slot 2");
+	expect(close(6), 0, "close 6");
+	uring_queue(u, UR_FIXED_FD_INSTALL, UR_FIXED, slot, 0, 0, 0, 0);
+	expect(uring_one(u), 6, "uring fixed_fd_install slot picked");
+	expect(pread(6, buf, 10, 0), 10, "pread64 6");
+}
+
 /* Ops that take paths, and direct descriptors (the ring's fixed-file
  * table filled by opens, emptied by a close): see the comment at the top. */
 static int uringpath(const char *dir)
@@ -1621,7 +1697,13 @@ static int uringpath(const char *dir)
 	expect(write(fd, buf, sizeof buf), sizeof buf, "write data");
 	int dfd = (int)expect(sys_openat(dir, O_RDONLY | O_DIRECTORY, 0), 5, "openat dir");
 	expect(syscall(427, u.fd, 2 /* IORING_REGISTER_FILES */, sparse, 4), 0, "io_uring_register sparse");
-	wait_for_release(0);
+	char lacks[240];
+	int core = uringpath_probe(&u, lacks, sizeof lacks);
+	wait_for_release(lacks);
+	if (!core) { /* before Linux 5.19: its direct descriptors are not these */
+		expect(pread(fd, buf, 64, 0), 64, "pread64 64");
+		return 0;
+	}
 
 	char d[512], moved[512];
 	join_path(d, sizeof d, dir, "d");
@@ -1653,6 +1735,7 @@ static int uringpath(const char *dir)
 	e = uring_queue(&u, UR_CLOSE, 0, 0, 0, 0, 0, 0);
 	e->file_index = 3;
 	expect(uring_one(&u), 0, "uring close slot 2");
+	uringpath_install(&u, slot, !lacks[0]);
 	uring_queue(&u, UR_UNLINKAT, 0, dfd, (void *)"d", 0, 0, 0x200 /* AT_REMOVEDIR */);
 	expect(uring_one(&u), -ENOTEMPTY, "uring unlinkat d");
 	expect(pread(fd, buf, 64, 0), 64, "pread64 64");

@@ -49,6 +49,44 @@ void ior_strtab_free(struct ior_strtab *t)
 	memset(t, 0, sizeof *t);
 }
 
+static int rehash(struct ior_strtab *t);
+
+int ior_strtab_reserve(struct ior_strtab *t, size_t bytes, uint32_t ids)
+{
+	uint32_t ncap = t->ncap, hcap = t->hcap;
+	size_t cap = t->cap;
+
+	while (ncap <= ids) /* reserve() grows off when n reaches ncap */
+		ncap *= 2;
+	while (hcap < 2 * (uint64_t)ids) /* intern rehashes past n * 2 > hcap */
+		hcap *= 2;
+	while (cap < bytes)
+		cap *= 2;
+	if (ncap != t->ncap) {
+		uint32_t *off = realloc(t->off, (size_t)ncap * sizeof *off);
+		if (!off)
+			return -ENOMEM;
+		t->off = off;
+		t->ncap = ncap;
+	}
+	if (cap != t->cap) {
+		char *a = realloc(t->arena, cap);
+		if (!a)
+			return -ENOMEM;
+		t->arena = a;
+		t->cap = cap;
+	}
+	while (t->hcap < hcap)
+		if (rehash(t))
+			return -ENOMEM;
+	return 0;
+}
+
+size_t ior_strtab_memory(const struct ior_strtab *t)
+{
+	return t->cap + (size_t)t->ncap * sizeof *t->off + (size_t)t->hcap * sizeof *t->hash;
+}
+
 void ior_strtab_clear(struct ior_strtab *t)
 {
 	memset(t->hash, 0, t->hcap * sizeof *t->hash);

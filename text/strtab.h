@@ -25,6 +25,11 @@ struct ior_strtab {
 /* 0, or -ENOMEM (then ior_strtab_free is still safe). */
 int ior_strtab_init(struct ior_strtab *t);
 void ior_strtab_free(struct ior_strtab *t);
+/* Memory up front for ids strings of bytes in all (their NULs counted):
+ * until the table holds more, adding never allocates. 0, or -ENOMEM. */
+int ior_strtab_reserve(struct ior_strtab *t, size_t bytes, uint32_t ids);
+/* The bytes the table has allocated. */
+size_t ior_strtab_memory(const struct ior_strtab *t);
 /* Forgets every string (the next id is 0 again), keeps the memory. */
 void ior_strtab_clear(struct ior_strtab *t);
 /* The id of s[0..n) (added when new); UINT32_MAX when out of memory or

@@ -17,6 +17,8 @@ static struct ior_feature table[IOR_NFEATURES] = {
 	[IOR_FEAT_FILE_IDENT] = { "file identity", "fds are named by the path their open used (symlinks not "
 						  "resolved)" },
 	[IOR_FEAT_DENTRY_NAME] = { "dentry inline name", "a short name takes one more read per open" },
+	[IOR_FEAT_FILE_TYPED] = { "typed file reads", "an open's file identity takes four more helper "
+						      "reads (bpf_rdonly_cast, 6.2)" },
 	[IOR_FEAT_SOCK_ADDR] = { "socket addresses", "sockets are named without their local address" },
 	[IOR_FEAT_TEST_RUN] = { "test run on a CPU", "records wait until their CPU's batch fills" },
 	[IOR_FEAT_PIDFD] = { "pidfd", "the end of a -pid target is found by polling /proc" },

@@ -13,6 +13,7 @@ enum ior_feature_id {
 	IOR_FEAT_TASK_LAYOUT, /* task_struct's fields found in the kernel's BTF */
 	IOR_FEAT_FILE_IDENT,  /* the path from a task to an fd's inode */
 	IOR_FEAT_DENTRY_NAME, /* a dentry's inline name (d_shortname, d_iname) */
+	IOR_FEAT_FILE_TYPED,  /* bpf_rdonly_cast: a file's fields as plain loads (6.2) */
 	IOR_FEAT_SOCK_ADDR,   /* a socket's addresses in struct sock_common */
 	IOR_FEAT_TEST_RUN,    /* BPF_PROG_TEST_RUN on a chosen CPU (5.14) */
 	IOR_FEAT_PIDFD,       /* pidfd_open (5.3) */

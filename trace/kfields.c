@@ -88,6 +88,22 @@ static void set_inline_name(struct ior_bpf_obj *obj)
 	ior_feature_set(IOR_FEAT_DENTRY_NAME, false, "struct dentry has neither d_shortname nor d_iname");
 }
 
+/* bpf_rdonly_cast (6.2) and struct file's id: the tp_btf programs then
+ * read an open's identity with plain loads. Optional. */
+static void set_file_btf(struct ior_bpf_obj *obj)
+{
+	uint32_t file_id;
+	char why[256];
+
+	if (ior_loader_kernel_type_id(obj, "func", "bpf_rdonly_cast", &file_id, why, sizeof why) ||
+	    ior_loader_kernel_type_id(obj, "struct", "file", &file_id, why, sizeof why) ||
+	    ior_loader_set_global(obj, "file_btf_id", &file_id, sizeof file_id, why, sizeof why)) {
+		ior_feature_set(IOR_FEAT_FILE_TYPED, false, why);
+		return;
+	}
+	ior_feature_set(IOR_FEAT_FILE_TYPED, true, "bpf_rdonly_cast");
+}
+
 int ior_kfields_set_ident(struct ior_bpf_obj *obj, char *why, size_t whylen)
 {
 	uint32_t on = 1;
@@ -96,6 +112,7 @@ int ior_kfields_set_ident(struct ior_bpf_obj *obj, char *why, size_t whylen)
 	    ior_loader_set_global(obj, "ident_on", &on, sizeof on, why, whylen))
 		return 0;
 	set_inline_name(obj);
+	set_file_btf(obj);
 	return 1;
 }
 
@@ -185,7 +202,9 @@ static const struct uring_arg {
 	/* symlinkat's target is oldpath, the link newpath relative to new_dfd */
 	{ IOR_ASYNC_ARGS_SYMLINK, "io_link", "new_dfd", "oldpath", NULL, "newpath", NULL, NULL, NULL },
 	{ IOR_ASYNC_ARGS_ACCEPT, "io_accept", NULL, NULL, NULL, NULL, NULL, "file_slot", NULL },
-	{ IOR_ASYNC_ARGS_SOCKET, "io_socket", NULL, NULL, NULL, NULL, NULL, "file_slot", NULL },
+	{ IOR_ASYNC_ARGS_SOCKET, "io_socket", "domain", NULL, NULL, NULL, "type", "file_slot", NULL },
+	/* Linux 6.8+: the slot is the sqe's fd, the request's cqe.fd */
+	{ IOR_ASYNC_ARGS_INSTALL, "io_fixed_install", NULL, NULL, NULL, NULL, "o_flags", NULL, NULL },
 };
 
 /* Member m of type at cmd + its offset into *off (IOR_UOFF_NONE for no

@@ -192,6 +192,7 @@ static void set_offsets(struct ior_probe *p, const struct ior_probe_cfg *c)
 		warn(c, "%s; tracing with raw tracepoints (slower)", why);
 		ior_feature_set(IOR_FEAT_FILE_IDENT, false, "read by the tp_btf programs");
 		ior_feature_set(IOR_FEAT_DENTRY_NAME, false, "read by the tp_btf programs");
+		ior_feature_set(IOR_FEAT_FILE_TYPED, false, "read by the tp_btf programs");
 		ior_feature_set(IOR_FEAT_SOCK_ADDR, false, "read by the tp_btf programs");
 		return;
 	}
@@ -200,6 +201,7 @@ static void set_offsets(struct ior_probe *p, const struct ior_probe_cfg *c)
 	if (!p->file_idents) {
 		warn(c, "%s; fds are named by the path their open used (symlinks not resolved)", why);
 		ior_feature_set(IOR_FEAT_DENTRY_NAME, false, "read with a file's identity");
+		ior_feature_set(IOR_FEAT_FILE_TYPED, false, "read with a file's identity");
 		ior_feature_set(IOR_FEAT_SOCK_ADDR, false, "read through a file's identity");
 		return;
 	}
@@ -344,6 +346,9 @@ static void setup_block(struct ior_probe *p, const struct ior_probe_cfg *c)
 			p->block = false;
 	p->blk_start = p->block && ior_loader_tracepoint_id("block", "block_io_start", (char[64]){ 0 }, 64) >= 0;
 	p->blk_merge = p->block && ior_loader_tracepoint_id("block", "block_rq_merge", (char[64]){ 0 }, 64) >= 0;
+	uint32_t no_start = p->block && !p->blk_start;
+	if (no_start && ior_loader_set_global(p->obj, "blk_no_start", &no_start, sizeof no_start, why, sizeof why))
+		p->block = false;
 	ior_feature_set(IOR_FEAT_BLOCK, p->block,
 			p->block ? (p->blk_start ? "block_io_start, block_rq_insert, _issue, _complete"
 						 : "block_rq_insert, _issue, _complete")

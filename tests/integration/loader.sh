@@ -62,6 +62,15 @@ if [ "$(val lookup "$out")" = 0 ] && [ "$(val value_ok "$out")" = 1 ] &&
 else
 	fail "features.elf" "$(tr '\n' ' ' <<<"$out")"
 fi
+# Its kernel functions: bpf_rdonly_cast (6.2+: here) called on every
+# getpid, a missing one behind a guard dropped as dead code, and the
+# object's BTF (an extern DATASEC the kernel refuses as is) accepted.
+if [ "$(val kfunc "$out")" = 1 ] && [ "$(val casts "$out")" = "$(val calls "$out")" ] &&
+	[ "$(val casts "$out")" -gt 0 ] && grep -q '^warning=$' <<<"$out"; then
+	pass "kernel functions: resolved in the kernel's BTF and called; a missing one guarded"
+else
+	fail "features.elf kfuncs" "$(tr '\n' ' ' <<<"$out")"
+fi
 
 # 3. A program the verifier rejects: named, with errno, source lines and
 #    the verifier's reason; the whole log on request.

@@ -349,6 +349,11 @@ static int mode_features(const char *path)
 	    ior_loader_set_global(o, "cfg_b", &b, sizeof b, err, sizeof err) ||
 	    ior_loader_set_global(o, "cfg_tgid", &tgid, sizeof tgid, err, sizeof err))
 		die("set_global");
+	uint32_t cast_id = 0; /* 0 (the cast skipped) on kernels before 6.2 */
+	if (!ior_loader_kernel_type_id(o, "func", "bpf_rdonly_cast", &cast_id, err, sizeof err) &&
+	    (ior_loader_kernel_type_id(o, "struct", "task_struct", &cast_id, err, sizeof err) ||
+	     ior_loader_set_global(o, "cfg_cast_id", &cast_id, sizeof cast_id, err, sizeof err)))
+		die("cfg_cast_id");
 	load(o);
 	int fd = attach(o, "on_getpid", "syscalls", "sys_enter_getpid");
 	run_child(child, go);
@@ -360,6 +365,11 @@ static int mode_features(const char *path)
 	uint32_t key = 1;
 	int r = ior_sys_map_lookup_elem(ior_loader_map_fd(o, "sized"), &key, &got);
 	printf("lookup=%d\nvalue_ok=%d\n", r, got == want);
+	uint64_t casts = 0;
+	if (ior_loader_read_global(o, "casts", &casts, sizeof casts, err, sizeof err))
+		die("read casts");
+	printf("kfunc=%d\ncasts=%llu\ncalls=%d\nwarning=%s\n", cast_id != 0, (unsigned long long)casts,
+	       CALLS, warnings);
 	/* .rodata is frozen: user space can no longer write it */
 	uint32_t zero = 0;
 	static uint8_t ro[64];

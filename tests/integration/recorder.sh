@@ -8,18 +8,19 @@
 #  - read:inflight>700ms fires while that read still blocks (1.5 s):
 #    the dump names it in flight, its age at least 700 ms
 #  - SIGKILL while a dump waits for its -after leaves no dump (its
-#    .tmp only), never a part of one under the dump's name
+#    .tmp only), never a part of one under the dump's name; the next
+#    recorder started in that directory removes that .tmp, and no other
 #  - the dashboard (tmux): -recorder -tui shows the recorder's state and
 #    D dumps; -ior=DUMP -tui opens on the Stream, paused on the trigger
-#    pair
+#    pair, also when more than the Stream's 100000 pairs follow it
 #  - openat:errno=ENOENT fires on the failing open, not on the successful
 #    open before it
 #  - 1000 slow polls within the cooldown make one dump; with no cooldown,
 #    -max-dumps 2 stops at two
-#  - the read loop flat out under -recorder 30s -recorder-size 4M: ior's
+#  - the read loop flat out under -recorder 10m -recorder-size 4M: ior's
 #    peak RSS stays under the bound plus the working set of the same run
-#    recorded with -flamegraph (the same encoder), the bound is said
-#    once, nothing is lost, and a SIGUSR1 dump holds the last seconds
+#    with -summary alone, the bound is said once, nothing is lost, and a
+#    SIGUSR1 dump holds the last seconds
 #  - a full file system (a small tmpfs): the dump fails in one line, the
 #    recorder goes on, a later dump (SIGUSR1) once there is room succeeds
 #  - usage errors exit 2 naming the flag
@@ -105,6 +106,23 @@ if part kill; then
 		wait "$IOR_PID" 2>/dev/null
 		IOR_PID=""
 		if [ "$(dumps "$K")" = 0 ]; then pass kill-no-partial-dump; else fail kill-no-partial-dump "$(ls "$K")"; fi
+		# the next start in that directory removes the killed dump's .tmp
+		# (unlocked, 2 s old), not a .tmp of another name
+		echo other >"$K/notes-trigger.txt.tmp"
+		echo other >"$K/h-n-2026-01-01_00:00:00-trigger.ior.zst.old.tmp"
+		sleep 2
+		cd "$K" || exit 1
+		start_ior -pid $$ -recorder 3s || fail kill-sweep-run "$WHY"
+		cd "$T" || exit 1
+		if [ -n "$IOR_PID" ]; then
+			stop_ior
+			if [ "$(ls "$K" | grep -c '\.ior\.zst\.tmp$')" = 0 ] && [ "$(ls "$K" | grep -c '\.tmp$')" = 2 ] &&
+				[ "$(grep -c 'recorder: removed 1 unfinished dump (.tmp) a killed ior left in \.' "$IOR_ERR")" = 1 ]; then
+				pass kill-tmp-swept
+			else
+				fail kill-tmp-swept "$(ls "$K"); $(grep recorder "$IOR_ERR")"
+			fi
+		fi
 	else
 		fail kill-no-partial-dump "no dump started: $(tail -c 300 "$IOR_ERR")"
 	fi
@@ -204,6 +222,42 @@ if part dash; then
 	else
 		fail dash-dump-run "$WHY; $(ls "$DD")"
 	fi
+	# more than the Stream's 100000 pairs after the trigger pair (a read
+	# loop beside the blocking read, -after 4s): the dump still opens
+	# with the trigger pair selected
+	rm -f "$DD"/*-trigger*.ior.zst
+	cp "$WORKLOAD" "$T/wlhold"
+	SAVED_WORKLOAD=$WORKLOAD WORKLOAD="$T/wlhold"
+	start_workload loop "$T/f" 50000000 && LOOP_PID=$WL_PID
+	start_workload flight "$T/f" "$T/missing" 1500 6000 600 || fail dash-hold-run "$WHY"
+	WORKLOAD=$SAVED_WORKLOAD
+	cd "$DD" || exit 1
+	start_ior -comm wlhold -recorder 2s -after 4s -trigger 'read>300ms' || fail dash-hold-run "$WHY"
+	cd "$T" || exit 1
+	kill -USR1 "$LOOP_PID"
+	release_workload
+	wait_until 40 file_has "$IOR_ERR" 'recorder: wrote' || fail dash-hold-run "no dump: $(grep recorder "$IOR_ERR")"
+	kill -KILL "$LOOP_PID" 2>/dev/null
+	wait "$LOOP_PID" 2>/dev/null
+	wait_workload 30
+	stop_ior
+	D=$(dump_file "$DD")
+	"$IOR" -ior="$D" -plain 2>/dev/null >"$DD/hold.csv"
+	at=$(grep -n ',read,1,"pipe:\[' "$DD/hold.csv" | head -n 1 | cut -d: -f1)
+	after=$(($(wc -l <"$DD/hold.csv") - ${at:-0}))
+	if [ -n "$at" ] && [ "$after" -gt 100000 ]; then
+		tmux_window hold 160 30 "TERM=xterm $IOR -ior=$D -tui 2>$DD/hold.err; echo EXIT=\$?;"
+		expect hold dash-hold-message 'a dump: the selected pair fired read>300ms'
+		if tm capture-pane -e -p -t "$TMUX_SESSION:hold" | grep -qE $'\e\\[[0-9;]*7m[^\e]*wlhold +[0-9]+ read +1 +[0-9.]+ms pipe:\\['; then
+			pass "dash-hold-selected ($after pairs after it)"
+		else
+			fail dash-hold-selected "$(tm capture-pane -e -p -t "$TMUX_SESSION:hold" | grep -a 'pipe:' | cat -v | head -3)"
+		fi
+		keys hold q
+		expect hold dash-hold-quit 'EXIT=0'
+	else
+		fail dash-hold-run "the dump holds ${after} pairs after the trigger pair (want > 100000; row ${at:-none})"
+	fi
 fi
 
 # ---- bounded memory ---------------------------------------------------------
@@ -242,22 +296,27 @@ if part rss; then
 		LOST=$(ior_stat "lost")
 		echo "      $label: $PAIRS pairs in $((SECONDS - start)) s, peak RSS $PEAK kB"
 	}
-	# the usual working set: the same run recorded (-flamegraph: the same
-	# encoder, its frames written instead of held)
-	if loop_run rss-plain -summary -flamegraph -name base; then
+	# the usual working set: the same run with -summary alone (no
+	# recording: -recorder-size counts the recorder's encoder too)
+	if loop_run rss-plain -summary; then
 		BASE=$PEAK
-		rm -f "$T"/*-base-*.ior.zst
-		if loop_run rss-recorder -summary -recorder 30s -recorder-size 4M -after 1s; then
-			# the bound, 4 MiB, and what the recorder holds beside its
-			# frames: measured 1.9 to 6.3 MiB over -flamegraph's heap
-			# (14476 -> 24776 kB in one CI run), not yet explained (issue
-			# 31): 8 MiB of room. An unbounded ring would hold the whole
-			# 30 s window of this loop, tens of MiB.
-			LIMIT=$((BASE + 4096 + 8192))
+		if loop_run rss-recorder -summary -recorder 10m -recorder-size 4M -after 1s; then
+			# the bound, 4 MiB, all the recorder owns (its frames, its
+			# encoder, a dump); the recorder alone stays within 160 KiB
+			# of it (test_recorder_dump's memory_bound_holds, RssAnon of
+			# a process that only records). The room beside it is not the
+			# recorder's: the merge's arena and index are touched as deep
+			# as the reader ever fell behind, which differs between two
+			# runs of the same loop (-summary alone: 10216 and 13856 kB,
+			# arena and index high-water 4.0 and 6.6 MB). Before the
+			# bound held, the same run took 5 to 6 MiB over it here. The
+			# window (10 minutes) outlasts the loop: a ring the bound did
+			# not hold would keep all of it (~1.1 bytes a pair: 13 MB).
+			LIMIT=$((BASE + 4096 + 4096))
 			if [ -n "$PEAK" ] && [ "$PEAK" -le "$LIMIT" ]; then
-				pass "rss-bounded ($PEAK kB, -flamegraph $BASE kB)"
+				pass "rss-bounded ($PEAK kB, -summary alone $BASE kB)"
 			else
-				fail rss-bounded "peak $PEAK kB > $LIMIT kB (-flamegraph: $BASE kB)"
+				fail rss-bounded "peak $PEAK kB > $LIMIT kB (-summary alone: $BASE kB)"
 			fi
 			if [ "$PAIRS" = $((N + 1)) ] && [ "$LOST" = 0 ]; then pass rss-nothing-lost; else
 				fail rss-nothing-lost "pairs $PAIRS (want $((N + 1))), lost $LOST"; fi

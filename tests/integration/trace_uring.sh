@@ -24,7 +24,7 @@ where_count() {
 
 if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
 	echo "SKIP: uring: io_uring is disabled here (kernel.io_uring_disabled)"
-elif ! trace_scenario -flamegraph -name uring -- uring "$D"; then
+elif ! trace_scenario -plainColumns=where -flamegraph -name uring -- uring "$D"; then
 	fail uring-run "$WHY"
 else
 	P=$WL_LAST
@@ -61,6 +61,30 @@ else
 	else
 		fail uring-where "io-wq reads $wq (want >= 1), ops with a where $ops (want 14): $("$IOR" collapsed -fields tracepoint,where "$(recorded)" 2>&1 | tr '\n' '|')"
 	fi
+	# the CSV's where column (-plainColumns=where): every op's, as the
+	# recording has it; empty for the syscalls; the reads of cached data
+	# inline, the IOSQE_ASYNC one in io-wq
+	want=()
+	for w in inline io-wq poll; do
+		for op in read write openat close; do
+			want+=("count[name=uring:$op,where=$w]==$(where_count uring:$op "where $w")")
+		done
+	done
+	check uring-where-csv pid=$P "count[name~uring:,where=]==0" "count[name!~uring:,where!=]==0" \
+		"count[name=uring:read,where=io-wq]>=1" "count[name=uring:read,where=inline]>=1" \
+		"count[name=uring:read,where=poll]==0" "${want[@]}"
+	if [ "$(head -n 1 "$IOR_OUT")" = "durationToPrevNs,durationNs,comm,pid.tid,name,ret,file,where" ]; then
+		pass uring-where-header
+	else
+		fail uring-where-header "$(head -n 1 "$IOR_OUT")"
+	fi
+	# the recording replayed with the column: the very rows of the live run
+	if "$IOR" -ior="$(recorded)" -plainColumns=where >"$T/uring-replay.csv" 2>"$T/uring-replay.err" &&
+		cmp -s "$IOR_OUT" "$T/uring-replay.csv"; then
+		pass uring-where-replay
+	else
+		fail uring-where-replay "$(head -c 200 "$T/uring-replay.err") $(diff "$IOR_OUT" "$T/uring-replay.csv" | head -n 4 | tr '\n' '|')"
+	fi
 fi
 
 # ops that take paths name them as their syscalls do (dirfds, two paths,
@@ -76,7 +100,7 @@ elif ! trace_scenario -- uringpath "$DP"; then
 	fail uringpath-run "$WHY"
 else
 	P=$WL_LAST
-	check uringpath-counts pid=$P "count[name~uring:]==12" "count[name=io_uring_enter]==12" "count==25"
+	check uringpath-counts pid=$P "count[name~uring:]==16" "count[name=io_uring_enter]==16" "count==35"
 	check uringpath-paths pid=$P "count[name=uring:mkdirat,path=$DP/d,ret=0]==1" \
 		"count[name=uring:statx,path=$DP/data,ret=0]==1" \
 		"count[name=uring:renameat,path=$DP/data,path2=$DP/d/moved,ret=0]==1" \
@@ -90,7 +114,18 @@ else
 		"count[name=uring:openat,path=$DP/d/moved,fd=]==1" "min_ret[name=uring:openat]>=0" \
 		"count[name=uring:read,path=$DP/d/moved,ret=50,fd=]==1" \
 		"count[name=uring:close,path=$DP/hard,ret=0,fd=]==1" "count[name~uring:,file=]==0"
-	check_stats uringpath-statistics "syscall pairs=25" "lost=0" "exits without an enter=0" \
+	# a socket op into slot 2 names the slot's later ops; fixed_fd_install
+	# puts a slot's file into the fd table: the socket without O_CLOEXEC
+	# (IORING_FIXED_FD_NO_CLOEXEC), closed by a syscall; then the picked
+	# slot's file with it, read by pread64
+	check uringpath-socket-slot pid=$P "count[name=uring:socket,path=socket:unix,ret=0,fd=]==1" \
+		"count[name=uring:send,path=socket:unix,ret=-107,fd=]==1"
+	check uringpath-install pid=$P \
+		"count[name=uring:fixed_fd_install,path=socket:unix,fd=6,ret=6,flags=O_RDWR]==1" \
+		"count[name=close,path=socket:unix,fd=6,flags=O_RDWR,ret=0]==1" \
+		"count[name=uring:fixed_fd_install,path=$DP/d/moved,fd=6,ret=6,flags=O_RDONLY|O_CLOEXEC|O_LARGEFILE]==1" \
+		"count[name=pread64,path=$DP/d/moved,fd=6,ret=10,flags=O_RDONLY|O_CLOEXEC|O_LARGEFILE]==1"
+	check_stats uringpath-statistics "syscall pairs=35" "lost=0" "exits without an enter=0" \
 		"enters in flight at stop=0"
 fi
 
@@ -154,7 +189,7 @@ if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; t
 	echo "SKIP: uringwait: io_uring is disabled here (kernel.io_uring_disabled)"
 elif ! start_workload uringwait "$FIFO"; then
 	fail uring-poll-run "$WHY"
-elif ! start_ior -plain -flamegraph -name uringwait -pid "$WL_PID"; then
+elif ! start_ior -plainColumns=where -flamegraph -name uringwait -pid "$WL_PID"; then
 	fail uring-poll-run "$WHY"
 else
 	P=$WL_PID
@@ -166,7 +201,8 @@ else
 	if ! stop_ior; then
 		fail uring-poll-run "$WHY"
 	else
-		check uring-poll-rows pid=$P "count[name=uring:read,path=$FIFO,fd=4,ret=6]==1" "count==2"
+		check uring-poll-rows pid=$P "count[name=uring:read,path=$FIFO,fd=4,ret=6]==1" "count==2" \
+			"count[name=uring:read,where=poll]==1" "count[name=io_uring_enter,where=]==1"
 		if [ "$(where_count uring:read "where poll")" = 1 ]; then
 			pass uring-poll-where
 		else
@@ -186,4 +222,12 @@ if trace_scenario -trace-families AIO -- uring "$D"; then
 else
 	fail uring-family-run "$WHY"
 fi
+# -plainColumns: a name it does not know or twice, -plainDevice with it,
+# and the block layer's columns with -noblock are usage errors, one line
+bad=""
+ior_fails 2 "-plainColumns=where,wher: no column 'wher' \(known: where, device, cache" -plainColumns=where,wher || bad="$bad; $WHY"
+ior_fails 2 "a second column 'where'" -plainColumns=where,where || bad="$bad; $WHY"
+ior_fails 2 '-plainDevice is -plainColumns=device,cache: use one of them' -plainDevice -plainColumns=where || bad="$bad; $WHY"
+ior_fails 2 'which -noblock does not trace' -noblock -plainColumns=cache || bad="$bad; $WHY"
+if [ -z "$bad" ]; then pass uring-where-usage; else fail uring-where-usage "${bad#; }"; fi
 finish

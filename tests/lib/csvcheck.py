@@ -10,8 +10,10 @@ check() in tests/lib/common.sh). Only the standard library is used.
 
 The file is ior's stdout: the header line
     durationToPrevNs,durationNs,comm,pid.tid,name,ret,file
-then one RFC 4180 record per completed syscall. Unless --lenient, the file
-itself is checked first: exact header, 7 fields per record, integer
+(then the -plainColumns ior was asked for, csv/csv.h: where, or
+deviceNs,requests,deviceBytes, or cachePages, in any order) then one RFC
+4180 record per completed syscall. Unless --lenient, the file
+itself is checked first: exact header, its fields per record, integer
 durations >= 0, pid.tid as two integers, integer ret and a non-empty name.
 The file field (csv/csv.c) is PATH%(FD,FLAGS), PATH%(FD) when the open
 flags are unknown, OLD=>NEW for two-path syscalls, just PATH when the
@@ -31,6 +33,9 @@ Columns of a row (used by filters and metrics):
            order (the whole file, before any filter): seq=2 is a thread's
            second syscall
     bytes  ret when ret > 0, else 0
+    where  the where column (-plainColumns=where), "" when empty or absent
+    devns reqs devbytes cachepages   the device and cache columns, 0 when
+           absent
 
 SELECT (a global filter applied to every assertion): FILTER, e.g. pid=1234
 
@@ -63,12 +68,17 @@ import re
 import sys
 
 HEADER = ["durationToPrevNs", "durationNs", "comm", "pid.tid", "name", "ret", "file"]
+# -plainColumns groups: their header names and the columns they fill
+EXTRAS = {"where": ["where"], "device": ["deviceNs", "requests", "deviceBytes"], "cache": ["cachePages"]}
+EXTRA_COLUMN = {"where": "where", "deviceNs": "devns", "requests": "reqs", "deviceBytes": "devbytes",
+                "cachePages": "cachepages"}
+WHERES = {"", "inline", "io-wq", "poll"}
 # ior joins the two paths of rename/link with this (csv/csv.c).
 PATH2_SEPARATOR = "=>"
 # path%(fd,FLAGS), or path%(fd) when ior does not know the open flags
 FILE_RE = re.compile(r"^(?P<path>.*)%\((?P<fd>-?\d+)(?:,(?P<flags>[A-Za-z0-9_|]*))?\)$", re.S)
-INT_COLUMNS = {"gap", "dur", "pid", "tid", "ret", "seq", "bytes"}
-COLUMNS = INT_COLUMNS | {"comm", "name", "file", "path", "path2", "fd", "flags"}
+INT_COLUMNS = {"gap", "dur", "pid", "tid", "ret", "seq", "bytes", "devns", "reqs", "devbytes", "cachepages"}
+COLUMNS = INT_COLUMNS | {"comm", "name", "file", "path", "path2", "fd", "flags", "where"}
 METRICS = {"count", "sum_bytes", "sum_ret", "min_gap", "max_gap", "min_dur",
            "max_dur", "min_ret", "max_ret", "tids", "pids"}
 OPS = {
@@ -110,17 +120,48 @@ def load(path, lenient=False):
         reader = csv.reader(f, strict=True)
         try:
             header = next(reader, None)
-            if header != HEADER:
-                errors.append("header is %r, want %r" % (header, HEADER))
+            if not header_ok(header):
+                errors.append("header is %r, want %r and -plainColumns groups %r" % (header, HEADER, EXTRAS))
+                header = HEADER
             for rec in reader:
                 lineno = reader.line_num
-                if len(rec) != len(HEADER):
-                    errors.append("line %d: %d fields, want %d: %r" % (lineno, len(rec), len(HEADER), rec))
+                if len(rec) != len(header):
+                    errors.append("line %d: %d fields, want %d: %r" % (lineno, len(rec), len(header), rec))
                     continue
-                rows.append(make_row(rec, lineno, errors, seq))
+                row = make_row(rec[:len(HEADER)], lineno, errors, seq)
+                add_extras(row, header[len(HEADER):], rec[len(HEADER):], lineno, errors)
+                rows.append(row)
         except csv.Error as e:
             errors.append("line %d: not RFC 4180 CSV: %s" % (reader.line_num, e))
     return rows, ([] if lenient else errors)
+
+
+def header_ok(header):
+    """The seven columns, then whole -plainColumns groups, each once."""
+    if not header or header[:len(HEADER)] != HEADER:
+        return False
+    rest, seen = header[len(HEADER):], set()
+    while rest:
+        group = next((g for g, cols in EXTRAS.items() if rest[:len(cols)] == cols), None)
+        if group is None or group in seen:
+            return False
+        seen.add(group)
+        rest = rest[len(EXTRAS[group]):]
+    return True
+
+
+def add_extras(row, names, values, lineno, errors):
+    row["where"] = ""
+    for c in ("devns", "reqs", "devbytes", "cachepages"):
+        row[c] = 0
+    for name, value in zip(names, values):
+        col = EXTRA_COLUMN[name]
+        if col == "where":
+            if value not in WHERES:
+                errors.append("line %d: where is %r, want one of %r" % (lineno, value, sorted(WHERES)))
+            row[col] = value
+        else:
+            row[col] = parse_int(value, name, errors, lineno)
 
 
 def make_row(rec, lineno, errors, seq):

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 static struct ior_event_pair read_pair(void)
 {
@@ -40,7 +41,7 @@ static void fixture_open(struct fixture *f)
 	memset(f, 0, sizeof *f);
 	f->out = open_memstream(&f->buf, &f->len);
 	f->nf = open_memstream(&f->notes, &f->nlen);
-	f->c = ior_csv_out_new(f->out, IOR_ESCAPE_AUTO, f->nf, false);
+	f->c = ior_csv_out_new(f->out, IOR_ESCAPE_AUTO, f->nf, NULL);
 	f->s = ior_csv_out_sink(f->c);
 }
 
@@ -104,7 +105,7 @@ TEST(a_failed_write_stops_with_its_errno)
 	if (!full)
 		return;
 	setvbuf(full, NULL, _IONBF, 0);
-	c = ior_csv_out_new(full, IOR_ESCAPE_AUTO, stderr, false);
+	c = ior_csv_out_new(full, IOR_ESCAPE_AUTO, stderr, NULL);
 	s = ior_csv_out_sink(c);
 	s.pair(s.ctx, &p);
 	CHECK_EQ_INT(s.tick(s.ctx, 2000000000ull), 0); /* the first tick starts the clock */
@@ -113,13 +114,16 @@ TEST(a_failed_write_stops_with_its_errno)
 	fclose(full);
 }
 
-/* -plainDevice: the four columns after file, in the header and rows. */
+/* -plainDevice (device,cache): the four columns after file, in the
+ * header and rows. */
 TEST(device_columns_follow_the_file)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	struct ior_csv_out *c = ior_csv_out_new(out, IOR_ESCAPE_AUTO, stderr, true);
+	struct ior_csv_columns cols;
+	CHECK_EQ_INT(ior_csv_columns_parse("device,cache", &cols, (char[64]){ 0 }, 64), 0);
+	struct ior_csv_out *c = ior_csv_out_new(out, IOR_ESCAPE_AUTO, stderr, &cols);
 	struct ior_sink s = ior_csv_out_sink(c);
 	struct ior_event_pair p = read_pair();
 
@@ -137,11 +141,68 @@ TEST(device_columns_follow_the_file)
 	free(buf);
 }
 
+/* -plainColumns=where,cache: in the order asked; where empty for a
+ * syscall, the op's place for io_uring's. */
+TEST(where_column_in_the_order_asked)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct ior_csv_columns cols;
+	CHECK_EQ_INT(ior_csv_columns_parse("cache,where", &cols, (char[64]){ 0 }, 64), 0);
+	struct ior_csv_out *c = ior_csv_out_new(out, IOR_ESCAPE_AUTO, stderr, &cols);
+	struct ior_sink s = ior_csv_out_sink(c);
+	struct ior_event_pair p = read_pair();
+
+	s.pair(s.ctx, &p);
+	p.sys = (uint16_t)ior_sys_find("uring:read");
+	p.where = 2, p.cache_pages = 1;
+	s.pair(s.ctx, &p);
+	p.where = 3, p.cache_pages = 0;
+	s.pair(s.ctx, &p);
+	p.where = 9; /* no kernel sends it: empty, never a guess */
+	s.pair(s.ctx, &p);
+	CHECK_EQ_INT(ior_csv_out_close(c), 0);
+	fclose(out);
+	CHECK_EQ_STR(buf, "durationToPrevNs,durationNs,comm,pid.tid,name,ret,file,cachePages,where\n"
+			  "5,7,cat,10.11,read,4,/a%(3),0,\n"
+			  "5,7,cat,10.11,uring:read,4,/a%(3),1,io-wq\n"
+			  "5,7,cat,10.11,uring:read,4,/a%(3),0,poll\n"
+			  "5,7,cat,10.11,uring:read,4,/a%(3),0,\n");
+	free(buf);
+}
+
+/* The list: known names once each, "" none; an error names the culprit. */
+TEST(columns_parse)
+{
+	struct ior_csv_columns c;
+	char err[128];
+
+	CHECK_EQ_INT(ior_csv_columns_parse("", &c, err, sizeof err), 0);
+	CHECK_EQ_INT((int)c.n, 0);
+	CHECK_EQ_INT(ior_csv_columns_parse(NULL, &c, err, sizeof err), 0);
+	CHECK_EQ_INT((int)c.n, 0);
+	CHECK_EQ_INT(ior_csv_columns_parse("where,device,cache", &c, err, sizeof err), 0);
+	CHECK_EQ_INT((int)c.n, 3);
+	CHECK(ior_csv_columns_has(&c, IOR_CSV_WHERE) && ior_csv_columns_has(&c, IOR_CSV_CACHE));
+	CHECK_EQ_INT(ior_csv_columns_parse("where,", &c, err, sizeof err), 0);
+	CHECK_EQ_INT((int)c.n, 1);
+	CHECK_EQ_INT(ior_csv_columns_parse("where,wher", &c, err, sizeof err), -EINVAL);
+	CHECK(strstr(err, "no column 'wher'") != NULL);
+	CHECK_EQ_INT(ior_csv_columns_parse("cache,cache", &c, err, sizeof err), -EINVAL);
+	CHECK(strstr(err, "a second column 'cache'") != NULL);
+	CHECK_EQ_INT(ior_csv_columns_parse(",where", &c, err, sizeof err), -EINVAL);
+	CHECK(strstr(err, "no column ''") != NULL);
+	CHECK(!ior_csv_columns_has(NULL, IOR_CSV_WHERE));
+}
+
 int main(void)
 {
 	RUN(rows_reach_the_stream_at_the_second_tick_and_close);
 	RUN(summary_rows_are_said_not_printed);
 	RUN(a_failed_write_stops_with_its_errno);
 	RUN(device_columns_follow_the_file);
+	RUN(where_column_in_the_order_asked);
+	RUN(columns_parse);
 	return t_done();
 }

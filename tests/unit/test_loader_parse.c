@@ -125,12 +125,22 @@ TEST(real_object_relocations)
 		CHECK(o);
 		return;
 	}
+	unsigned kfuncs = 0;
 	for (unsigned i = 0; i < o->nprogs; i++) {
 		const struct ior_loader_prog *p = &o->progs[i];
-		CHECK_EQ_INT(p->nrelocs, elf_ld64_relocs(o, p->sec));
+		uint32_t ld64 = 0;
+		for (uint32_t j = 0; j < p->nrelocs; j++)
+			ld64 += p->relocs[j].kind != RELOC_KFUNC;
+		CHECK_EQ_INT(ld64, elf_ld64_relocs(o, p->sec));
 		for (uint32_t j = 0; j < p->nrelocs; j++) {
 			const struct ior_loader_reloc *r = &p->relocs[j];
 			const struct bpf_insn *in = &p->insns[r->insn];
+			if (r->kind == RELOC_KFUNC) { /* bpf_rdonly_cast, in ior_btf_exit */
+				CHECK(!strcmp(r->kfunc, "bpf_rdonly_cast") && in->code == (BPF_JMP | BPF_CALL) &&
+				      in->src_reg == BPF_PSEUDO_KFUNC_CALL && !strcmp(p->name, "ior_btf_exit"));
+				kfuncs++;
+				continue;
+			}
 			CHECK(r->insn + 1 < p->ninsns && r->map < o->nmaps);
 			CHECK_EQ_INT(in->code, BPF_LD | BPF_IMM | BPF_DW);
 			if (r->kind == RELOC_MAP_FD) {
@@ -142,6 +152,7 @@ TEST(real_object_relocations)
 			}
 		}
 	}
+	CHECK_EQ_INT(kfuncs, 1);
 	/* filter_pid sits at its symbol's offset in .rodata */
 	const struct ior_loader_prog *e = prog_named(o, "ior_enter");
 	int64_t want = sym_value(o, "filter_pid");
@@ -243,6 +254,39 @@ out:
 	ior_loader_close(o);
 }
 
+/* features.elf's kernel functions: each call is a kfunc call named for
+ * load, and the BTF the kernel gets has no extern FUNC or .ksyms DATASEC
+ * (it refuses both): a TYPEDEF and an anonymous union stand in. */
+TEST(kfunc_calls_recorded)
+{
+	struct ior_bpf_obj *o = open_path(FEATURES_OBJ);
+	if (!o) {
+		CHECK(o);
+		return;
+	}
+	const struct ior_loader_prog *p = prog_named(o, "on_getpid");
+	int cast = 0, missing = 0;
+	for (uint32_t j = 0; p && j < p->nrelocs; j++) {
+		const struct ior_loader_reloc *r = &p->relocs[j];
+		if (r->kind != RELOC_KFUNC)
+			continue;
+		const struct bpf_insn *in = &p->insns[r->insn];
+		CHECK(in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_KFUNC_CALL);
+		cast += !strcmp(r->kfunc, "bpf_rdonly_cast");
+		missing += !strcmp(r->kfunc, "ior_no_such_kfunc");
+	}
+	CHECK_EQ_INT(cast, 1);
+	CHECK_EQ_INT(missing, 1);
+	CHECK(ior_btf_find(&o->btf, BTF_KIND_TYPEDEF, "bpf_rdonly_cast"));
+	CHECK(!ior_btf_find(&o->btf, BTF_KIND_FUNC, "bpf_rdonly_cast"));
+	CHECK(!ior_btf_find(&o->btf, BTF_KIND_DATASEC, ".ksyms"));
+	for (uint32_t id = 1; id < o->btf.ntypes; id++) {
+		const struct btf_type *t = ior_btf_type(&o->btf, id);
+		CHECK(BTF_INFO_KIND(t->info) != BTF_KIND_FUNC || BTF_INFO_VLEN(t->info) != BTF_FUNC_EXTERN);
+	}
+	ior_loader_close(o);
+}
+
 TEST(static_variables_and_data)
 {
 	struct ior_bpf_obj *o = open_path(FEATURES_OBJ);
@@ -284,6 +328,7 @@ int main(void)
 	RUN(btf_datasec_fixed_up);
 	RUN(set_global);
 	RUN(subprograms_appended);
+	RUN(kfunc_calls_recorded);
 	RUN(static_variables_and_data);
 	return t_done();
 }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[64];
@@ -155,6 +156,55 @@ TEST(owner_from_sudo)
 	CHECK_EQ_INT(g, (gid_t)-1);
 }
 
+static int swept_name(const char *name, size_t len)
+{
+	return len >= 4 && !memcmp(name, "dump", 4);
+}
+
+static void old_file(const char *path, const char *text)
+{
+	struct timespec t[2] = { { time(NULL) - 10, 0 }, { time(NULL) - 10, 0 } };
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	CHECK_EQ_INT(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+/* The .tmp a killed writer left goes; one a live writer holds, one just
+ * written, one of a name not asked for, a link and a directory stay. */
+TEST(sweep_removes_only_dead_tmp)
+{
+	struct ior_out live;
+	char err[256];
+
+	old_file(at("dump-1.tmp"), "dead");
+	old_file(at("dump-2.tmp"), "dead");
+	old_file(at("other.tmp"), "not mine");
+	old_file(at("dump-3"), "no suffix");
+	CHECK_EQ_INT(symlink(at("other.tmp"), at("dump-link.tmp")), 0);
+	CHECK_EQ_INT(mkdir(at("dump-dir.tmp"), 0700), 0);
+	CHECK_EQ_INT(ior_out_create(&live, at("dump-live"), IOR_OUT_NO_REPLACE, err, sizeof err), 0);
+	struct timespec t[2] = { { time(NULL) - 10, 0 }, { time(NULL) - 10, 0 } };
+	CHECK_EQ_INT(utimensat(AT_FDCWD, at("dump-live.tmp"), t, 0), 0); /* old, but locked */
+	old_file(at("dump-new.tmp"), "young");
+	CHECK_EQ_INT(utimensat(AT_FDCWD, at("dump-new.tmp"), NULL, 0), 0); /* now: maybe not locked yet */
+	CHECK_EQ_INT(ior_out_sweep(dir, swept_name, err, sizeof err), 2);
+	CHECK(access(at("dump-1.tmp"), F_OK) && access(at("dump-2.tmp"), F_OK));
+	CHECK(!access(at("other.tmp"), F_OK) && !access(at("dump-3"), F_OK) && !access(at("dump-live.tmp"), F_OK));
+	CHECK(!access(at("dump-new.tmp"), F_OK) && !access(at("dump-dir.tmp"), F_OK));
+	struct stat st;
+	CHECK(!lstat(at("dump-link.tmp"), &st) && S_ISLNK(st.st_mode));
+	ior_out_abort(&live);
+	CHECK(access(at("dump-live.tmp"), F_OK)); /* the writer's own abort */
+	CHECK_EQ_INT(ior_out_sweep(at("missing"), swept_name, err, sizeof err), -ENOENT);
+	CHECK(strstr(err, "missing"));
+	unlink(at("other.tmp"));
+	unlink(at("dump-3"));
+	unlink(at("dump-new.tmp"));
+	unlink(at("dump-link.tmp"));
+	rmdir(at("dump-dir.tmp"));
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/ior-test-out-XXXXXX");
@@ -173,6 +223,7 @@ int main(void)
 	RUN(fifo_not_replaced);
 	RUN(create_fails_in_missing_dir);
 	RUN(owner_from_sudo);
+	RUN(sweep_removes_only_dead_tmp);
 	int rc = t_done();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MS 1000000ull
@@ -296,11 +297,214 @@ TEST(ring_keeps_the_window)
 		CHECK_EQ_INT(ior_frame_ring_push(&ring, data, sizeof data, i * S, i * S + S - 1, 5, NULL), 0);
 	/* newest starts at 199 s: the frames from 189 s cover the 10 s */
 	CHECK_EQ_INT(ring.n, 11);
-	CHECK_EQ_INT(ior_frame_ring_at(&ring, 0)->first_ns, 189 * S);
+	CHECK_EQ_INT(ior_frame_ring_oldest(&ring)->first_ns, 189 * S);
 	CHECK_EQ_INT(ior_frame_ring_covers(&ring), 11 * S - 1);
 	ior_frame_ring_trim(&ring, 1000 * S); /* the newest always stays */
 	CHECK_EQ_INT(ring.n, 1);
 	ior_frame_ring_free(&ring);
+}
+
+/* Frames of odd sizes through a small ring, wrapping many times: every
+ * frame held is intact, oldest to newest in order, within the buffer. */
+TEST(ring_wraps_within_its_buffer)
+{
+	struct ior_frame_ring ring;
+	unsigned char data[5000];
+	uint64_t next_dropped = 0, held_first = 0;
+
+	CHECK_EQ_INT(ior_frame_ring_init(&ring, 20000, 3600 * S), 0);
+	for (uint64_t i = 0; i < 5000; i++) {
+		size_t len = 1 + (size_t)(i * 7919 % 4999);
+		memset(data, (int)(i & 0xff), len);
+		int rc = ior_frame_ring_push(&ring, data, len, i * S, i * S + 1, i, NULL);
+		CHECK(rc == 0 || rc == 1);
+		CHECK(ring.bytes <= ring.cap);
+		CHECK(ring.tail <= ring.cap);
+		uint64_t k = 0, prev = 0, sum = 0;
+		for (const struct ior_ring_frame *f = ior_frame_ring_oldest(&ring); f; f = ior_frame_ring_next(&ring, f)) {
+			CHECK((const unsigned char *)f >= ring.buf && f->data + f->len <= ring.buf + ring.cap);
+			CHECK(k == 0 || f->first_ns == prev + S); /* consecutive, none lost in the middle */
+			CHECK_EQ_INT(f->len, 1 + (size_t)(f->pairs * 7919 % 4999));
+			CHECK(f->data[0] == (unsigned char)(f->pairs & 0xff) && f->data[f->len - 1] == f->data[0]);
+			prev = f->first_ns;
+			sum += ior_frame_ring_cost(f->len);
+			k++;
+		}
+		CHECK_EQ_INT(k, ring.n);
+		CHECK_EQ_INT(sum, ring.bytes);
+		CHECK_EQ_INT(ior_frame_ring_newest(&ring)->pairs, i);
+		held_first = ior_frame_ring_oldest(&ring)->pairs;
+		next_dropped = ring.dropped_frames;
+		CHECK_EQ_INT(next_dropped, held_first); /* every frame before the oldest went for room */
+	}
+	unsigned char big[20000] = { 0 };
+	CHECK_EQ_INT(ior_frame_ring_push(&ring, big, sizeof big, 1, 2, 1, NULL), -E2BIG);
+	ior_frame_ring_free(&ring);
+}
+
+/* RssAnon of this process, in bytes; 0 when unknown. */
+static uint64_t rss_anon(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "RssAnon: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb * 1024;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#else
+#define UNDER_ASAN 0
+#endif
+
+/* Page rounding of the recorder's few allocations (each of its buffers is
+ * one mapping or block) and the allocator's headers; the stack a dump
+ * uses (its names, the header's command line: ~70 KiB) comes on top. */
+#define ALLOC_SLACK (160u << 10)
+
+/* In a child, so that no memory an earlier test freed is reused unseen:
+ * the process's anonymous memory grows by at most -recorder-size while
+ * pairs that compress badly go through the recorder flat out and slowly,
+ * with dumps; exits 0, or 1 with what it saw on stderr. */
+static int bounded_child(uint64_t max_bytes)
+{
+	struct ior_trigger trig;
+	struct ior_recorder_cfg c = { .window_ns = 3600 * S, .max_bytes = max_bytes, .after_ns = 50 * MS,
+				      .triggers = &trig, .dir = tmpdir, .host = "h", .name = "rss" };
+	char err[256], path[4200], comm[16];
+	struct ior_recorder *r;
+	uint64_t t = ior_mono_ns(), before = rss_anon(), peak = before;
+
+	if (ior_recorder_new(&r, &c, err, sizeof err))
+		return fprintf(stderr, "ior_recorder_new: %s\n", err), 1;
+	struct ior_sink sink = ior_recorder_sink(r);
+	for (uint64_t i = 0; i < 1500000; i++) {
+		size_t n = 8 + (size_t)(i * 2654435761u % 300);
+		for (size_t k = 0; k < n; k++)
+			path[k] = (char)('a' + (i * 31 + k * 7) % 26);
+		path[n] = 0;
+		snprintf(comm, sizeof comm, "c%llu", (unsigned long long)(i % 5000));
+		struct ior_event_pair p = pair(t, 1000 + i % 977, "read", (int64_t)(i % 4096));
+		p.path = path;
+		p.comm = comm;
+		p.tid = (uint32_t)(i % 6000);
+		sink.pair(sink.ctx, &p);
+		t += i < 1000000 ? 1000 : 100000; /* flat out, then slowly */
+		if (i % 500 == 0)
+			sink.tick(sink.ctx, t);
+		if (i % 250000 == 0)
+			ior_recorder_dump_now(r, "SIGUSR1");
+		if (i % 10000 == 0) {
+			uint64_t now = rss_anon();
+			peak = now > peak ? now : peak;
+		}
+	}
+	ior_recorder_close(r);
+	uint64_t now = rss_anon();
+	peak = now > peak ? now : peak;
+	struct ior_recorder_state st;
+	ior_recorder_state(r, &st);
+	ior_recorder_free(r);
+	if (st.dumps < 2 || st.dropped_pairs == 0 || st.bytes > max_bytes)
+		return fprintf(stderr, "%u dumps, %llu dropped, %llu bytes\n", st.dumps,
+			       (unsigned long long)st.dropped_pairs, (unsigned long long)st.bytes), 1;
+	if (peak - before > max_bytes + ALLOC_SLACK)
+		return fprintf(stderr, "RssAnon grew %llu KiB, more than -recorder-size %llu KiB + %u KiB\n",
+			       (unsigned long long)(peak - before) >> 10, (unsigned long long)max_bytes >> 10,
+			       ALLOC_SLACK >> 10), 1;
+	fprintf(stderr, "      RssAnon grew %llu KiB for -recorder-size %llu KiB\n",
+		(unsigned long long)(peak - before) >> 10, (unsigned long long)max_bytes >> 10);
+	return 0;
+}
+
+/* The memory the kernel counts (not the recorder's own accounting) stays
+ * under -recorder-size, at the smallest size and a larger one. Under
+ * ASan the process's memory is the sanitizer's: the plain and musl runs
+ * check it. */
+TEST(memory_bound_holds)
+{
+	if (UNDER_ASAN || !rss_anon())
+		return;
+	for (uint64_t mib = 4; mib <= 12; mib += 8) {
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(bounded_child(mib << 20));
+		int status = 0;
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		empty_dir(tmpdir);
+	}
+}
+
+struct frames_seen {
+	uint64_t frames, pairs;
+	size_t max_len;
+};
+
+static int count_frame(void *ctx, const void *data, size_t len, uint64_t first_ns, uint64_t last_ns, uint64_t pairs)
+{
+	struct frames_seen *f = ctx;
+
+	(void)data;
+	(void)first_ns;
+	(void)last_ns;
+	f->frames++;
+	f->pairs += pairs;
+	f->max_len = len > f->max_len ? len : f->max_len;
+	return 0;
+}
+
+/* The encoder's memory is what it took when it opened, whatever it is
+ * given: long distinct paths and comms from thousands of threads at
+ * full rate (fast level) and slowly (full level), and a dump's header
+ * and trailer between its frames. */
+TEST(frames_writer_never_grows)
+{
+	struct ior_rec_writer *w;
+	struct frames_seen seen = { 0 };
+	char path[4200], comm[16];
+	const void *data;
+	size_t len;
+
+	CHECK_EQ_INT(ior_rec_writer_open_frames(&w, count_frame, &seen, S), 0);
+	size_t mem = ior_rec_writer_memory(w);
+	CHECK(mem < (3u << 20)); /* leaves a 4 MiB recorder room for frames */
+	uint64_t t = S;
+	for (uint64_t i = 0; i < 300000; i++) {
+		size_t n = 1 + (size_t)(i * 2654435761u % 4100);
+		for (size_t k = 0; k < n; k++)
+			path[k] = (char)('a' + (i + k * 7) % 26);
+		path[n] = 0;
+		snprintf(comm, sizeof comm, "c%llu", (unsigned long long)i);
+		struct ior_event_pair p = pair(t, 1000, "read", 1);
+		p.path = i % 3 ? path : "/f";
+		p.comm = comm;
+		p.tid = (uint32_t)(i * 7919);
+		CHECK_EQ_INT(ior_rec_write(w, &p), 0);
+		t += i < 150000 ? 100 : 10 * MS;
+		if (i % 1000 == 0)
+			CHECK_EQ_INT(ior_rec_tick(w, t), 0);
+		if (i % 50000 == 0) {
+			CHECK_EQ_INT(ior_rec_write(w, &p), 0); /* a frame being filled */
+			CHECK_EQ_INT(ior_rec_writer_header(w, NULL, &data, &len), -EBUSY);
+			CHECK_EQ_INT(ior_rec_writer_cut(w), 0);
+			CHECK_EQ_INT(ior_rec_writer_header(w, NULL, &data, &len), 0);
+			CHECK_EQ_INT(ior_rec_writer_trailer(w, NULL, NULL, &data, &len), 0);
+		}
+		CHECK_EQ_INT(ior_rec_writer_memory(w), mem);
+	}
+	CHECK_EQ_INT(ior_rec_writer_cut(w), 0);
+	CHECK_EQ_INT(seen.pairs, 300000 + 6);
+	CHECK(seen.frames > 300);
+	CHECK(ior_frame_ring_cost(seen.max_len) < (1u << 20)); /* MIN_RING in recorder.c */
+	ior_rec_writer_free(w);
 }
 
 int main(void)
@@ -315,6 +519,9 @@ int main(void)
 	RUN(size_bound_drops_the_oldest_and_says_once);
 	RUN(a_failed_dump_is_said_and_the_recorder_goes_on);
 	RUN(ring_keeps_the_window);
+	RUN(ring_wraps_within_its_buffer);
+	RUN(frames_writer_never_grows);
+	RUN(memory_bound_holds);
 	rmdir(tmpdir);
 	return t_done();
 }

@@ -3,6 +3,7 @@
  * names escaped in text and JSON. */
 #include "t.h"
 #include "stats/diff.h"
+#include "stats/devices.h"
 #include "syscalls/syscalls.h"
 
 #include <stdlib.h>
@@ -108,8 +109,94 @@ TEST(json_escapes)
 	free(j);
 }
 
+/* n requests of op on dev, each bytes long, device time dev_ns */
+static void blocks(struct ior_stats *s, uint32_t dev, uint8_t op, int n, uint32_t bytes, uint64_t dev_ns)
+{
+	for (int i = 0; i < n; i++) {
+		struct ior_block_req r = { .done_ns = 5000 + dev_ns, .start_ns = 4000, .issue_ns = 5000, .dev = dev,
+					   .bytes = bytes, .op = op, .pid = 9, .tid = 9, .comm = "w", .sys = -1, .path = "" };
+		ior_stats_add_block(s, &r);
+	}
+}
+
+TEST(devices_by_name_scaled)
+{
+	struct ior_stats *b = base_run(), *n = new_run();
+	struct ior_stats_dev_change *c;
+	unsigned k;
+
+	/* the same disk under two numbers (a renumbered loop device): one row by name */
+	CHECK_EQ_INT(ior_devices_set_name(ior_stats_devices(b), 7u << 20 | 3, "loop3"), 0);
+	CHECK_EQ_INT(ior_devices_set_name(ior_stats_devices(n), 7u << 20 | 5, "loop3"), 0);
+	CHECK_EQ_INT(ior_devices_set_name(ior_stats_devices(n), 254u << 20, "v\x1b" "da"), 0);
+	blocks(b, 7u << 20 | 3, IOR_BLK_READ, 4, 4096, 1000);
+	blocks(n, 7u << 20 | 5, IOR_BLK_READ, 10, 4096, 3000);
+	blocks(n, 7u << 20 | 5, IOR_BLK_WRITE, 1, 512, 8000);
+	blocks(n, 254u << 20, IOR_BLK_FLUSH, 2, 0, 100);
+	CHECK_EQ_INT(ior_stats_diff_devices(b, n, 2.0, &c, &k), 0);
+	CHECK_EQ_INT(k, 3);
+	CHECK_EQ_STR(c[0].device, "loop3");
+	CHECK_EQ_INT(c[0].op, IOR_BLK_READ);
+	CHECK_EQ_INT(c[0].base_requests, 8); /* 4 x 2 */
+	CHECK_EQ_INT(c[0].base_bytes, 32768);
+	CHECK_EQ_INT(c[0].base_device_ns, 8000);
+	CHECK_EQ_INT(c[0].new_requests, 10);
+	CHECK_EQ_INT(c[0].new_bytes, 40960);
+	CHECK_EQ_INT(c[0].new_device_ns, 30000);
+	CHECK(c[0].base_lat && c[0].new_lat);
+	CHECK_EQ_INT(c[0].base_p50, 1000); /* as they are, not scaled */
+	CHECK_EQ_INT(c[0].new_p99, 3000);
+	CHECK_EQ_STR(c[1].device, "loop3");
+	CHECK_EQ_INT(c[1].op, IOR_BLK_WRITE);
+	CHECK_EQ_INT(c[1].base_requests, 0);
+	CHECK(!c[1].base_lat && c[1].new_lat);
+	CHECK_EQ_STR(c[2].device, "v\x1b" "da");
+	CHECK_EQ_INT(c[2].new_requests, 2);
+	free(c);
+
+	struct ior_stats_diff_cfg cfg = { .base_name = "a", .new_name = "b", .normalize = "total", .factor = 1, .json = true };
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
+	cfg.json = false;
+	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
+	fclose(f);
+	CHECK(buf && strstr(buf, ",\"devices\":[{\"device\":\"loop3\",\"op\":\"read\",\"requests\":[4,10],"
+				 "\"bytes\":[16384,40960],\"device_ns\":[4000,30000],\"device_p50_ns\":[1000,3000],"
+				 "\"device_p99_ns\":[1000,3000]}"));
+	CHECK(buf && strstr(buf, "{\"device\":\"loop3\",\"op\":\"write\",\"requests\":[0,1],\"bytes\":[0,512],"
+				 "\"device_ns\":[0,8000]}"));
+	CHECK(buf && strstr(buf, "\"device\":\"v\\\\x1bda\""));
+	CHECK(buf && !strchr(buf, '\x1b'));
+	CHECK(buf && strstr(buf, "\ndevices (block requests; BASE's requests, bytes and device time x 1)\n"));
+	CHECK(buf && strstr(buf, "  loop3        read              4 -> 10            16.0KiB -> 40.0KiB "));
+	free(buf);
+	ior_stats_free(b);
+	ior_stats_free(n);
+}
+
+TEST(no_devices_no_table)
+{
+	struct ior_stats *b = base_run(), *n = new_run();
+	struct ior_stats_diff_cfg cfg = { .base_name = "a", .new_name = "b", .normalize = "total", .factor = 1 };
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
+	cfg.json = true;
+	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
+	fclose(f);
+	CHECK(buf && !strstr(buf, "\ndevices") && strstr(buf, ",\"devices\":[]}"));
+	free(buf);
+	ior_stats_free(b);
+	ior_stats_free(n);
+}
+
 int main(void)
 {
+	RUN(devices_by_name_scaled);
+	RUN(no_devices_no_table);
 	RUN(matched_scaled_sorted);
 	RUN(text_escapes);
 	RUN(json_escapes);

@@ -1,5 +1,6 @@
 /* stats/report.c: the text tables, their alignment, escaping, (other). */
 #include "stats/report.h"
+#include "stats/devices.h"
 #include "t.h"
 #include "syscalls/syscalls.h"
 
@@ -298,8 +299,36 @@ TEST(write_error)
 	ior_stats_free(s);
 }
 
+/* A flush sequence's data-less write with no submitter (bpf/block.h,
+ * kernels before block_io_start): a write request, never issued, out of
+ * the histograms and of the processes, as diskstats counts it. */
+TEST(device_write_without_submitter)
+{
+	struct ior_devices d;
+	struct ior_block_req w = { .done_ns = 900, .start_ns = 900, .dev = 7u << 20, .op = IOR_BLK_WRITE, .sys = -1,
+				   .comm = "", .path = "" };
+	struct ior_block_req r = { .done_ns = 2000, .start_ns = 1000, .issue_ns = 1500, .dev = 7u << 20, .bytes = 4096,
+				   .op = IOR_BLK_WRITE, .pid = 5, .tid = 5, .comm = "dd", .sys = -1, .path = "" };
+
+	ior_devices_init(&d);
+	ior_devices_add(&d, &w);
+	ior_devices_add(&d, &r);
+	CHECK_EQ_INT(d.n, 1);
+	CHECK_EQ_INT(d.rows[0].requests, 2);
+	CHECK_EQ_INT(d.rows[0].bytes, 4096);
+	CHECK_EQ_INT(d.rows[0].not_issued, 1);
+	CHECK_EQ_INT(d.rows[0].device.count, 1);
+	CHECK_EQ_INT(d.rows[0].nprocs, 1);
+	CHECK_EQ_STR(d.rows[0].procs[0].name, "dd");
+	CHECK_EQ_INT(ior_devices_set_name(&d, 7u << 20, "loop0"), 0);
+	CHECK_EQ_STR(ior_devices_name(&d, 7u << 20), "loop0");
+	CHECK(ior_devices_name(&d, 8u << 20) == NULL);
+	ior_devices_free(&d);
+}
+
 int main(void)
 {
+	RUN(device_write_without_submitter);
 	RUN(format_ns);
 	RUN(tables);
 	RUN(families);

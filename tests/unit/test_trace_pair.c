@@ -5,6 +5,7 @@
 #include "syscalls/syscalls.h"
 #include "t.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -1139,9 +1140,75 @@ TEST(async_direct_descriptors_fill_the_ring_table)
 	rig_free(r);
 }
 
+/* A socket op names its fd or direct slot as the socket syscall does
+ * (domain and type from the request); fixed_fd_install enters a slot's
+ * file in the fd table as a new fd, its open flags with O_CLOEXEC as
+ * the op asked (set unless IORING_FIXED_FD_NO_CLOEXEC), and later ops on
+ * that fd name it; a failed install or one of an unknown slot enters
+ * nothing known. */
+TEST(async_socket_and_fixed_fd_install)
+{
+	struct rig *r = rig_new(NULL);
+	uint16_t nr_sock = (uint16_t)ior_syscall_by_name("uring:socket")->nr;
+	uint16_t nr_inst = (uint16_t)ior_syscall_by_name("uring:fixed_fd_install")->nr;
+	struct ior_rec_async_submit sk = submit(10, 3, 3, nr_sock, 0x1, 1), sd = submit(20, 3, 3, nr_sock, 0x2, 2);
+	struct ior_rec_async_submit op = submit(30, 3, 3, NR_UR_OPENAT, 0x3, -1);
+	struct ior_rec_async_submit i1 = submit(40, 3, 3, nr_inst, 0x4, 1), i2 = submit(50, 3, 3, nr_inst, 0x5, 2);
+	struct ior_rec_async_submit i3 = submit(60, 3, 3, nr_inst, 0x6, 3), i4 = submit(70, 3, 3, nr_inst, 0x7, 1);
+	struct ior_rec_async_done d[7] = {
+		done(11, 3, 3, nr_sock, 0x1, 0), done(21, 3, 3, nr_sock, 0x2, 7), done(31, 3, 3, NR_UR_OPENAT, 0x3, 0),
+		done(41, 3, 3, nr_inst, 0x4, 8), done(51, 3, 3, nr_inst, 0x5, 9), done(61, 3, 3, nr_inst, 0x6, 10),
+		done(71, 3, 3, nr_inst, 0x7, -EBADF),
+	};
+	struct ior_rec_enter e = enter(80, 3, 3, NR_READ, 9, 0, 0);
+	struct ior_rec_exit x = exit_(90, 3, 3, NR_READ, 5);
+	size_t lo = with_paths(&op, -100, O_RDONLY | O_LARGEFILE, "/f", NULL);
+	struct ior_rec_async_submit *subs[7] = { &sk, &sd, &op, &i1, &i2, &i3, &i4 };
+	int64_t fl;
+
+	sk.dirfd = sd.dirfd = AF_INET; /* domain */
+	sk.flags = SOCK_STREAM | SOCK_CLOEXEC, sd.flags = SOCK_DGRAM | SOCK_NONBLOCK; /* type */
+	sk.file_slot = 2; /* slot 1 */
+	op.file_slot = 1; /* slot 0 */
+	i1.sqe_flags = i2.sqe_flags = i3.sqe_flags = i4.sqe_flags = IOR_ASYNC_FIXED;
+	i1.fd = 1, i2.fd = 0, i3.fd = 3, i4.fd = 1; /* slots */
+	i1.flags = 0;                          /* IORING_FIXED_FD_NO_CLOEXEC */
+	i2.flags = i3.flags = i4.flags = O_CLOEXEC;
+	for (int i = 0; i < 7; i++) {
+		subs[i]->ring = 0x5000;
+		push(r, 0, subs[i], i == 2 ? lo : IOR_REC_ASYNC_SUBMIT_BASE);
+		push(r, 0, &d[i], sizeof d[i]);
+	}
+	push(r, 0, &e, sizeof e);
+	push(r, 0, &x, SHORT_EXIT);
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, 8);
+	CHECK_EQ_STR(r->g.path[0], "socket:tcp"); /* into slot 1: no fd */
+	CHECK_EQ_INT(r->g.p[0].fd, -1);
+	CHECK_EQ_STR(r->g.path[1], "socket:udp"); /* a plain fd, 7 */
+	CHECK_EQ_INT(r->g.p[1].fd, 7);
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 7, &fl), "socket:udp");
+	CHECK_EQ_INT(fl, O_RDWR | O_NONBLOCK);
+	CHECK_EQ_STR(r->g.path[3], "socket:tcp"); /* slot 1 as fd 8, without O_CLOEXEC */
+	CHECK_EQ_INT(r->g.p[3].fd, 8);
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 8, &fl), "socket:tcp");
+	CHECK_EQ_INT(fl, O_RDWR);
+	CHECK_EQ_STR(r->g.path[4], "/f"); /* slot 0 as fd 9, with it */
+	CHECK_EQ_INT(r->g.p[4].fd, 9);
+	CHECK_EQ_INT(r->g.p[4].flags, O_RDONLY | O_LARGEFILE | O_CLOEXEC);
+	CHECK_EQ_STR(r->g.path[5], ""); /* slot 3 holds nothing known: fd 10 unknown */
+	CHECK_EQ_INT(r->g.p[5].fd, 10);
+	CHECK_EQ_STR(ior_fdtab_get(r->fds, 3, 10, &fl), "");
+	CHECK_EQ_STR(r->g.path[6], "socket:tcp"); /* a failed install: no fd */
+	CHECK_EQ_INT(r->g.p[6].fd, -1);
+	CHECK_EQ_STR(r->g.path[7], "/f"); /* read(9): the installed file */
+	rig_free(r);
+}
+
 int main(void)
 {
 	RUN(enter_and_exit_on_different_cpus_exit_first);
+	RUN(async_socket_and_fixed_fd_install);
 	RUN(async_path_ops_named_like_their_syscalls);
 	RUN(async_direct_descriptors_fill_the_ring_table);
 	RUN(long_paths_whole_and_cut);

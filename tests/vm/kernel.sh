@@ -74,11 +74,12 @@ kdir() { # abi
 	if [ "$arch" = amd64 ]; then echo "$cache/kernel-$1"; else echo "$cache/kernel-$1-$arch"; fi
 }
 
-# Already extracted: reuse without touching the network.
+# Already extracted (with the virtio modules: run.sh's second disk):
+# reuse without touching the network.
 vmlinuz_of() { # abi
 	local f
 	f="$(kdir "$1")/boot/vmlinuz-$1-cloud-$arch"
-	[ -s "$f" ] && echo "$f"
+	[ -s "$f" ] && [ -d "$(kdir "$1")/modules" ] && echo "$f"
 }
 
 newest_available_abi() {
@@ -119,8 +120,17 @@ fetch() { # abi [version]
 	dir=$(kdir "$abi")
 	rm -rf "$dir.tmp"
 	mkdir -p "$dir.tmp"
-	# Only /boot (vmlinuz, config): the modules are 100 MB the VM never loads.
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir.tmp" ./boot
+	# /boot (vmlinuz, config) and the modules of a virtio disk (the block
+	# check's; the cloud kernels build them as modules): the other
+	# modules are 100 MB the VM never loads. Those a kernel has (trixie's
+	# are under /usr/lib, .ko.xz, its virtio core built in) are listed
+	# first: tar fails on a name the archive lacks.
+	local mods
+	mods=$(dpkg-deb --fsys-tarfile "$deb" | tar -t |
+		grep -E '^\./(usr/)?lib/modules/[^/]+/kernel/drivers/(virtio/virtio[a-z_]*|block/virtio_blk)\.ko(\.xz|\.zst)?$' || true)
+	# shellcheck disable=SC2086 # one member per word
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir.tmp" ./boot $mods
+	mkdir -p "$dir.tmp/modules" # the mark of an extraction with modules (vmlinuz_of)
 	rm -rf "$dir"
 	mv "$dir.tmp" "$dir"
 	vmlinuz_of "$abi"

@@ -55,7 +55,7 @@ TCG_SLACK_MS=${IOR_VM_SLACK_MS:-300}
 
 # Applets /init uses; the initramfs gets a symlink for each.
 APPLETS="sh mount umount mkdir cat base64 timeout dmesg grep uname nproc
-	poweroff sync ls kill sleep rm mv sed cut head printf wget ip"
+	poweroff sync ls kill sleep rm mv sed cut head printf wget ip insmod cp mkfifo"
 
 failed=0
 pass() { echo "PASS: vm-$SERIES:$1"; }
@@ -123,12 +123,33 @@ done
 cp "$IOR" "$ROOT/ior"
 cp "$WORKLOAD" "$ROOT/workload"
 cp tests/vm/init "$ROOT/init"
+# The second disk's modules (virtio is =m in the cloud kernels), in load
+# order, decompressed here (6.12's are .ko.xz); those a kernel lacks (5.10
+# has no virtio_pci_*_dev) are left out.
+mkdir -p "$ROOT/modules"
+: >"$ROOT/modules/order"
+KMODS=$(ls -d "$(dirname "$KERNEL")"/../lib/modules/*/kernel "$(dirname "$KERNEL")"/../usr/lib/modules/*/kernel 2>/dev/null | head -n 1)
+for m in virtio virtio_ring virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_mmio virtio_blk; do
+	f=$(ls "$KMODS"/drivers/*/"$m".ko* 2>/dev/null | head -n 1)
+	case $f in
+	"") continue ;;
+	*.xz) xz -dc "$f" >"$ROOT/modules/$m.ko" ;;
+	*.zst) zstd -qdc "$f" >"$ROOT/modules/$m.ko" ;;
+	*) cp "$f" "$ROOT/modules/$m.ko" ;;
+	esac
+	echo "$m" >>"$ROOT/modules/order"
+done
+grep -qx virtio_blk "$ROOT/modules/order" || give_up initramfs "no virtio_blk module under $KMODS (tests/vm/kernel.sh extracts it)"
 [ "$NOBTF" = 1 ] && touch "$ROOT/nobtf" # /init hides /sys/kernel/btf
 chmod 755 "$ROOT/init" "$ROOT/ior" "$ROOT/workload"
 INITRD=$VM/initramfs.cpio.gz
 (cd "$ROOT" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	gzip -1 >"$INITRD" || give_up initramfs "cannot build $INITRD"
-pass "initramfs ($(du -k "$INITRD" | cut -f1) KiB: busybox, ior, workload, init; no libc, no /etc)"
+pass "initramfs ($(du -k "$INITRD" | cut -f1) KiB: busybox, ior, workload, init, virtio modules; no libc, no /etc)"
+# The block check's own disk: nothing else in the guest reads or writes it.
+DISK=$VM/disk.img
+rm -f "$DISK"
+truncate -s 8M "$DISK" || give_up disk "cannot create $DISK"
 
 # ---- boot -----------------------------------------------------------------
 # no_timer_check: on a busy host a TCG vCPU can miss the kernel's early
@@ -155,14 +176,17 @@ if [ "$ARCH" = arm64 ]; then
 	# hash, far cheaper under TCG than the architected QARMA.
 	QEMU=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on")
 	APPEND="console=ttyAMA0 $APPEND"
+	VBLK=virtio-blk-device # virtio-mmio, on virt's own bus
 else
 	QEMU=(qemu-system-x86_64)
 	APPEND="console=ttyS0 no_timer_check $APPEND"
+	VBLK=virtio-blk-pci
 fi
 timeout -k 5 "$TIMEOUT" "${QEMU[@]}" \
 	-accel tcg,thread=single -smp 2 -m 512M -nodefaults -display none -no-reboot \
 	-serial "file:$LOG" -monitor none \
 	-kernel "$KERNEL" -initrd "$INITRD" \
+	-drive "file=$DISK,if=none,format=raw,id=blk1" -device "$VBLK,drive=blk1" \
 	-append "$APPEND" \
 	>"$VM/qemu.log" 2>&1
 rc=$?
@@ -302,6 +326,12 @@ else
 		! grep -q "lacks helper bpf_get_current_task_btf (#158)" "$OUT/check.out"; }; then
 		# 5.10 has BTF and tp_btf but not bpf_get_current_task_btf (5.11)
 		fail check "5.10: want the raw programs and the missing helper named: $(tr '\n' '|' <"$OUT/check.out")"
+	elif [ "$NOBTF" = 0 ] && [ "$KSERIES" != 5.10 ] && [ "$KSERIES" != 6.1 ] &&
+		! grep -qE '^ +typed file reads: yes \(bpf_rdonly_cast\)$' "$OUT/check.out"; then
+		# bpf_rdonly_cast is 6.2+: the opens' identity by plain loads
+		fail check "typed file reads: want yes on $(out uname): $(grep 'typed file reads' "$OUT/check.out")"
+	elif [ "$KSERIES" = 6.1 ] && ! grep -qE '^ +typed file reads: no ' "$OUT/check.out"; then
+		fail check "typed file reads: want no on 6.1 (no bpf_rdonly_cast): $(grep 'typed file reads' "$OUT/check.out")"
 	else
 		pass "check (tracing can work; tracefs mounted by ior; $((n_ior - n_missing))/$n_ior syscalls; $(sed -n 's/^programs: *\([a-zA-Z]*\).*/\1/p' "$OUT/check.out") programs)"
 	fi
@@ -507,6 +537,102 @@ else
 		"count[name~aio:,path=/tmp/aiod/data,fd=3]==8" "max_gap[name~aio:]==0" "count[name=io_submit]==6"
 fi
 
+# uringpath, uringsq, uringwait, traced by one ior (-comm workload): as
+# tests/integration/trace_uring.sh asserts them where -check says
+# io_uring is traced, else no op and the syscalls alone. The workload's ready line names the ops the kernel
+# lacks (its IORING_REGISTER_PROBE), which must be the series' own:
+# before 5.19 (Debian's 5.10 has io_uring's renameat and unlinkat, not
+# mkdirat, linkat, symlinkat, socket) only a pread64 runs; before 6.8
+# (6.1) fixed_fd_install, which then fails (-EINVAL). The FIFO read of
+# uringwait waits armed for poll, except on 6.1, whose io_uring hands it
+# to an io-wq worker (io_uring_queue_async_work, no io_uring_poll_arm).
+uring_traced() { grep -qE '^async ops: +io_uring io_uring_submit' "$OUT/check.out"; }
+uring_where() { grep -qE '^async ops: .*where they ran' "$OUT/check.out"; }
+case $KSERIES in
+5.10) want_lacks="uring:mkdirat uring:linkat uring:symlinkat uring:socket uring:fixed_fd_install" ;;
+6.1) want_lacks="uring:fixed_fd_install" ;;
+*) want_lacks="" ;;
+esac
+# the set's run: every workload exited 0, ior after SIGINT too
+set_ok() {
+	local n
+	WHY=""
+	if ! have uringset.rc; then
+		WHY="no result from the VM"
+	elif [ -s "$OUT/uringset.note" ]; then
+		WHY="$(out uringset.note); $(step_why uringset)"
+	elif ! step_ok uringset; then
+		WHY="ior exited after SIGINT with $(step_why uringset)"
+	fi
+	for n in uringpath uringsq uringwait; do
+		[ -n "$WHY" ] || [ "$(out "$n.wl.rc")" = 0 ] || WHY="$n exited $(out "$n.wl.rc"): $(head -c 300 "$OUT/$n.wl.err")"
+	done
+	[ -z "$WHY" ]
+}
+if ! set_ok; then
+	fail uringset-run "$WHY"
+else
+	C=$OUT/uringset.out DP=/tmp/uringpathd
+	PP=$(out uringpath.pid) PQ=$(out uringsq.pid) PW=$(out uringwait.pid)
+	lacks=$(sed -n 's/^ready lacks //p' "$OUT/uringpath.wl.out")
+	ops=16 total=35
+	case " $lacks " in
+	*" uring:mkdirat "*) ops=0 total=1 ;;
+	*" uring:fixed_fd_install "*) ops=15 total=31 ;;
+	esac
+	if [ "$lacks" = "$want_lacks" ]; then
+		pass "uringpath-lacks (${lacks:-nothing})"
+	else
+		fail uringpath-lacks "the workload's probe says it lacks \"$lacks\", want \"$want_lacks\" on $SERIES"
+	fi
+	csv uringset-pids "$C" "count[pid!=$PP,pid!=$PQ,pid!=$PW]==0"
+	if ! uring_traced; then
+		stats uringset "$((total - ops + 5))"
+		csv uringset-skipped "$C" "count[name~uring:]==0" "count[pid=$PP,name=io_uring_enter]==$ops" \
+			"count[pid=$PP]==$((total - ops))" "count[pid=$PQ,name=io_uring_enter]==3" "count[pid=$PQ]==4" \
+			"count[pid=$PW,name=io_uring_enter]==1" "count[pid=$PW]==1"
+	else
+		stats uringset "$((total + 12))"
+	fi
+	if [ "$ops" = 0 ]; then
+		csv uringpath-none "$C" "pid=$PP" "count==1" "count[name=pread64,path=$DP/data,fd=4,ret=64]==1"
+	elif uring_traced; then
+		csv uringpath-paths "$C" "pid=$PP" "count==$total" "count[name~uring:]==$ops" \
+			"count[name=io_uring_enter]==$ops" "count[name=uring:mkdirat,path=$DP/d,ret=0]==1" \
+			"count[name=uring:renameat,path=$DP/data,path2=$DP/d/moved,ret=0]==1" \
+			"count[name=uring:symlinkat,path=d/moved,path2=$DP/sym,ret=0]==1" \
+			"count[name=pread64,path=$DP/d/moved,fd=4,ret=64]==1"
+		csv uringpath-direct "$C" "pid=$PP" "count[name=uring:openat,path=$DP/hard,ret=0,fd=]==1" \
+			"count[name=uring:read,path=$DP/hard,ret=100,fd=]==1" \
+			"count[name=uring:read,path=$DP/d/moved,ret=50,fd=]==1" \
+			"count[name=uring:close,path=$DP/hard,ret=0,fd=]==1" \
+			"count[name=uring:socket,path=socket:unix,ret=0,fd=]==1" \
+			"count[name=uring:send,path=socket:unix,ret=-107,fd=]==1"
+		if [ "$ops" = 16 ]; then
+			csv uringpath-install "$C" "pid=$PP" \
+				"count[name=uring:fixed_fd_install,path=socket:unix,fd=6,ret=6,flags=O_RDWR]==1" \
+				"count[name=close,path=socket:unix,fd=6,flags=O_RDWR,ret=0]==1" \
+				"count[name=pread64,path=$DP/d/moved,fd=6,ret=10,flags=O_RDONLY|O_CLOEXEC|O_LARGEFILE]==1"
+		else
+			csv uringpath-install-lacking "$C" "pid=$PP" "count[name=uring:fixed_fd_install,ret=-22,fd=]==1" \
+				"count[fd=6]==0"
+		fi
+		uring_where && csv uringpath-where "$C" "pid=$PP" "count[name~uring:,where=]==0" \
+			"count[name!~uring:,where!=]==0"
+	fi
+	if uring_traced; then
+		# SQPOLL: the ops are the owner's, so -comm keeps them
+		csv uringsq-ops "$C" "pid=$PQ" "count[name=uring:read]==5" "count[name=uring:write]==1" \
+			"sum_bytes[name=uring:read,path=/tmp/uringsqd/data,fd=4]==8192" \
+			"count[name=io_uring_enter]==3" "count[name=pread64]==1" "count==10" "tids==1" "count[tid=$PQ]==10"
+		w=inline # without the where tracepoints (docs/kernels.md)
+		uring_where && w=poll
+		uring_where && [ "$KSERIES" = 6.1 ] && w=io-wq
+		csv "uringwait-$w" "$C" "pid=$PW" "count[name=uring:read,path=/tmp/uring.fifo,fd=4,ret=6]==1" \
+			"count[name=io_uring_enter]==1" "count==2" "count[name=uring:read,where=$w]==1"
+	fi
+fi
+
 # The read loop against 64 KiB rings: whatever came as events or as
 # summaries, the recording counts every pread64 and its byte; nothing lost.
 if ! traced_ok saturate; then
@@ -519,6 +645,40 @@ else
 		pass "saturate (200000 pread64 and bytes exact, lost 0, $summ of them summarized)"
 	else
 		fail saturate "pread64 count ${count:-missing} and bytes ${bytes:-missing} (want 200000 each), lost ${lost:-missing}, summarized ${summ:-missing}: $(grep -E '^ior: (lost|traced)' "$OUT/saturate.err" | tr '\n' ' ')"
+	fi
+fi
+
+# Block requests on the guest's second virtio disk (vda, its only disk):
+# the completed reads, writes and flushes and the sectors in the guest's
+# /proc/diskstats for it equal ior's Devices table exactly; each O_DIRECT
+# pair carries its one request of 4096 bytes, the fsync its flush.
+# tests/integration/trace_block.sh asserts the same on a loop device.
+blk() { # NAME ARGS...: tests/lib/blockcheck.py ARGS
+	local name=$1 res
+	shift
+	if res=$(python3 tests/lib/blockcheck.py "$@" 2>&1); then
+		pass "$name ($(echo "$res" | tr '\n' ';' | sed 's/;$//; s/  */ /g'))"
+	else
+		fail "$name" "$(echo "$res" | tail -n 1); $(echo "$res" | head -n -1 | tr '\n' ';')"
+	fi
+}
+if ! traced_ok block; then
+	fail block-run "$WHY; modules: $(tr '\n' ' ' <"$OUT/modules.log" 2>/dev/null)"
+elif ! have block.before || ! have block.after; then
+	fail block-run "no /proc/diskstats copies came back"
+else
+	blk block-diskstats diskstats "$OUT/block.before" "$OUT/block.after" vda "$OUT/block.err"
+	blk block-pwrites pairs "$OUT/block.out" pwrite64 /dev/vda 32 4096
+	blk block-preads pairs "$OUT/block.out" pread64 /dev/vda 32 4096
+	if grep -qE '^ +block requests: yes \(block_io_start' "$OUT/check.out"; then
+		blk block-fsync fsync "$OUT/block.out" /dev/vda
+	else
+		# Before block_io_start (6.5) the PREFLUSH write that starts
+		# fsync's flush is never inserted or issued: nothing names the
+		# fsync's thread, and the flush (queued again by kblockd) is
+		# the kworker's. docs/kernels.md says so.
+		blk block-fsync-kworker norequests "$OUT/block.out" fsync
+		blk block-flush-kworker devprocs "$OUT/block.err" vda flush 'kworker' 'workload'
 	fi
 fi
 

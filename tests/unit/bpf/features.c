@@ -3,7 +3,8 @@
  * __uint(key_size)-style and typed maps, globals in .rodata/.data/.bss
  * (named and static, so both R_BPF_64_64 addend forms), BPF-to-BPF calls
  * into .text (global and static, nested), SEC("tp/...") and two programs
- * in one section. Rebuild with tests/unit/bpf/build.sh. */
+ * in one section, kernel functions (one the kernel has; one it lacks,
+ * behind a guard). Rebuild with tests/unit/bpf/build.sh. */
 #include <linux/types.h>
 #include <linux/bpf.h>
 
@@ -16,11 +17,18 @@ static long (*bpf_map_update_elem)(void *map, const void *key, const void *value
 				   __u64 flags) = (void *)BPF_FUNC_map_update_elem;
 static __u64 (*bpf_get_current_pid_tgid)(void) = (void *)BPF_FUNC_get_current_pid_tgid;
 
+#define __ksym __attribute__((section(".ksyms"), weak))
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+extern void *ior_no_such_kfunc(const void *obj) __ksym;
+
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 cfg_a = 7;
 const volatile __u64 cfg_b = 9;
 const volatile __u32 cfg_tgid = 0; /* 0: any process; else only this one's getpid */
+const volatile __u32 cfg_cast_id = 0; /* a kernel struct's BTF id: bpf_rdonly_cast exists */
+const volatile __u32 cfg_missing = 0; /* never set: the missing kfunc's call is dead code */
+__u64 casts;                          /* .bss */
 __u64 counter = 3;             /* .data */
 __u64 hits;                    /* .bss */
 static __u64 static_hits;      /* .bss, referenced through the section symbol */
@@ -71,6 +79,10 @@ int on_getpid(void *ctx)
 		return 0;
 	v = helper(pid_tgid);
 	bpf_map_update_elem(&sized, &k, &v, BPF_ANY);
+	if (cfg_cast_id && bpf_rdonly_cast(ctx, cfg_cast_id))
+		casts++;
+	if (cfg_missing && ior_no_such_kfunc(ctx))
+		casts += 100;
 	hits++;
 	counter += 2;
 	return 0;
