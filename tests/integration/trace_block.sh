@@ -17,26 +17,10 @@ setup
 BLOCKCHECK="$TESTS_DIR/lib/blockcheck.py"
 N=64
 
-command -v losetup >/dev/null || { fail block-setup "losetup missing (util-linux)"; finish; exit; }
-truncate -s 160M "$T/disk.img"
-LOOP=$(losetup -f --show "$T/disk.img") || { fail block-setup "losetup -f --show failed"; finish; exit; }
-at_exit "losetup -d $LOOP"
-DEV=$(basename "$LOOP")
-settle() { command -v udevadm >/dev/null && udevadm settle -t 5; sleep "$SETTLE"; }
-settle
+. "$ROOT/tests/lib/loopdev.sh"
+loopdev 160M block
 
-# bc NAME ARGS...: blockcheck.py ARGS, PASS or FAIL with its output
-bc() {
-	local name=$1 out
-	shift
-	if out=$(python3 "$BLOCKCHECK" "$@" 2>&1); then
-		pass "$name"
-		echo "$out" | sed 's/^/      /'
-	else
-		fail "$name" "$(echo "$out" | tail -n 1)"
-		echo "$out" | head -n -1 | sed 's/^/      /'
-	fi
-}
+bc() { pycheck "$1" "$BLOCKCHECK" "${@:2}"; } # NAME ARGS...: blockcheck.py
 
 # O_DIRECT: one request per pair, exactly diskstats' counts; then the
 # same without the kernel's BTF (the records' layouts from tracefs).
