@@ -86,8 +86,8 @@ else
 	release_workload
 	wait_workload 30 || fail dash-block-rec-workload "$WHY"
 	settle
+	cp /proc/diskstats "$T/after" # inside the trace: what completes after ior stops is not its
 	stop_ior || fail dash-block-rec-stop "$WHY"
-	cp /proc/diskstats "$T/after"
 	REC=$(sed -n 's/^Wrote \(.*\) ([0-9]* pairs, [0-9]* bytes)$/\1/p' "$IOR_ERR")
 	"$IOR" summary "$REC" >"$T/summary.txt" 2>"$T/summary.err" || fail dash-block-summary "$(head -c 300 "$T/summary.err")"
 	start rec 200 50 -ior="$REC" -tui
