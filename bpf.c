@@ -574,8 +574,7 @@ int ior_flush(void *ctx)
 	if (batch_send(ctx, b)) {
 		full = 2;
 		if (!b->held) {
-			b->held = 1;
-			__sync_fetch_and_add(&held_batches, 1);
+			batch_hold(b);
 		} else {
 			__sync_fetch_and_add(&resend_refused, 1);
 		}

@@ -74,7 +74,7 @@ INLINE struct ior_rec_async_submit *async_submit(void *ctx, const struct ior_asy
 		return NULL;
 	}
 	st.enter_ns = bpf_ktime_get_ns();
-	st.folded = ((*b)->held && c->fold) || !batch_has_room(*b);
+	st.folded = (((*b)->held || held_now > 0) && c->fold) || !batch_has_room(*b);
 	if (bpf_map_update_elem(&async_reqs, key, &st, BPF_ANY)) {
 		__sync_fetch_and_add(&async_full, 1);
 		batch_release(*b);

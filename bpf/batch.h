@@ -21,10 +21,19 @@ INLINE long batch_send(void *ctx, struct ior_batch *b)
 		r = bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, b->data, len);
 	if (r)
 		return r;
+	if (b->held)
+		__sync_fetch_and_add(&held_now, -1);
 	b->len = 0;
 	b->nrec = 0;
 	b->held = 0;
 	return 0;
+}
+
+INLINE void batch_hold(struct ior_batch *b)
+{
+	b->held = 1;
+	__sync_fetch_and_add(&held_batches, 1);
+	__sync_fetch_and_add(&held_now, 1);
 }
 
 INLINE struct ior_batch *batch_get(void)
@@ -52,9 +61,8 @@ INLINE void batch_make_room(void *ctx, struct ior_batch *b)
 		return;
 	}
 	if (b->len >= IOR_BATCH_FILL && batch_send(ctx, b)) {
-		b->held = 1;
+		batch_hold(b);
 		b->retry_ns = bpf_ktime_get_ns() + RESEND_NS;
-		__sync_fetch_and_add(&held_batches, 1);
 	}
 }
 

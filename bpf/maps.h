@@ -108,6 +108,10 @@ __u64 batch_busy_records = 0;
  * summary_full the pairs neither map had room for (lost). pending_n
  * counts "pending" entries: while 0, no program looks there. */
 __u64 held_batches = 0;
+/* CPUs whose batch is held now: while any is, async submissions fold
+ * everywhere (an op submitted in detail on one CPU may complete on a held
+ * one, whose reserve is small: a workload hopping CPUs exhausted it) */
+__s64 held_now = 0;
 __u64 resend_refused = 0;
 __u64 reserve_full = 0;
 __u64 summary_full = 0;

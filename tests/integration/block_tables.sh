@@ -22,25 +22,10 @@ if ! duckdb_setup; then
 	finish
 	exit
 fi
-command -v losetup >/dev/null || { fail block-setup "losetup missing (util-linux)"; finish; exit; }
-truncate -s 64M "$T/disk.img"
-LOOP=$(losetup -f --show "$T/disk.img") || { fail block-setup "losetup -f --show failed"; finish; exit; }
-at_exit "losetup -d $LOOP"
-DEV=$(basename "$LOOP")
-settle() { command -v udevadm >/dev/null && udevadm settle -t 5; sleep "$SETTLE"; }
-settle
+. "$ROOT/tests/lib/loopdev.sh"
+loopdev 64M block
 
-dc() { # NAME ARGS...: devtables.py ARGS, PASS or FAIL with its output
-	local name=$1 out
-	shift
-	if out=$(python3 "$CHECK" "$@" 2>&1); then
-		pass "$name"
-		echo "$out" | sed 's/^/      /'
-	else
-		fail "$name" "$(echo "$out" | tail -n 1)"
-		echo "$out" | head -n -1 | sed 's/^/      /'
-	fi
-}
+dc() { pycheck "$1" "$CHECK" "${@:2}"; } # NAME ARGS...: devtables.py
 
 COLS="SELECT host, device, major::VARCHAR AS major, minor::VARCHAR AS minor, op, requests::VARCHAR AS requests,
 	bytes::VARCHAR AS bytes, errors::VARCHAR AS errors, in_syscalls::VARCHAR AS in_syscalls,

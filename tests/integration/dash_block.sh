@@ -19,13 +19,8 @@ N=64
 TMUX_SESSION=dashblk
 . "$ROOT/tests/lib/tmux.sh"
 
-command -v losetup >/dev/null || { fail dash-block-setup "losetup missing (util-linux)"; finish; exit; }
-truncate -s 16M "$T/disk.img"
-LOOP=$(losetup -f --show "$T/disk.img") || { fail dash-block-setup "losetup -f --show failed"; finish; exit; }
-at_exit "losetup -d $LOOP"
-DEV=$(basename "$LOOP")
-settle() { command -v udevadm >/dev/null && udevadm settle -t 5; sleep "$SETTLE"; }
-settle
+. "$ROOT/tests/lib/loopdev.sh"
+loopdev 16M dash-block
 
 # start NAME COLS ROWS ARGS...: a window running ior ARGS (stderr in $T/NAME.err).
 start() {
@@ -34,18 +29,7 @@ start() {
 	tmux_window "$name" "$cols" "$rows" \
 		"cd $T; env LANG=C.UTF-8 LC_ALL= LC_CTYPE= TERM=xterm $IOR $* 2>$T/$name.err; echo EXIT=\$?;"
 }
-# bc NAME ARGS...: blockcheck.py ARGS, PASS or FAIL with its output
-bc() {
-	local name=$1 out
-	shift
-	if out=$(python3 "$BLOCKCHECK" "$@" 2>&1); then
-		pass "$name"
-		echo "$out" | sed 's/^/      /'
-	else
-		fail "$name" "$(echo "$out" | tail -n 1)"
-		echo "$out" | head -n -1 | sed 's/^/      /'
-	fi
-}
+bc() { pycheck "$1" "$BLOCKCHECK" "${@:2}"; } # NAME ARGS...: blockcheck.py
 # rows FILE: the device table's rows of $DEV (op requests bytes errors
 # in-syscalls syscall-bytes), from a summary or a capture of the tab
 rows() { grep -E "^$DEV +(read|write|discard|flush|other) +[0-9]" "$1" | awk '{ print $2, $3, $4, $5, $6, $7 }' | sort; }
@@ -102,8 +86,8 @@ else
 	release_workload
 	wait_workload 30 || fail dash-block-rec-workload "$WHY"
 	settle
+	cp /proc/diskstats "$T/after" # inside the trace: what completes after ior stops is not its
 	stop_ior || fail dash-block-rec-stop "$WHY"
-	cp /proc/diskstats "$T/after"
 	REC=$(sed -n 's/^Wrote \(.*\) ([0-9]* pairs, [0-9]* bytes)$/\1/p' "$IOR_ERR")
 	"$IOR" summary "$REC" >"$T/summary.txt" 2>"$T/summary.err" || fail dash-block-summary "$(head -c 300 "$T/summary.err")"
 	start rec 200 50 -ior="$REC" -tui

@@ -17,10 +17,9 @@
       reads than BASE
 """
 import json
-import re
 import sys
 
-ROW = re.compile(r"^(\S+)\s+(read|write|discard|flush|other)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s")
+from blockcheck import ROW, diskstats  # the summary's device rows, /proc/diskstats
 
 
 def summary_rows(path):
@@ -30,15 +29,6 @@ def summary_rows(path):
         if m:
             rows[(m.group(1), m.group(2))] = tuple(int(m.group(i)) for i in range(3, 8))
     return rows
-
-
-def diskstats(path, dev):
-    for line in open(path):
-        f = line.split()
-        if len(f) >= 20 and f[2] == dev:
-            return {"read": (int(f[3]), int(f[5])), "write": (int(f[7]), int(f[9])),
-                    "discard": (int(f[14]), int(f[16])), "flush": (int(f[18]), 0)}
-    sys.exit("no %s in %s" % (dev, path))
 
 
 def cmd_parquet(summary, devices, hist, before=None, after=None, dev=None):
