@@ -241,11 +241,15 @@ void ior_pair_async_submit(struct ior_pairer *p, const char *rec, size_t len)
 	struct ior_rec_async_submit r;
 	struct async_op *o;
 
-	if (len < IOR_REC_ASYNC_SUBMIT_BASE || !ior_syscall_by_nr(((const struct ior_rec_head *)(const void *)rec)->nr)) {
+	if (len < IOR_REC_ASYNC_SUBMIT_BASE) {
 		p->st.bad_records++;
 		return;
 	}
-	memcpy(&r, rec, IOR_REC_ASYNC_SUBMIT_BASE);
+	memcpy(&r, rec, IOR_REC_ASYNC_SUBMIT_BASE); /* a ring's records are 4-byte aligned */
+	if (!ior_syscall_by_nr(r.h.nr)) {
+		p->st.bad_records++;
+		return;
+	}
 	if ((o = op_find(p, r.key, r.h.pid))) { /* its completion was lost */
 		p->st.t.overwritten_enters++;
 		op_delete(p, o);

@@ -52,6 +52,13 @@ struct ior_event_pair {
 	 * a read's misses and the readahead it started. 0 when none or not
 	 * traced. */
 	uint64_t cache_pages;
+	/* Names comm as it is now: two pairs with the same nonzero comm_id
+	 * have the same comm, so a sink may skip comparing the bytes. 0
+	 * when not known (compare). Not recorded. */
+	uint64_t comm_id;
+	/* The same for path: nonzero when path is an fd table's name, new
+	 * whenever that name changes. */
+	uint64_t path_id;
 };
 
 enum ior_cache_kind { IOR_CACHE_NONE, IOR_CACHE_HIT, IOR_CACHE_PARTIAL, IOR_CACHE_MISS };

@@ -246,6 +246,7 @@ void ior_fdtab_fd_remove_(struct ior_fdtab *t, uint32_t e)
 	t->free_head = e;
 	if (t->last_get == e)
 		t->last_get = NIL;
+	t->last.path = NULL;
 	t->nfds--;
 }
 
@@ -356,6 +357,8 @@ static uint32_t fd_get(struct ior_fdtab *t, uint32_t pid, int fd)
 	x->proc = p;
 	if (x->path)
 		x->path[0] = 0;
+	x->id = ++t->ids;
+	t->last.path = NULL;
 	*fd_slot_find(t, fd_key(pid, fd)) = e + 1;
 	lru_push_front(t, e);
 	x->pid_prev = NIL;
@@ -384,6 +387,7 @@ const char *ior_fdtab_get(struct ior_fdtab *t, uint32_t caller, int fd, int64_t 
 	t->last_get = e;
 	touch(t, e);
 	*flags = t->fds[e].flags;
+	t->last = (struct ior_fdtab_last){ t->fds[e].path, t->fds[e].id };
 	return t->fds[e].path ? t->fds[e].path : "";
 }
 
@@ -397,6 +401,13 @@ void ior_fdtab_set(struct ior_fdtab *t, uint32_t caller, int fd, const char *pat
 	e = fd_get(t, pid, fd);
 	t->fds[e].flags = flags;
 	ior_fdtab_set_str_(&t->fds[e].path, &t->fds[e].cap, path);
+	t->fds[e].id = ++t->ids;
+	t->last.path = NULL;
+}
+
+const struct ior_fdtab_last *ior_fdtab_last(const struct ior_fdtab *t)
+{
+	return &t->last;
 }
 
 void ior_fdtab_dup(struct ior_fdtab *t, uint32_t caller, int oldfd, int newfd, int cloexec)

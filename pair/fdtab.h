@@ -49,6 +49,24 @@ void ior_fdtab_advance(struct ior_fdtab *t, uint64_t ts);
 /* Path of (pid, fd), "" when unknown; *flags = its open flags or -1. The
  * string stays valid until the next call that modifies the table. */
 const char *ior_fdtab_get(struct ior_fdtab *t, uint32_t pid, int fd, int64_t *flags);
+/* The name the last ior_fdtab_get returned and its id, forgotten when
+ * the table writes or drops any name: equal ids, equal strings, for the
+ * table's life. */
+struct ior_fdtab_last {
+	const char *path;
+	uint64_t id;
+};
+
+/* Stays where it is for the table's life. */
+const struct ior_fdtab_last *ior_fdtab_last(const struct ior_fdtab *t);
+
+/* path's id when it is the string the last ior_fdtab_get returned (the
+ * same pointer), else 0. */
+static inline uint64_t ior_fdtab_path_id(const struct ior_fdtab_last *l, const char *path)
+{
+	return path && path == l->path ? l->id : 0;
+}
+
 /* Remembers an open: path should be absolute ("" when not known). */
 void ior_fdtab_set(struct ior_fdtab *t, uint32_t pid, int fd, const char *path, int64_t flags);
 /* newfd becomes a copy of oldfd (closing what newfd was); O_CLOEXEC is

@@ -17,6 +17,7 @@ struct fd_ent {
 	uint32_t lru_prev, lru_next;
 	uint32_t pid_prev, pid_next;
 	uint32_t proc;  /* index in procs[] */
+	uint64_t id;    /* path's id (ior_fdtab_path_id): new at every write of path */
 };
 
 /* What a process's table knows beyond the traced syscalls. */
@@ -79,6 +80,8 @@ struct ior_fdtab {
 	size_t dying_head, dying_n, dying_cap;
 	uint64_t now, next_due, snapshot_until;
 	uint32_t naliases;           /* processes sharing another's fds: 0 skips the lookup */
+	uint64_t ids;                /* the last fd_ent.id given */
+	struct ior_fdtab_last last;  /* ior_fdtab_get's last answer */
 	struct ior_fdtab_stats st;
 	char scratch[IOR_FD_PATH_MAX];
 };

@@ -375,6 +375,8 @@ void ior_fdtab_rename(struct ior_fdtab *t, uint64_t enter_ns, uint64_t exit_ns,
 	for (uint32_t e = t->lru_head; e != NIL; e = t->fds[e].lru_next) {
 		if ((p = renamed(t, t->fds[e].path, from, n, to))) {
 			ior_fdtab_set_str_(&t->fds[e].path, &t->fds[e].cap, p);
+			t->fds[e].id = ++t->ids;
+			t->last.path = NULL;
 			t->st.renamed++;
 		}
 	}

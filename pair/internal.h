@@ -24,6 +24,7 @@ struct tid_st {
 	int64_t fd;
 	uint64_t flags, aux;
 	uint64_t cache_pages; /* page-cache pages the open syscall added */
+	uint64_t comm_id;     /* the pair's comm_id: new whenever comm changes */
 	char comm[IOR_COMM_LEN];
 };
 
@@ -77,6 +78,8 @@ struct ior_pairer {
 	struct tid_st *tids;
 	uint32_t mask, count;
 	uint64_t enters_stopped; /* 0: still recording */
+	uint64_t comm_ids;       /* the last comm_id given */
+	const struct ior_fdtab_last *fd_last; /* NULL without an fd table */
 	struct ior_pair_stats st;
 	/* per-pair scratch: the single consumer owns them */
 	struct ior_file_ident ident; /* of the exit being paired, when has_ident */

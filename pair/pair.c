@@ -23,6 +23,7 @@ struct ior_pairer *ior_pair_new(const struct ior_pair_cfg *cfg)
 	if (!p)
 		return NULL;
 	p->cfg = *cfg;
+	p->fd_last = cfg->fds ? ior_fdtab_last(cfg->fds) : NULL;
 	p->mask = 1023;
 	p->tids = calloc(p->mask + 1, sizeof *p->tids);
 	if (!p->tids)
@@ -158,8 +159,12 @@ static void on_enter(struct ior_pairer *p, const void *rec, size_t len)
 	s->flags = e.flags;
 	s->aux = e.aux;
 	s->cache_pages = 0;
-	memcpy(s->comm, e.comm, sizeof s->comm);
-	s->comm[sizeof s->comm - 1] = 0;
+	e.comm[sizeof e.comm - 1] = 0;
+	/* a thread's comm seldom changes: its id tells sinks it did not */
+	if (!s->comm_id || memcmp(s->comm, e.comm, sizeof s->comm)) {
+		memcpy(s->comm, e.comm, sizeof s->comm);
+		s->comm_id = ++p->comm_ids;
+	}
 }
 
 static inline int path_wanted(const struct ior_pairer *p, const struct ior_event_pair *e)
@@ -197,6 +202,7 @@ static inline void deliver(struct ior_pairer *p, const struct ior_syscall *s, st
 	if (path_wanted(p, e)) {
 		p->st.t.pairs++;
 		count_unattributed(p, e, ts);
+		e->path_id = p->fd_last ? ior_fdtab_path_id(p->fd_last, e->path) : 0;
 		p->cfg.sink(p->cfg.sink_ctx, e);
 	}
 	ior_pair_update_fds(p, s, t, e);
@@ -254,6 +260,7 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 		.comm = t->comm,
 		.path = "",
 		.path2 = "",
+		.comm_id = t->comm_id,
 	};
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && x.ret > 0)
 		e.bytes = (uint64_t)x.ret;

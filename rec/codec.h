@@ -94,6 +94,7 @@ struct tid_state {
 	int64_t ret, flags;
 	uint64_t bytes, prev_exit;
 	uint32_t comm, path, path2;
+	uint64_t comm_src, path_src; /* writer: the pair's comm_id, path_id they came from */
 };
 
 struct codec {

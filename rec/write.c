@@ -404,8 +404,16 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 	maybe_reset_strings(w);
 	struct tid_state *s = slot_for(c, p->tid);
 	uint32_t comm, path, path2;
-	int rc = intern_cached(w, p->comm, s->comm, &comm);
-	if (!rc)
+	int rc = 0;
+	if (p->comm_id && p->comm_id == s->comm_src)
+		comm = s->comm; /* the same comm: no bytes to compare */
+	else
+		rc = intern_cached(w, p->comm, s->comm, &comm);
+	if (rc)
+		return rc;
+	if (p->path_id && p->path_id == s->path_src)
+		path = s->path;
+	else
 		rc = intern_cached(w, p->path, s->path, &path);
 	if (!rc)
 		rc = intern_cached(w, p->path2, s->path2, &path2);
@@ -488,7 +496,9 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 	s->fd = p->fd;
 	s->flags = p->flags;
 	s->comm = comm;
+	s->comm_src = p->comm_id;
 	s->path = path;
+	s->path_src = p->path_id;
 	s->path2 = path2;
 	s->prev_exit = p->enter_ns + p->duration_ns;
 	return 0;

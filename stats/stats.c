@@ -27,6 +27,7 @@ struct ior_stats {
 	struct table tab[IOR_STATS_NTABLES]; /* FILES, PROCESSES, THREADS (SYSCALLS unused) */
 	struct ior_strtab paths, spare; /* the files' keys; spare: for folding */
 	uint32_t last_path;            /* id of the previous pair's path + 1 */
+	uint64_t last_src;             /* its path_id (event_pair.h), 0 unknown */
 	struct ior_stats_totals tot;
 	struct ior_stats_second ring[IOR_STATS_SECONDS];
 	uint64_t ring_sec[IOR_STATS_SECONDS]; /* the second a slot holds + 1; 0: none */
@@ -239,18 +240,30 @@ static void fold_files(struct ior_stats *s)
 	table_reindex(t);
 }
 
-static struct trow *file_row(struct ior_stats *s, const char *path)
+static struct trow *file_row(struct ior_stats *s, const char *path, uint64_t src)
 {
 	struct table *t = &s->tab[IOR_STATS_FILES];
-	size_t len = strlen(path);
-	uint32_t id = path_id(s, path, len);
 	struct trow *r;
+	size_t len;
+	uint32_t id;
+
+	if (src && src == s->last_src && s->last_path) { /* the same string: no bytes to look at */
+		if ((r = table_find(t, s->last_path - 1)))
+			return r;
+		len = strlen(path);
+		id = s->last_path - 1;
+	} else {
+		len = strlen(path);
+		id = path_id(s, path, len);
+		s->last_src = s->last_path ? src : 0;
+	}
 
 	if (id != UINT32_MAX && (r = table_find(t, id)))
 		return r;
 	if (t->n == t->max || s->paths.len > s->cfg.max_path_bytes) {
 		fold_files(s);
 		id = path_id(s, path, len);
+		s->last_src = s->last_path ? src : 0;
 	}
 	return id == UINT32_MAX ? NULL : table_add(t, id);
 }
@@ -262,7 +275,7 @@ static void add_keyed(struct ior_stats *s, const struct ior_event_pair *p, uint6
 	char comm[16];
 
 	if (p->path[0]) {
-		r = file_row(s, p->path);
+		r = file_row(s, p->path, p->path_id);
 		add_sums(r ? &r->s : &s->tab[IOR_STATS_FILES].other.s, p, n, cls);
 	}
 	pad_comm(comm, p->comm);

@@ -14,14 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NO_POS UINT64_MAX /* a record in the arena, not in a ring */
+
 struct ent {
 	uint64_t ts;
-	uint32_t off, len;
+	const char *p;
+	uint64_t pos; /* ring position of its sample, or NO_POS */
+	uint32_t len;
 };
 
 struct src {
 	struct ent *e;
 	uint32_t head, n, cap;
+	uint64_t held_pos; /* lowest pos of its records held in a ring, NO_POS none */
 };
 
 struct ior_merge {
@@ -43,6 +48,8 @@ struct ior_merge *ior_merge_new(unsigned nsrc, size_t arena_bytes)
 	m->nsrc = nsrc;
 	m->cap = arena_bytes;
 	m->src = calloc(nsrc, sizeof *m->src);
+	for (unsigned i = 0; m->src && i < nsrc; i++)
+		m->src[i].held_pos = NO_POS;
 	m->arena = aligned_alloc(8, (arena_bytes + 7) & ~(size_t)7);
 	m->spare = aligned_alloc(8, (arena_bytes + 7) & ~(size_t)7);
 	if (!m->src || !m->arena || !m->spare) {
@@ -103,8 +110,9 @@ static int reserve(struct ior_merge *m, unsigned src, size_t bytes, size_t nrec)
 	return 0;
 }
 
-/* Indexes the record at arena offset off, sorted into its source. */
-static inline void index_rec(struct ior_merge *m, struct src *s, uint64_t ts, size_t off, uint32_t len)
+/* Indexes the record at p, sorted into its source. */
+static inline void index_rec(struct ior_merge *m, struct src *s, uint64_t ts, const char *p, uint64_t pos,
+			     uint32_t len)
 {
 	uint32_t i;
 
@@ -112,37 +120,64 @@ static inline void index_rec(struct ior_merge *m, struct src *s, uint64_t ts, si
 		m->late++;
 	for (i = s->n; i > s->head && s->e[i - 1].ts > ts; i--)
 		s->e[i] = s->e[i - 1];
-	s->e[i] = (struct ent){ ts, (uint32_t)off, len };
+	s->e[i] = (struct ent){ ts, p, pos, len };
 	s->n++;
 }
 
-/* The sample is copied whole (one memcpy, not one per record) and its
- * records keep their 8-byte strides, so they stay 8-aligned in the arena;
- * then the copy is walked as ior_batch_each walks a sample. */
-int ior_merge_push_sample(struct ior_merge *m, unsigned src, const void *sample, size_t len)
+/* Indexes the records of a sample at a (8-byte strides from a, as
+ * ior_batch_each walks a sample): the bytes walked, the last record's
+ * padding included; *bad when a record does not fit. */
+static size_t index_sample(struct ior_merge *m, struct src *s, const char *a, size_t len, uint64_t pos, int *bad)
 {
 	struct ior_rec_head h;
-	size_t off = 0, base = m->used;
-	char *a;
+	size_t off = 0;
+
+	while (off + sizeof h <= len) { /* off passes len by the last padding at most */
+		memcpy(&h, a + off, sizeof h);
+		if (h.len < sizeof h || h.len > len - off) {
+			*bad = 1;
+			break;
+		}
+		index_rec(m, s, h.ts, a + off, pos, h.len);
+		off += ((size_t)h.len + 7) & ~(size_t)7;
+	}
+	return off;
+}
+
+/* The sample is copied whole (one memcpy, not one per record) and its
+ * records keep their 8-byte strides, so they stay 8-aligned in the arena. */
+int ior_merge_push_sample(struct ior_merge *m, unsigned src, const void *sample, size_t len)
+{
+	size_t base = m->used;
 	int bad = 0;
 
 	if (src >= m->nsrc)
 		return -EINVAL;
 	if (reserve(m, src, len, ior_batch_max_records(len)))
 		return -ENOSPC;
-	a = m->arena + base;
-	memcpy(a, sample, len);
-	while (off + sizeof h <= len) { /* off passes len by the last padding at most */
-		memcpy(&h, a + off, sizeof h);
-		if (h.len < sizeof h || h.len > len - off) {
-			bad = 1;
-			break;
-		}
-		index_rec(m, &m->src[src], h.ts, base + off, h.len);
-		off += ((size_t)h.len + 7) & ~(size_t)7;
-	}
-	m->used = base + off; /* reserve left room for the last record's padding */
+	memcpy(m->arena + base, sample, len);
+	/* reserve left room for the last record's padding */
+	m->used = base + index_sample(m, &m->src[src], m->arena + base, len, NO_POS, &bad);
 	return bad ? -EBADMSG : 0;
+}
+
+int ior_merge_push_ref(struct ior_merge *m, unsigned src, const void *sample, size_t len, uint64_t pos)
+{
+	int bad = 0;
+
+	if (src >= m->nsrc || pos == NO_POS)
+		return -EINVAL;
+	struct src *s = &m->src[src];
+	if (src_reserve(s, ior_batch_max_records(len)))
+		return -ENOSPC;
+	s->held_pos = pos < s->held_pos ? pos : s->held_pos;
+	index_sample(m, s, sample, len, pos, &bad);
+	return bad ? -EBADMSG : 0;
+}
+
+uint64_t ior_merge_held_pos(const struct ior_merge *m, unsigned src)
+{
+	return src < m->nsrc ? m->src[src].held_pos : NO_POS;
 }
 
 int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t len)
@@ -160,7 +195,7 @@ int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t le
 		return -ENOSPC;
 	memcpy(&h, rec, sizeof h);
 	copy_rec(m->arena + m->used, rec, len);
-	index_rec(m, s, h.ts, m->used, (uint32_t)len);
+	index_rec(m, s, h.ts, m->arena + m->used, NO_POS, (uint32_t)len);
 	m->used += need;
 	return 0;
 }
@@ -183,6 +218,11 @@ static int oldest(const struct ior_merge *m, uint64_t w)
 	return best;
 }
 
+/* Records still held move to the front of the spare arena, those read
+ * in a ring too, so that the ring's space can go back to the kernel (a
+ * small ring cannot hold what waits for the watermark); one that finds
+ * no room stays in its ring, and the lowest ring position still held is
+ * noted for the caller's ior_ring_release. */
 static void compact(struct ior_merge *m)
 {
 	size_t used = 0;
@@ -194,12 +234,27 @@ static void compact(struct ior_merge *m)
 			memmove(s->e, s->e + s->head, (size_t)n * sizeof *s->e);
 		s->head = 0;
 		s->n = n;
-		for (uint32_t j = 0; j < n; j++) {
-			copy_rec(m->spare + used, m->arena + s->e[j].off, s->e[j].len);
-			s->e[j].off = (uint32_t)used;
-			used += (s->e[j].len + 7) & ~(size_t)7;
-		}
+		s->held_pos = NO_POS;
 	}
+	/* the arena's own first: they fit, as they did in it */
+	for (int ring = 0; ring < 2; ring++)
+		for (unsigned i = 0; i < m->nsrc; i++) {
+			struct src *s = &m->src[i];
+			for (uint32_t j = 0; j < s->n; j++) {
+				struct ent *e = &s->e[j];
+				size_t need = (e->len + 7) & ~(size_t)7;
+				if ((e->pos != NO_POS) != ring)
+					continue;
+				if (ring && need > m->cap - used) {
+					s->held_pos = e->pos < s->held_pos ? e->pos : s->held_pos;
+					continue;
+				}
+				copy_rec(m->spare + used, e->p, e->len);
+				e->p = m->spare + used;
+				e->pos = NO_POS;
+				used += need;
+			}
+		}
 	char *t = m->arena;
 	m->arena = m->spare;
 	m->spare = t;
@@ -239,7 +294,7 @@ void ior_merge_flush(struct ior_merge *m, uint64_t watermark, ior_merge_cb cb, v
 		uint64_t lim = run_limit(m, (unsigned)i, watermark);
 		do {
 			const struct ent *e = &s->e[s->head++];
-			cb(ctx, m->arena + e->off, e->len);
+			cb(ctx, e->p, e->len);
 		} while (s->head < s->n && s->e[s->head].ts <= lim);
 	}
 	if (!m->flushed || watermark > m->passed)

@@ -3,7 +3,9 @@
  * back until every ring has been drained past them: the caller drains all
  * rings, then flushes with a watermark (the time the drain began minus a
  * small slack), and gets every record up to it in timestamp order. Records
- * are copied into a fixed arena at push; nothing is allocated per record.
+ * are read where they are (ior_merge_push_ref: in the mmap'd ring, given
+ * back once delivered) or copied into a fixed arena (the rest); nothing
+ * is allocated per record.
  * Not thread-safe: one owner. */
 #ifndef IOR_TRACE_MERGE_H
 #define IOR_TRACE_MERGE_H
@@ -31,8 +33,21 @@ int ior_merge_push(struct ior_merge *m, unsigned src, const void *rec, size_t le
  * a bad source. */
 int ior_merge_push_sample(struct ior_merge *m, unsigned src, const void *sample, size_t len);
 
+/* Indexes the records of one perf sample in place: the caller keeps its
+ * bytes as they are until the next ior_merge_flush returns, and then
+ * until ior_merge_held_pos(src) has passed pos (its position in the
+ * source's ring): the flush copies the records it keeps into the arena
+ * while there is room. 0, -ENOSPC (no room in the index:
+ * flush, then push again), -EBADMSG or -EINVAL as ior_merge_push_sample. */
+int ior_merge_push_ref(struct ior_merge *m, unsigned src, const void *sample, size_t len, uint64_t pos);
+
+/* The lowest ring position of source src's records held where they were
+ * pushed by ior_merge_push_ref, UINT64_MAX when none. */
+uint64_t ior_merge_held_pos(const struct ior_merge *m, unsigned src);
+
 /* Delivers every held record with ts <= watermark in timestamp order. The
- * record pointer is 8-byte aligned and valid during the call only. */
+ * record pointer is 4-byte aligned (a ring's records are: copy fields out
+ * with memcpy) and valid during the call only. */
 void ior_merge_flush(struct ior_merge *m, uint64_t watermark, ior_merge_cb cb, void *ctx);
 
 /* Records held back now. */

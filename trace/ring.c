@@ -52,20 +52,17 @@ static const void *at(struct ior_ring *r, uint64_t pos, size_t len)
 	return r->scratch;
 }
 
-size_t ior_ring_drain(struct ior_ring *r, ior_ring_cb cb, void *ctx)
+/* Reads samples from pos up to head; cb says when to stop. Returns the
+ * position reached. */
+static uint64_t read_from(struct ior_ring *r, uint64_t tail, uint64_t head, ior_ring_ref_cb cb,
+			  void *ctx, size_t *n)
 {
-	struct perf_event_mmap_page *m = r->meta;
-	uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = m->data_tail;
-	size_t n = 0;
-
 	while (tail < head) {
 		struct perf_event_header h;
 		memcpy(&h, at(r, tail, sizeof h), sizeof h);
 		if (h.size < sizeof h || h.size > head - tail) {
 			r->bad++; /* cannot resynchronise inside a ring: skip what is there */
-			tail = head;
-			break;
+			return head;
 		}
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(struct raw_sample)) {
 			const char *rec = at(r, tail, h.size);
@@ -74,10 +71,10 @@ size_t ior_ring_drain(struct ior_ring *r, ior_ring_cb cb, void *ctx)
 			if (len > h.size - sizeof(struct raw_sample)) {
 				r->bad++;
 			} else {
-				if (cb(ctx, rec + sizeof(struct raw_sample), len))
-					break;
+				if (cb(ctx, rec + sizeof(struct raw_sample), len, tail, rec != r->scratch))
+					return tail;
 				r->samples++;
-				n++;
+				(*n)++;
 			}
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(struct lost_rec)) {
 			struct lost_rec l;
@@ -86,8 +83,52 @@ size_t ior_ring_drain(struct ior_ring *r, ior_ring_cb cb, void *ctx)
 		}
 		tail += h.size;
 	}
-	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+	return tail;
+}
+
+struct copy_ctx {
+	ior_ring_cb cb;
+	void *ctx;
+};
+
+static int copy_cb(void *ctx, const void *raw, size_t len, uint64_t pos, int in_place)
+{
+	struct copy_ctx *c = ctx;
+	(void)pos, (void)in_place;
+	return c->cb(c->ctx, raw, len);
+}
+
+size_t ior_ring_drain(struct ior_ring *r, ior_ring_cb cb, void *ctx)
+{
+	struct perf_event_mmap_page *m = r->meta;
+	uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+	struct copy_ctx c = { cb, ctx };
+	size_t n = 0;
+
+	r->read = read_from(r, m->data_tail, head, copy_cb, &c, &n);
+	__atomic_store_n(&m->data_tail, r->read, __ATOMIC_RELEASE);
 	return n;
+}
+
+size_t ior_ring_read(struct ior_ring *r, ior_ring_ref_cb cb, void *ctx)
+{
+	struct perf_event_mmap_page *m = r->meta;
+	uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+	size_t n = 0;
+
+	if (r->read < m->data_tail) /* positions only grow: first read */
+		r->read = m->data_tail;
+	r->read = read_from(r, r->read, head, cb, ctx, &n);
+	return n;
+}
+
+void ior_ring_release(struct ior_ring *r, uint64_t pos)
+{
+	struct perf_event_mmap_page *m = r->meta;
+	uint64_t tail = pos < r->read ? pos : r->read;
+
+	if (tail > m->data_tail)
+		__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
 }
 
 int ior_ring_open(struct ior_ring *r, int cpu, uint64_t size, uint32_t wakeup_bytes,

@@ -17,6 +17,7 @@ struct ior_ring {
 	uint64_t lost;       /* samples dropped (PERF_RECORD_LOST): batches */
 	uint64_t samples;    /* raw samples read */
 	uint64_t bad;        /* malformed records (reader gave up the rest) */
+	uint64_t read;       /* ior_ring_read's position: read up to here, >= data_tail */
 	char scratch[65536]; /* a record wrapping the end (perf sizes are u16) */
 };
 
@@ -32,7 +33,23 @@ void ior_ring_init(struct ior_ring *r, void *meta, void *data, uint64_t size);
  * (tail stored with release). Returns the number of samples delivered. */
 size_t ior_ring_drain(struct ior_ring *r, ior_ring_cb cb, void *ctx);
 
-/* Bytes published and not yet read. */
+/* Raw sample bytes at ring position pos; in_place: raw points into the
+ * ring itself and stays valid until ior_ring_release passes pos, else
+ * (a sample wrapping the end) into scratch, valid during the call only.
+ * Return nonzero to stop before this sample (it comes again next read). */
+typedef int (*ior_ring_ref_cb)(void *ctx, const void *raw, size_t len, uint64_t pos, int in_place);
+
+/* ior_ring_drain without giving the space back: the records stay where
+ * the kernel wrote them, so they are read in place, not copied; the
+ * caller gives the space back with ior_ring_release once it is done with
+ * them. Returns the number of samples delivered. */
+size_t ior_ring_read(struct ior_ring *r, ior_ring_ref_cb cb, void *ctx);
+
+/* Gives the kernel back the space before pos (at most what was read):
+ * the caller holds no sample at or after pos. UINT64_MAX: all read. */
+void ior_ring_release(struct ior_ring *r, uint64_t pos);
+
+/* Bytes published and not yet given back. */
 uint64_t ior_ring_pending(const struct ior_ring *r);
 
 /* perf_event_open of a BPF output event on cpu with a data area of size

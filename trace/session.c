@@ -16,7 +16,9 @@
 #define PROC_ENTRIES 16384
 #define CANON_ENTRIES 16384     /* opened paths whose canonical name is cached */
 #define SUMMARY_NS 1000000000ull /* the summary map is read this often */
-#define REFLUSH_ROUNDS 4        /* drains per step while full rings give back batches */
+#define REFLUSH_ROUNDS 4
+/* A ring more than 1/RING_COPY_ABOVE full is copied out, not read in place */
+#define RING_COPY_ABOVE 4        /* drains per step while full rings give back batches */
 
 /* ---- bring-up ------------------------------------------------------------ */
 
@@ -195,30 +197,53 @@ int ior_session_push(struct ior_session *s, unsigned src, const void *raw, size_
 struct push_ctx {
 	struct ior_session *s;
 	unsigned src;
+	int copy;
 };
 
-static int push(void *ctx, const void *raw, size_t len)
+/* A sample in the ring is indexed where it is; one wrapping the ring's
+ * end (in the reader's scratch) is copied, and so is a ring's that was
+ * filling up: the kernel gets its space back at once, not after pairing. */
+static int push(void *ctx, const void *raw, size_t len, uint64_t pos, int in_place)
 {
 	struct push_ctx *c = ctx;
-	return ior_session_push(c->s, c->src, raw, len);
+	if (!in_place || c->copy)
+		return ior_session_push(c->s, c->src, raw, len);
+	int r = ior_merge_push_ref(c->s->merge, c->src, raw, len, pos);
+	if (r == -ENOSPC)
+		return c->s->merge_full = 1;
+	if (r == -EBADMSG)
+		c->s->malformed_samples++;
+	return 0;
+}
+
+/* The merge's flush, then the ring space of what it delivered goes back
+ * to the kernel. */
+static void flush(struct ior_session *s, uint64_t watermark)
+{
+	ior_merge_flush(s->merge, watermark, deliver, s);
+	for (unsigned i = 0; i < s->nrings; i++)
+		ior_ring_release(&s->rings[i], ior_merge_held_pos(s->merge, i));
 }
 
 void ior_session_deliver_all(struct ior_session *s)
 {
-	ior_merge_flush(s->merge, UINT64_MAX, deliver, s);
+	flush(s, UINT64_MAX);
 }
 
 static void drain_rings(struct ior_session *s, uint64_t watermark)
 {
 	for (unsigned i = 0; i < s->nrings; i++) {
-		struct push_ctx ctx = { s, i };
+		struct ior_ring *r = &s->rings[i];
+		struct push_ctx ctx = { s, i, ior_ring_pending(r) > r->size / RING_COPY_ABOVE };
 		for (;;) {
 			s->merge_full = 0;
-			ior_ring_drain(&s->rings[i], push, &ctx);
+			ior_ring_read(r, push, &ctx);
+			if (ctx.copy)
+				ior_ring_release(r, ior_merge_held_pos(s->merge, i));
 			if (!s->merge_full)
 				break;
 			size_t held = ior_merge_pending(s->merge);
-			ior_merge_flush(s->merge, watermark, deliver, s);
+			flush(s, watermark);
 			if (ior_merge_pending(s->merge) * 4 > held * 3) {
 				/* mostly records newer than the watermark: give up
 				 * their ordering rather than stall the rings */
@@ -240,7 +265,7 @@ static void drain(struct ior_session *s, uint64_t watermark)
 	drain_rings(s, watermark);
 	for (int n = 0; n < REFLUSH_ROUNDS && ior_session_reflush_full(s); n++)
 		drain_rings(s, watermark);
-	ior_merge_flush(s->merge, watermark, deliver, s);
+	flush(s, watermark);
 }
 
 static int tick_sinks(struct ior_session *s, uint64_t now)

@@ -4,9 +4,10 @@
  *
  * Builds the records bpf.c sends for the bench's read loop (pread64 of
  * 4 KiB on one fd, T threads, thread i on CPU i % 2) in 7.6 KiB batches
- * as the kernel cuts them, then runs them through what cmd/trace.c does
- * per drain: every CPU's samples into the merge, a flush up to a
- * watermark, pairing, and the sink: CSV rows to stdout (-plain) or a
+ * as the kernel cuts them, writes them as perf samples into per-CPU rings
+ * in memory (8 MiB each, as ior's on 2 CPUs), and runs them through what
+ * trace/session.c does per drain: every ring's samples into the merge
+ * (in place), a flush up to a watermark, pairing, and the sink: CSV rows to stdout (-plain) or a
  * recording (-flamegraph, to FILE, default /dev/shm/iorhot.ior.zst), the
  * statistics engine (-summary, stats/stats.h), or nothing (none: the merge
  * and pairing alone).
@@ -22,6 +23,9 @@
 #include "pair/pair.h"
 #include "rec/rec.h"
 #include "syscalls/syscalls.h"
+#include "trace/ring.h"
+
+#include <linux/perf_event.h>
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -35,6 +39,7 @@
 #define SAMPLES_PER_DRAIN 64
 #endif
 #define PID 4242
+#define RING_BYTES (8u << 20)
 
 struct sample {
 	uint32_t off, len;
@@ -188,43 +193,128 @@ static double cpu_ns(void)
 	return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
-/* One pass over the streams as the consumer loop drains them. */
-static double run(struct stream *st, unsigned ncpu, struct ior_merge *m, struct ior_pairer *pr,
-		  struct hot *h, const char *path)
+struct ring {
+	struct perf_event_mmap_page meta;
+	char *data;
+	struct ior_ring r;
+};
+
+static void ring_put(struct ring *g, uint64_t pos, const void *p, size_t n)
 {
-	size_t next[2] = { 0, 0 };
+	size_t off = (size_t)(pos & (RING_BYTES - 1)), first = RING_BYTES - off;
+
+	if (n <= first) {
+		memcpy(g->data + off, p, n);
+	} else {
+		memcpy(g->data + off, p, first);
+		memcpy(g->data, (const char *)p + first, n - first);
+	}
+}
+
+/* The kernel's side: one raw sample, padded as perf pads it; 0 when the
+ * ring has no room. */
+static int ring_write(struct ring *g, const void *payload, uint32_t n)
+{
+	uint32_t raw = ((n + 4 + 7) & ~7u) - 4, zero = 0;
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, (uint16_t)(sizeof h + 4 + raw) };
+	uint64_t pos = g->meta.data_head;
+
+	if (pos + h.size - __atomic_load_n(&g->meta.data_tail, __ATOMIC_ACQUIRE) > RING_BYTES)
+		return 0;
+	ring_put(g, pos, &h, sizeof h);
+	ring_put(g, pos + sizeof h, &raw, 4);
+	ring_put(g, pos + sizeof h + 4, payload, n);
+	for (uint32_t i = n; i < raw; i++)
+		ring_put(g, pos + sizeof h + 4 + i, &zero, 1);
+	__atomic_store_n(&g->meta.data_head, pos + h.size, __ATOMIC_RELEASE);
+	return 1;
+}
+
+struct consumer {
+	struct ior_merge *m;
+	struct ior_pairer *pr;
+	struct ring *rings;
+	unsigned ncpu, src;
+	struct hot *h;
+};
+
+static int push(void *ctx, const void *raw, size_t len, uint64_t pos, int in_place)
+{
+	struct consumer *c = ctx;
+	int r = in_place ? ior_merge_push_ref(c->m, c->src, raw, len, pos)
+			 : ior_merge_push_sample(c->m, c->src, raw, len);
+	if (r)
+		die("merge push failed");
+	return 0;
+}
+
+/* One drain as trace/session.c does it: counted by bench_hot.sh. */
+__attribute__((noinline)) static void run_drain(struct consumer *c, uint64_t mark)
+{
+	for (c->src = 0; c->src < c->ncpu; c->src++)
+		ior_ring_read(&c->rings[c->src].r, push, c);
+	ior_merge_flush(c->m, mark, deliver, c->pr);
+	for (unsigned i = 0; i < c->ncpu; i++)
+		ior_ring_release(&c->rings[i].r, ior_merge_held_pos(c->m, i));
+	if (c->h->rec && ior_rec_tick(c->h->rec, mark) < 0)
+		die("recording tick failed");
+}
+
+__attribute__((noinline)) static void run_open(struct hot *h, const char *path)
+{
 	char err[256];
 
 	if (h->flame && ior_rec_writer_open(&h->rec, path, NULL, err, sizeof err) < 0)
 		die(err);
-	h->pairs = 0;
-	double t0 = cpu_ns();
-	for (int more = 1; more;) {
-		uint64_t mark = UINT64_MAX;
-		more = 0;
-		for (unsigned c = 0; c < ncpu; c++) {
-			for (size_t k = 0; k < SAMPLES_PER_DRAIN && next[c] < st[c].n; k++, next[c]++) {
-				const struct sample *s = &st[c].s[next[c]];
-				if (ior_merge_push_sample(m, c, st[c].data + s->off, s->len))
-					die("merge push failed");
-				if (k + 1 == SAMPLES_PER_DRAIN && s->last_ts < mark)
-					mark = s->last_ts;
-			}
-			more |= next[c] < st[c].n;
-		}
-		ior_merge_flush(m, more ? mark : UINT64_MAX, deliver, pr);
-		if (h->rec && ior_rec_tick(h->rec, mark) < 0)
-			die("recording tick failed");
-	}
+}
+
+__attribute__((noinline)) static void run_close(struct hot *h)
+{
+	char err[256];
+
 	if (h->out) {
 		rows_out(h->out);
 		fflush(h->out);
 	}
 	if (h->rec && ior_rec_writer_close(h->rec, NULL, err, sizeof err) < 0)
 		die(err);
-	double t = cpu_ns() - t0;
 	h->rec = NULL;
-	return t;
+}
+
+/* One pass over the streams: the kernel's writes into the rings (not
+ * counted), then the consumer's drain, until all is delivered. */
+static double pass(struct stream *st, struct consumer *c, const char *path)
+{
+	size_t next[2] = { 0, 0 };
+	struct hot *h = c->h;
+
+	h->pairs = 0;
+	double t0 = cpu_ns();
+	run_open(h, path);
+	double t = cpu_ns() - t0;
+	for (int more = 1; more;) {
+		uint64_t mark = UINT64_MAX;
+		more = 0;
+		for (unsigned k = 0; k < c->ncpu; k++) {
+			size_t i = 0;
+			for (; i < SAMPLES_PER_DRAIN && next[k] < st[k].n; i++, next[k]++) {
+				const struct sample *s = &st[k].s[next[k]];
+				if (!ring_write(&c->rings[k], st[k].data + s->off, s->len))
+					break;
+				if (i + 1 == SAMPLES_PER_DRAIN && s->last_ts < mark)
+					mark = s->last_ts;
+			}
+			if (i < SAMPLES_PER_DRAIN && next[k] < st[k].n && next[k] && st[k].s[next[k] - 1].last_ts < mark)
+				mark = st[k].s[next[k] - 1].last_ts; /* ring full: no further than it got */
+			more |= next[k] < st[k].n;
+		}
+		t0 = cpu_ns();
+		run_drain(c, more ? mark : UINT64_MAX);
+		t += cpu_ns() - t0;
+	}
+	t0 = cpu_ns();
+	run_close(h);
+	return t + cpu_ns() - t0;
 }
 
 int main(int argc, char **argv)
@@ -271,10 +361,17 @@ int main(int argc, char **argv)
 	if (!m || !pr)
 		die("out of memory");
 	ior_fdtab_set(fds, PID, 3, "/dev/shm/iorbench-4242-0.data", O_RDONLY | O_CLOEXEC);
-	run(st, ncpu, m, pr, &h, path);
+	static struct ring rings[2];
+	for (unsigned k = 0; k < ncpu; k++) {
+		if (!(rings[k].data = aligned_alloc(4096, RING_BYTES)))
+			die("out of memory");
+		ior_ring_init(&rings[k].r, &rings[k].meta, rings[k].data, RING_BYTES);
+	}
+	struct consumer c = { m, pr, rings, ncpu, 0, &h };
+	pass(st, &c, path);
 	double best = 0;
 	for (unsigned r = 0; r < reps; r++) {
-		double t = run(st, ncpu, m, pr, &h, path);
+		double t = pass(st, &c, path);
 		if (h.pairs != pairs)
 			die("pairs delivered differ from pairs built");
 		if (!r || t < best)

@@ -25,7 +25,7 @@ static uint16_t sys(const char *name)
 
 /* enter, dur, gap, ret, bytes, flags, pid, tid, fd, sys, comm, path, path2 */
 #define P(e, d, g, r, b, f, pid, tid, fd, s, c, p, p2) \
-	{ e, d, g, r, b, f, pid, tid, fd, 0, c, p, p2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ e, d, g, r, b, f, pid, tid, fd, 0, c, p, p2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 static struct ior_event_pair pairs[] = {
 	P(1000, 1000, 0, 3, 0, 0x80000, 10, 10, 3, 0, "cat", "/etc/hosts", ""),

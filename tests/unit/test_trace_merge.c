@@ -3,7 +3,7 @@
  * the records <= the watermark by repeatedly taking the oldest source head
  * (the last of equal heads, or the first head at ts 0). The model is the
  * per-record algorithm the merge used before it delivered runs and indexed
- * whole samples; random streams with ties, zeros, inversions, malformed
+ * whole samples, in place or copied; random streams with ties, zeros, inversions, malformed
  * records and random watermarks must come out in the same order. */
 #include "bpf/event.h"
 #include "trace/merge.h"
@@ -78,6 +78,26 @@ static void collect(void *ctx, const void *rec, size_t len)
 	o->id[o->n++] = h.tid;
 }
 
+/* Samples pushed in place (ior_merge_push_ref): where they lie and their
+ * ring positions. The space before ior_merge_held_pos goes back to the
+ * "kernel", which writes over it: a record read from there after a flush
+ * would come out wrong. */
+struct refs {
+	char *buf[64];
+	size_t len[64];
+	uint64_t pos[64];
+	unsigned src[64], n;
+};
+
+static void give_back(struct refs *r, const struct ior_merge *m)
+{
+	for (unsigned k = 0; k < r->n; k++)
+		if (r->buf[k] && r->pos[k] < ior_merge_held_pos(m, r->src[k])) {
+			memset(r->buf[k], 0xee, r->len[k]);
+			r->buf[k] = NULL;
+		}
+}
+
 /* A sample of k records for src: ts near *clock (ties, steps back, zeros). */
 static size_t make_sample(char *buf, unsigned k, uint64_t *clock, uint32_t *next_id,
 			  struct model *m, unsigned src, int corrupt_at)
@@ -110,33 +130,50 @@ TEST(order_matches_model)
 	for (int round = 0; round < 200; round++) {
 		struct model *md = calloc(1, sizeof *md);
 		struct out *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
-		struct ior_merge *m = ior_merge_new(NSRC, 1 << 20);
+		struct ior_merge *m = ior_merge_new(NSRC, round % 2 ? 1 << 20 : 48 << 10);
+		char *ring = malloc(60 * (size_t)IOR_BATCH_BYTES); /* samples read in place stay here */
+		struct refs *refs = calloc(1, sizeof *refs);
 		uint64_t clock = 100;
 		uint32_t id = 1;
-		char buf[IOR_BATCH_BYTES];
 
-		CHECK(md && a && b && m);
-		if (!md || !a || !b || !m)
+		CHECK(md && a && b && m && ring && refs);
+		if (!md || !a || !b || !m || !ring || !refs)
 			return;
 		for (int step = 0; step < 60 && id + 64 < MAXREC; step++) {
 			unsigned src = rnd(NSRC), k = 1 + rnd(24);
 			int corrupt = rnd(30) ? -1 : (int)rnd(k);
+			char *buf = ring + (size_t)step * IOR_BATCH_BYTES + 4 * (unsigned)rnd(2); /* 4-aligned too */
 			size_t len = make_sample(buf, k, &clock, &id, md, src, corrupt);
-			int r = ior_merge_push_sample(m, src, buf, len);
+			int in_place = rnd(2), r;
+			if (in_place) {
+				r = ior_merge_push_ref(m, src, buf, len, 1000 + (uint64_t)step);
+				refs->buf[refs->n] = buf;
+				refs->len[refs->n] = len;
+				refs->pos[refs->n] = 1000 + (uint64_t)step;
+				refs->src[refs->n++] = src;
+			} else {
+				r = ior_merge_push_sample(m, src, buf, len);
+				memset(buf, 0, len); /* copied: the caller may reuse it */
+			}
 			CHECK_EQ_INT(r, corrupt < 0 ? 0 : -EBADMSG);
 			if (rnd(3) == 0) {
 				uint64_t w = rnd(4) ? clock - rnd(20) : UINT64_MAX;
 				ior_merge_flush(m, w, collect, a);
 				model_flush(md, w, b);
+				give_back(refs, m);
 			}
 		}
 		ior_merge_flush(m, UINT64_MAX, collect, a);
 		model_flush(md, UINT64_MAX, b);
 		CHECK_EQ_INT(a->n, b->n);
 		CHECK(a->n == b->n && !memcmp(a->id, b->id, a->n * sizeof a->id[0]));
+		for (unsigned i = 0; i < NSRC; i++)
+			CHECK_EQ_INT(ior_merge_held_pos(m, i), UINT64_MAX);
 		free(md);
 		free(a);
 		free(b);
+		free(ring);
+		free(refs);
 		ior_merge_free(m);
 		if (t_cur_failed)
 			return;
@@ -173,9 +210,41 @@ TEST(records_delivered_aligned)
 	ior_merge_free(m);
 }
 
+/* A flush copies the records it keeps out of the ring while the arena
+ * has room; the rest stay in the ring, which held_pos tells. */
+TEST(held_in_ring_when_arena_full)
+{
+	struct ior_merge *m = ior_merge_new(1, 64);
+	char a[48], b[48];
+	struct out *o = calloc(1, sizeof *o);
+
+	CHECK(m && o);
+	if (!m || !o)
+		return;
+	for (int r = 0; r < 2; r++) {
+		struct ior_rec_head h = { 10 + 10 * (uint64_t)r, 1, 1 + (uint32_t)r, IOR_REC_EXIT, 0, 24 };
+		memcpy(a + 24 * r, &h, sizeof h);
+		h.ts += 20, h.tid += 2;
+		memcpy(b + 24 * r, &h, sizeof h);
+	}
+	CHECK_EQ_INT(ior_merge_push_ref(m, 0, a, 48, 100), 0);
+	CHECK_EQ_INT(ior_merge_push_ref(m, 0, b, 48, 200), 0);
+	ior_merge_flush(m, 15, collect, o);
+	CHECK_EQ_INT(o->n, 1);
+	CHECK_EQ_INT(ior_merge_held_pos(m, 0), 200); /* ts 20 and 30 copied, 40 left in b */
+	memset(a, 0, sizeof a);                      /* a went back to the kernel */
+	ior_merge_flush(m, UINT64_MAX, collect, o);
+	CHECK_EQ_INT(o->n, 4);
+	CHECK(o->id[1] == 2 && o->id[2] == 3 && o->id[3] == 4);
+	CHECK_EQ_INT(ior_merge_held_pos(m, 0), UINT64_MAX);
+	free(o);
+	ior_merge_free(m);
+}
+
 int main(void)
 {
 	RUN(order_matches_model);
 	RUN(records_delivered_aligned);
+	RUN(held_in_ring_when_arena_full);
 	return t_done();
 }

@@ -147,6 +147,62 @@ TEST(corrupt_header_skips_rest)
 	CHECK_EQ_INT(ring.bad, 2);
 }
 
+struct refs {
+	const char *raw[8];
+	uint64_t pos[8];
+	int in_place[8], n;
+};
+
+static int ref_cb(void *ctx, const void *raw, size_t len, uint64_t pos, int in_place)
+{
+	struct refs *r = ctx;
+	(void)len;
+	r->raw[r->n] = raw;
+	r->pos[r->n] = pos;
+	r->in_place[r->n++] = in_place;
+	return 0;
+}
+
+/* ior_ring_read hands samples where they lie and gives nothing back; a
+ * wrapping one comes from scratch; release gives back up to what was
+ * read, never past it. */
+TEST(read_in_place_then_release)
+{
+	struct refs r = { .n = 0 };
+	char big[41];
+
+	reset();
+	meta.data_head = meta.data_tail = 5 * SIZE - 80;
+	kernel_sample("first", 6);  /* 24 bytes at 5 * SIZE - 80 */
+	memset(big, 'w', 40);
+	big[40] = 0;
+	kernel_sample(big, 41);     /* 56 bytes, ends at the wrap exactly */
+	kernel_sample(big, 41);     /* 56 bytes from the start of the area */
+	CHECK_EQ_INT(ior_ring_read(&ring, ref_cb, &r), 3);
+	CHECK_EQ_INT(meta.data_tail, 5 * SIZE - 80);
+	CHECK(r.in_place[0] && r.raw[0] == data + SIZE - 80 + 12);
+	CHECK_EQ_STR(r.raw[0], "first");
+	CHECK(r.in_place[1] && r.in_place[2] && r.raw[2] == data + 12);
+	CHECK_EQ_INT(r.pos[1], 5 * SIZE - 56);
+	kernel_sample("next", 5); /* 24 bytes after them */
+	r.n = 0;
+	CHECK_EQ_INT(ior_ring_read(&ring, ref_cb, &r), 1);
+	CHECK_EQ_INT(r.pos[0], 5 * SIZE + 56);
+	ior_ring_release(&ring, 5 * SIZE - 56);
+	CHECK_EQ_INT(meta.data_tail, 5 * SIZE - 56);
+	ior_ring_release(&ring, 5 * SIZE - 80); /* never backwards */
+	CHECK_EQ_INT(meta.data_tail, 5 * SIZE - 56);
+	ior_ring_release(&ring, UINT64_MAX);
+	CHECK_EQ_INT(meta.data_tail, meta.data_head);
+	/* a sample across the end comes copied */
+	meta.data_head = meta.data_tail = 6 * SIZE - 24;
+	kernel_sample(big, 41);
+	r.n = 0;
+	CHECK_EQ_INT(ior_ring_read(&ring, ref_cb, &r), 1);
+	CHECK(!r.in_place[0] && r.raw[0] == ring.scratch + 12);
+	CHECK_EQ_STR(r.raw[0], big);
+}
+
 int main(void)
 {
 	RUN(reads_samples_with_padding);
@@ -154,5 +210,6 @@ int main(void)
 	RUN(lost_records_counted);
 	RUN(stop_keeps_record_for_next_drain);
 	RUN(corrupt_header_skips_rest);
+	RUN(read_in_place_then_release);
 	return t_done();
 }
