@@ -683,6 +683,7 @@ int ior_rec_read_ids(struct ior_rec_reader *r, struct ior_event_pair *p, struct 
 		}
 		struct cur c = { r->in.frame + r->pos, r->in.frame + r->in.frame_len };
 		uint8_t op = *c.p++;
+		p->comm_id = p->path_id = 0; /* a recording names no live thread's comm or fd */
 		if (op & OP_PAIR)
 			return row_read(r, &c, decode_pair(r, &c, op, p, ids));
 		int rc = 0;
