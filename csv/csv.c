@@ -61,10 +61,44 @@ static void quote_from(struct ior_text_buf *b, size_t start)
 	b->len = start + n + quotes + 2;
 }
 
+/* A comm or path the pairing stage named by id (comm_id, path_id: equal
+ * ids, equal strings) as it was last escaped: consecutive rows mostly
+ * repeat both, so their bytes are escaped once and copied after. */
+struct escaped {
+	uint64_t id; /* 0: holds nothing */
+	int esc, quoting, special;
+	size_t len;
+	char s[256];
+};
+
+/* s escaped into b, from the cache when it holds id in the same mode. */
+static void put_escaped_id(struct ior_text_buf *b, struct escaped *c, uint64_t id, const char *s, size_t max,
+			   enum ior_escape esc)
+{
+	if (id && c->id == id && c->esc == (int)esc && c->quoting == b->quoting) {
+		ior_text_put(b, c->s, c->len);
+		b->special |= c->special;
+		return;
+	}
+	size_t start = b->len;
+	int special = b->special;
+
+	b->special = 0;
+	ior_escape_put(b, s, max, 1, esc);
+	c->id = 0;
+	if (id && b->len - start <= sizeof c->s && b->len < b->cap) { /* whole: not cut at the row's end */
+		*c = (struct escaped){ id, (int)esc, b->quoting, b->special, b->len - start, { 0 } };
+		memcpy(c->s, b->p + start, c->len);
+	}
+	b->special |= special;
+}
+
 /* The file column before quoting: path%(fd,FLAGS), old=>new, or path. */
 static void put_file(struct ior_text_buf *f, const struct ior_event_pair *p, enum ior_escape esc)
 {
-	ior_escape_put(f, p->path, PATH_FIELD_MAX, 1, esc);
+	static struct escaped path;
+
+	put_escaped_id(f, &path, p->path_id, p->path, PATH_FIELD_MAX, esc);
 	if (p->path2 && p->path2[0]) {
 		ior_text_put(f, "=>", 2);
 		ior_escape_put(f, p->path2, PATH_FIELD_MAX, 1, esc);
@@ -111,11 +145,12 @@ static const char *sys_name(uint16_t sys, size_t *len)
 }
 
 /* An escaped string field at o, quoted when it needs it; returns its end. */
-static char *put_field(char *o, char *row, const char *s, size_t max, enum ior_escape esc)
+static char *put_field(char *o, char *row, struct escaped *c, uint64_t id, const char *s, size_t max,
+		       enum ior_escape esc)
 {
 	struct ior_text_buf b = { o, 0, IOR_CSV_ROW_MAX - (size_t)(o - row), 0, 0 };
 
-	ior_escape_put(&b, s, max, 1, esc);
+	put_escaped_id(&b, c, id, s, max, esc);
 	if (b.special)
 		quote_from(&b, 0);
 	return o + b.len;
@@ -134,7 +169,8 @@ size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_e
 	*o++ = ',';
 	o = ior_text_u64_at(o, p->duration_ns);
 	*o++ = ',';
-	o = put_field(o, row, p->comm, IOR_CSV_COMM_MAX, esc);
+	static struct escaped comm;
+	o = put_field(o, row, &comm, p->comm_id, p->comm, IOR_CSV_COMM_MAX, esc);
 	*o++ = ',';
 	o = ior_text_u64_at(o, p->pid);
 	*o++ = '.';

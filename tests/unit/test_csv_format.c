@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static char out[8192];
 
@@ -241,6 +242,46 @@ TEST(longest_quoted_fields_fit_the_row)
 	free(big);
 }
 
+/* Rows whose comm and path carry ids (the pairing stage's comm_id and
+ * path_id) reuse the escaped bytes of the last row with the same id: in
+ * any order of ids, modes and quoting (flags known or not), every row
+ * equals the one formatted without ids. */
+static const char *id_comms[] = { "cat", "a,b", "q\"x", "t\x01z", "\xc3\xa9t\xe9" };
+static const char *id_paths[] = { "/etc/hosts", "/tmp/a,b", "/tmp/\"q\"", "/tmp/\n\r", "/x/\xff\xfe",
+				  "/tmp/caf\xc3\xa9" };
+static const enum ior_escape id_modes[] = { IOR_ESCAPE_AUTO, IOR_ESCAPE_ALWAYS, IOR_ESCAPE_NEVER };
+
+static struct ior_event_pair id_pair(unsigned k)
+{
+	unsigned c = k % 5, pth = k / 5 % 6, fl = k / 30;
+	return pair("read", id_comms[c], id_paths[pth], 3, fl ? O_RDONLY : IOR_FLAGS_UNKNOWN);
+}
+
+TEST(ids_reuse_escaped_fields_exactly)
+{
+	enum { NK = 5 * 6 * 2 };
+	static char want[NK][3][512];
+	unsigned x = 12345;
+
+	for (unsigned k = 0; k < NK; k++)
+		for (unsigned m = 0; m < 3; m++) {
+			struct ior_event_pair p = id_pair(k);
+			const char *r = row(&p, id_modes[m]);
+			CHECK(strlen(r) < sizeof want[k][m]);
+			memcpy(want[k][m], r, strlen(r) + 1 < sizeof want[k][m] ? strlen(r) + 1 : 0);
+		}
+	for (int i = 0; i < 5000; i++) {
+		x = x * 1103515245u + 12345u;
+		unsigned k = (x >> 8) % NK, m = (x >> 20) % 3;
+		struct ior_event_pair p = id_pair(k);
+		p.comm_id = k % 5 + 1;
+		p.path_id = k / 5 % 6 + 1;
+		CHECK_EQ_STR(row(&p, id_modes[m]), want[k][m]);
+		if (t_cur_failed)
+			break;
+	}
+}
+
 int main(void)
 {
 	RUN(escape_helper);
@@ -255,5 +296,7 @@ int main(void)
 	RUN(o_path_flags);
 	RUN(any_flags_value_renders);
 	RUN(long_paths_do_not_overflow);
+	RUN(ids_reuse_escaped_fields_exactly);
 	return t_done();
 }
+
