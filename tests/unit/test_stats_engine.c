@@ -271,6 +271,28 @@ TEST(comm_bounds)
 }
 
 /* The sums of a table's rows and (other) equal the totals. */
+/* Pairs that name their comm by id (comm_id) keep each row's comm exact
+ * while threads with different comms interleave, one id per comm. */
+TEST(comm_ids)
+{
+	static const char *comms[] = { "postgres", "cat", "a-much-longer-c" };
+	struct ior_stats *s = new_stats(NULL);
+	struct ior_stats_row rows[4], other;
+	unsigned x = 7;
+
+	for (int i = 0; i < 300; i++) {
+		x = x * 1103515245u + 12345u;
+		unsigned k = (x >> 10) % 3;
+		struct ior_event_pair p = pair("read", 10 + k, 10 + k, comms[k], "/f", S + (uint64_t)i * MS, 10, 1);
+		p.comm_id = k + 1;
+		add(s, p);
+	}
+	CHECK_EQ_INT(ior_stats_select(s, IOR_STATS_THREADS, IOR_STATS_BY_TID, true, rows, 4, &other), 3);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_STR(rows[i].comm, comms[rows[i].tid - 10]);
+	ior_stats_free(s);
+}
+
 static void check_sums(struct ior_stats *s, enum ior_stats_table table, uint64_t pairs, uint64_t time)
 {
 	static struct ior_stats_row rows[8192];
@@ -537,6 +559,7 @@ int main(void)
 	RUN(summary_rows);
 	RUN(files_processes_threads);
 	RUN(comm_bounds);
+	RUN(comm_ids);
 	RUN(top_k_and_other);
 	RUN(path_bytes_bound);
 	RUN(sort_by_any_column);
