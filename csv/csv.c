@@ -62,8 +62,11 @@ static void quote_from(struct ior_text_buf *b, size_t start)
 }
 
 /* A comm or path the pairing stage named by id (comm_id, path_id: equal
- * ids, equal strings) as it was last escaped: consecutive rows mostly
- * repeat both, so their bytes are escaped once and copied after. */
+ * ids, equal strings) as it was last escaped: rows mostly repeat the
+ * few their threads use, so their bytes are escaped once and copied
+ * after. Eight slots by id, for threads that take turns. */
+#define ESCAPED_SLOTS 8
+
 struct escaped {
 	uint64_t id; /* 0: holds nothing */
 	int esc, quoting, special;
@@ -72,9 +75,11 @@ struct escaped {
 };
 
 /* s escaped into b, from the cache when it holds id in the same mode. */
-static void put_escaped_id(struct ior_text_buf *b, struct escaped *c, uint64_t id, const char *s, size_t max,
-			   enum ior_escape esc)
+static void put_escaped_id(struct ior_text_buf *b, struct escaped cache[ESCAPED_SLOTS], uint64_t id, const char *s,
+			   size_t max, enum ior_escape esc)
 {
+	struct escaped *c = &cache[id % ESCAPED_SLOTS];
+
 	if (id && c->id == id && c->esc == (int)esc && c->quoting == b->quoting) {
 		ior_text_put(b, c->s, c->len);
 		b->special |= c->special;
@@ -96,9 +101,9 @@ static void put_escaped_id(struct ior_text_buf *b, struct escaped *c, uint64_t i
 /* The file column before quoting: path%(fd,FLAGS), old=>new, or path. */
 static void put_file(struct ior_text_buf *f, const struct ior_event_pair *p, enum ior_escape esc)
 {
-	static struct escaped path;
+	static struct escaped path[ESCAPED_SLOTS];
 
-	put_escaped_id(f, &path, p->path_id, p->path, PATH_FIELD_MAX, esc);
+	put_escaped_id(f, path, p->path_id, p->path, PATH_FIELD_MAX, esc);
 	if (p->path2 && p->path2[0]) {
 		ior_text_put(f, "=>", 2);
 		ior_escape_put(f, p->path2, PATH_FIELD_MAX, 1, esc);
@@ -145,7 +150,7 @@ static const char *sys_name(uint16_t sys, size_t *len)
 }
 
 /* An escaped string field at o, quoted when it needs it; returns its end. */
-static char *put_field(char *o, char *row, struct escaped *c, uint64_t id, const char *s, size_t max,
+static char *put_field(char *o, char *row, struct escaped c[ESCAPED_SLOTS], uint64_t id, const char *s, size_t max,
 		       enum ior_escape esc)
 {
 	struct ior_text_buf b = { o, 0, IOR_CSV_ROW_MAX - (size_t)(o - row), 0, 0 };
@@ -169,8 +174,8 @@ size_t ior_csv_format_pair(char *row, const struct ior_event_pair *p, enum ior_e
 	*o++ = ',';
 	o = ior_text_u64_at(o, p->duration_ns);
 	*o++ = ',';
-	static struct escaped comm;
-	o = put_field(o, row, &comm, p->comm_id, p->comm, IOR_CSV_COMM_MAX, esc);
+	static struct escaped comm[ESCAPED_SLOTS];
+	o = put_field(o, row, comm, p->comm_id, p->comm, IOR_CSV_COMM_MAX, esc);
 	*o++ = ',';
 	o = ior_text_u64_at(o, p->pid);
 	*o++ = '.';

@@ -274,8 +274,9 @@ TEST(ids_reuse_escaped_fields_exactly)
 		x = x * 1103515245u + 12345u;
 		unsigned k = (x >> 8) % NK, m = (x >> 20) % 3;
 		struct ior_event_pair p = id_pair(k);
-		p.comm_id = k % 5 + 1;
-		p.path_id = k / 5 % 6 + 1;
+		static const uint64_t comm_ids[] = { 1, 9, 17, 2, 10 }, path_ids[] = { 1, 9, 3, 11, 19, 4 };
+		p.comm_id = comm_ids[k % 5]; /* ids that share the cache's slots, and ids that do not */
+		p.path_id = path_ids[k / 5 % 6];
 		CHECK_EQ_STR(row(&p, id_modes[m]), want[k][m]);
 		if (t_cur_failed)
 			break;
