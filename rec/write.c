@@ -415,7 +415,9 @@ static int encode_pair(struct ior_rec_writer *w, const struct ior_event_pair *p)
 		path = s->path;
 	else
 		rc = intern_cached(w, p->path, s->path, &path);
-	if (!rc)
+	if (!rc && (!p->path2 || !p->path2[0]) && !ior_strtab_len(&w->str, s->path2))
+		path2 = s->path2; /* no second path, again: most pairs */
+	else if (!rc)
 		rc = intern_cached(w, p->path2, s->path2, &path2);
 	if (rc)
 		return rc;
