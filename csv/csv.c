@@ -92,7 +92,11 @@ static void put_escaped_id(struct ior_text_buf *b, struct escaped cache[ESCAPED_
 	ior_escape_put(b, s, max, 1, esc);
 	c->id = 0;
 	if (id && b->len - start <= sizeof c->s && b->len < b->cap) { /* whole: not cut at the row's end */
-		*c = (struct escaped){ id, (int)esc, b->quoting, b->special, b->len - start, { 0 } };
+		c->id = id;
+		c->esc = (int)esc;
+		c->quoting = b->quoting;
+		c->special = b->special;
+		c->len = b->len - start;
 		memcpy(c->s, b->p + start, c->len);
 	}
 	b->special |= special;

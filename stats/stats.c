@@ -16,6 +16,12 @@
 
 #define NS 1000000000ull
 
+/* A comm NUL-padded to 16 bytes, and the comm_id it was padded for. */
+struct padded_comm {
+	uint64_t id; /* 0 none */
+	char pad[16];
+};
+
 struct ior_stats {
 	struct ior_stats_cfg cfg;
 	/* by ior_sys() index, nsys of them: grown when a recording defines
@@ -28,10 +34,7 @@ struct ior_stats {
 	struct ior_strtab paths, spare; /* the files' keys; spare: for folding */
 	uint32_t last_path;            /* id of the previous pair's path + 1 */
 	uint64_t last_src;             /* its path_id (event_pair.h), 0 unknown */
-	struct {                       /* comms padded, by comm_id: threads take turns */
-		uint64_t id;           /* 0 none */
-		char pad[16];
-	} comms[8];
+	struct padded_comm comms[8];   /* by comm_id: threads take turns */
 	struct ior_stats_totals tot;
 	struct ior_stats_second ring[IOR_STATS_SECONDS];
 	uint64_t ring_sec[IOR_STATS_SECONDS]; /* the second a slot holds + 1; 0: none */
@@ -276,16 +279,16 @@ static void add_keyed(struct ior_stats *s, const struct ior_event_pair *p, uint6
 {
 	struct table *pt = &s->tab[IOR_STATS_PROCESSES], *tt = &s->tab[IOR_STATS_THREADS];
 	struct trow *r;
-	const uint64_t slots = sizeof s->comms / sizeof s->comms[0];
-	char *comm = s->comms[p->comm_id % slots].pad;
+	struct padded_comm *slot = &s->comms[p->comm_id % (sizeof s->comms / sizeof s->comms[0])];
+	const char *comm = slot->pad;
 
 	if (p->path[0]) {
 		r = file_row(s, p->path, p->path_id);
 		add_sums(r ? &r->s : &s->tab[IOR_STATS_FILES].other.s, p, n, cls);
 	}
-	if (!p->comm_id || p->comm_id != s->comms[p->comm_id % slots].id) { /* else the same bytes */
-		pad_comm(comm, p->comm);
-		s->comms[p->comm_id % slots].id = p->comm_id;
+	if (!p->comm_id || p->comm_id != slot->id) { /* else the same bytes */
+		pad_comm(slot->pad, p->comm);
+		slot->id = p->comm_id;
 	}
 	if ((r = key_row(pt, p->pid))) {
 		r->pid = p->pid;

@@ -46,19 +46,24 @@ def device_table(path, dev):
     return rows
 
 
-def cmd_diskstats(before, after, dev, err):
+def against_diskstats(before, after, dev, got, source):
+    """Exits naming the ops whose (requests, sectors) in got, a dict by op
+    read from SOURCE, differ from diskstats' change between two reads."""
     a, b = diskstats(before, dev), diskstats(after, dev)
-    ior = device_table(err, dev)
     bad = []
     for op in ("read", "write", "discard", "flush"):
         want = (b[op][0] - a[op][0], b[op][1] - a[op][1])
-        got = ior.get(op, (0, 0))
-        print("%s %-7s diskstats: %d requests %d sectors; ior: %d requests %d sectors" %
-              (dev, op, want[0], want[1], got[0], got[1]))
-        if want != got:
+        g = got.get(op, (0, 0))
+        print("%s %-7s diskstats: %d requests %d sectors; %s: %d requests %d sectors" %
+              (dev, op, want[0], want[1], source, g[0], g[1]))
+        if want != g:
             bad.append(op)
     if bad:
-        sys.exit("differ: " + ", ".join(bad))
+        sys.exit("differ from diskstats: " + ", ".join(bad))
+
+
+def cmd_diskstats(before, after, dev, err):
+    against_diskstats(before, after, dev, device_table(err, dev), "ior")
 
 
 def rows(path):

@@ -19,7 +19,7 @@
 import json
 import sys
 
-from blockcheck import ROW, diskstats  # the summary's device rows, /proc/diskstats
+from blockcheck import ROW, against_diskstats  # the summary's device rows, /proc/diskstats
 
 
 def summary_rows(path):
@@ -60,18 +60,8 @@ def cmd_parquet(summary, devices, hist, before=None, after=None, dev=None):
             sys.exit("%s %s: min/p50/max out of order: %r" % (k[0], k[1], r))
     print("each row's device-time histogram holds its issued requests")
     if dev:
-        a, b = diskstats(before, dev), diskstats(after, dev)
-        bad = []
-        for op in ("read", "write", "discard", "flush"):
-            d = (b[op][0] - a[op][0], b[op][1] - a[op][1])
-            r = [x for x in rows if x["device"] == dev and x["op"] == op]
-            g = (int(r[0]["requests"]), int(r[0]["bytes"]) // 512) if r else (0, 0)
-            print("%s %-7s diskstats: %d requests %d sectors; parquet: %d requests %d sectors" %
-                  (dev, op, d[0], d[1], g[0], g[1]))
-            if d != g:
-                bad.append(op)
-        if bad:
-            sys.exit("differ from diskstats: " + ", ".join(bad))
+        got = {r["op"]: (int(r["requests"]), int(r["bytes"]) // 512) for r in rows if r["device"] == dev}
+        against_diskstats(before, after, dev, got, "parquet")
 
 
 def cmd_same(a, b):

@@ -87,6 +87,21 @@ static char *report(bool json)
 	return buf;
 }
 
+/* The JSON report of b against n, then the text one, in one buffer. */
+static char *report_json_and_text(struct ior_stats *b, struct ior_stats *n)
+{
+	struct ior_stats_diff_cfg cfg = { .base_name = "a", .new_name = "b", .normalize = "total", .factor = 1, .json = true };
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
+	cfg.json = false;
+	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
+	fclose(f);
+	return buf;
+}
+
 TEST(text_escapes)
 {
 	char *t = report(false);
@@ -154,14 +169,7 @@ TEST(devices_by_name_scaled)
 	CHECK_EQ_INT(c[2].new_requests, 2);
 	free(c);
 
-	struct ior_stats_diff_cfg cfg = { .base_name = "a", .new_name = "b", .normalize = "total", .factor = 1, .json = true };
-	char *buf = NULL;
-	size_t len;
-	FILE *f = open_memstream(&buf, &len);
-	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
-	cfg.json = false;
-	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
-	fclose(f);
+	char *buf = report_json_and_text(b, n);
 	CHECK(buf && strstr(buf, ",\"devices\":[{\"device\":\"loop3\",\"op\":\"read\",\"requests\":[4,10],"
 				 "\"bytes\":[16384,40960],\"device_ns\":[4000,30000],\"device_p50_ns\":[1000,3000],"
 				 "\"device_p99_ns\":[1000,3000]}"));
@@ -179,14 +187,7 @@ TEST(devices_by_name_scaled)
 TEST(no_devices_no_table)
 {
 	struct ior_stats *b = base_run(), *n = new_run();
-	struct ior_stats_diff_cfg cfg = { .base_name = "a", .new_name = "b", .normalize = "total", .factor = 1 };
-	char *buf = NULL;
-	size_t len;
-	FILE *f = open_memstream(&buf, &len);
-	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
-	cfg.json = true;
-	CHECK_EQ_INT(ior_stats_diff_report(b, n, f, &cfg), 0);
-	fclose(f);
+	char *buf = report_json_and_text(b, n);
 	CHECK(buf && !strstr(buf, "\ndevices") && strstr(buf, ",\"devices\":[]}"));
 	free(buf);
 	ior_stats_free(b);
