@@ -107,8 +107,11 @@ void ior_dash_add(struct ior_dash *d, const struct ior_event_pair *p)
 	e = &d->ring[d->head];
 	e->enter_ns = p->enter_ns, e->duration_ns = p->duration_ns, e->gap_ns = p->gap_ns, e->bytes = p->bytes;
 	e->ret = p->ret, e->pid = p->pid, e->tid = p->tid, e->fd = p->fd, e->sys = p->sys;
-	copy(e->comm, sizeof e->comm, p->comm);
-	copy(e->path, sizeof e->path, p->path);
+	if (!p->comm_id || p->comm_id != e->comm_id)
+		copy(e->comm, sizeof e->comm, p->comm);
+	if (!p->path_id || p->path_id != e->path_id)
+		copy(e->path, sizeof e->path, p->path);
+	e->comm_id = p->comm_id, e->path_id = p->path_id;
 	d->head = (d->head + 1) % d->cap;
 	if (d->count < d->cap)
 		d->count++;

@@ -52,6 +52,9 @@ struct stream_entry {
 	uint16_t sys;
 	char comm[16];
 	char path[STREAM_PATH];
+	/* the pairs' comm_id and path_id of the strings above (0: not known):
+	 * a slot that gets the same string again is not rewritten */
+	uint64_t comm_id, path_id;
 };
 
 /* A Stream filter: the entries whose cell in column col reads text. */

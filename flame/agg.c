@@ -22,6 +22,13 @@ struct slot {
 	uint64_t key[];
 };
 
+#define SEEN 8 /* live string ids remembered per key word */
+
+struct live_string {
+	uint64_t live; /* the pair's id (comm_id, path_id) */
+	uint32_t id;   /* the string's id in strs */
+};
+
 struct ior_flame_agg {
 	struct ior_flame_spec spec;
 	/* Key word j is field keyf[j]'s, in table order, so text fields are
@@ -44,6 +51,11 @@ struct ior_flame_agg {
 	bool full;                      /* a bound refused a key: no new one is kept */
 	bool per_source;                /* a field keys on the source's host */
 	uint32_t host;                  /* its string id (VALUE_ID: not kept) */
+	/* Key word j's live strings: the pair's id for one (live_id) and its
+	 * string id here, in SEEN slots by id (threads taking turns each
+	 * have a comm id), so a comm or an fd's name is not hashed again on
+	 * every pair. */
+	struct live_string seen[IOR_FLAME_MAX_FIELDS][SEEN];
 	uint64_t other_pairs;
 	struct ior_flame_sums other;
 };
@@ -330,6 +342,27 @@ static int string_id(struct ior_flame_agg *a, const char *s, uint64_t *id, bool 
 	return rc < 0 ? rc : 0;
 }
 
+/* Key word j of a live pair whose string has the id live: the string id
+ * kept for that id, as string_id() would give it; only a kept string is
+ * remembered (one not kept may be kept later). */
+static int live_string_id(struct ior_flame_agg *a, unsigned j, uint64_t live, const char *s, uint64_t *id,
+			  bool *absent)
+{
+	struct live_string *slot = &a->seen[j][live % SEEN];
+	if (live && slot->live == live) {
+		*id = slot->id;
+		return 0;
+	}
+	bool missing = false;
+	int rc = string_id(a, s, id, &missing);
+	*absent |= missing;
+	if (!rc && !missing) {
+		slot->live = live;
+		slot->id = (uint32_t)*id;
+	}
+	return rc;
+}
+
 /* The key of a pair, strings by content; *absent: a string is not kept. */
 static int key_of_pair(struct ior_flame_agg *a, const struct ior_event_pair *p, uint64_t *k, bool *absent)
 {
@@ -340,7 +373,8 @@ static int key_of_pair(struct ior_flame_agg *a, const struct ior_event_pair *p, 
 			*absent |= (k[j] = a->host) == VALUE_ID;
 		else if (!f->text)
 			k[j] = f->number(p);
-		else if (!*absent && string_id(a, (s = f->text(p)) ? s : "", &k[j], absent))
+		else if (!*absent && live_string_id(a, j, f->live_id ? f->live_id(p) : 0,
+						    (s = f->text(p)) ? s : "", &k[j], absent))
 			return -ENOMEM;
 	}
 	return 0;

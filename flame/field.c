@@ -38,6 +38,11 @@ static uint32_t comm_id(const struct ior_rec_ids *ids)
 	return ids->comm;
 }
 
+static uint64_t comm_live_id(const struct ior_event_pair *p)
+{
+	return p->comm_id;
+}
+
 static int comm_frames(struct ior_flame_frames *out, const char *s, uint64_t v)
 {
 	(void)v;
@@ -52,6 +57,11 @@ static const char *path_text(const struct ior_event_pair *p)
 static uint32_t path_id(const struct ior_rec_ids *ids)
 {
 	return ids->path;
+}
+
+static uint64_t path_live_id(const struct ior_event_pair *p)
+{
+	return p->path_id;
 }
 
 static int path_frames(struct ior_flame_frames *out, const char *path, uint64_t v)
@@ -231,8 +241,8 @@ static int cache_frames(struct ior_flame_frames *out, const char *s, uint64_t ki
 }
 
 const struct ior_flame_field ior_flame_fields[] = {
-	{ "comm", .text = comm_text, .text_id = comm_id, .frames = comm_frames },
-	{ "path", .text = path_text, .text_id = path_id, .frames = path_frames },
+	{ "comm", .text = comm_text, .text_id = comm_id, .live_id = comm_live_id, .frames = comm_frames },
+	{ "path", .text = path_text, .text_id = path_id, .live_id = path_live_id, .frames = path_frames },
 	{ "tracepoint", .number = sys_number, .frames = tracepoint_frames },
 	{ "pid", .number = pid_number, .frames = pid_frames },
 	{ "tid", .number = tid_number, .frames = tid_frames },

@@ -31,6 +31,9 @@ struct ior_flame_field {
 	 * on number(). */
 	const char *(*text)(const struct ior_event_pair *p);
 	uint32_t (*text_id)(const struct ior_rec_ids *ids);
+	/* A live pair's id for text's string (comm_id, path_id: equal ids,
+	 * equal strings), 0 when not known; NULL for fields without one. */
+	uint64_t (*live_id)(const struct ior_event_pair *p);
 	uint64_t (*number)(const struct ior_event_pair *p);
 	/* The frames of a key word, bottom up: text is a text field's string
 	 * (never NULL; NULL for the others), number the others' key word. */

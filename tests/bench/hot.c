@@ -1,6 +1,6 @@
 /* iorhot: ior's user-space hot path without the kernel, for profiling.
  *
- *   iorhot plain|flame|stats|none [-pairs N] [-threads T] [-reps R] [-out FILE]
+ *   iorhot plain|flame|stats|dash|none [-pairs N] [-threads T] [-reps R] [-out FILE]
  *
  * Builds the records bpf.c sends for the bench's read loop (pread64 of
  * 4 KiB on one fd, T threads, thread i on CPU i % 2) in 7.6 KiB batches
@@ -9,13 +9,16 @@
  * trace/session.c does per drain: every ring's samples into the merge
  * (in place), a flush up to a watermark, pairing, and the sink: CSV rows to stdout (-plain) or a
  * recording (-flamegraph, to FILE, default /dev/shm/iorhot.ior.zst), the
- * statistics engine (-summary, stats/stats.h), or nothing (none: the merge
- * and pairing alone).
+ * statistics engine (-summary, stats/stats.h), the statistics and the
+ * dashboard's own sink (dash: its Stream ring, Flame aggregate, picked
+ * process and Latency, as -tui feeds them; nothing drawn), or nothing
+ * (none: the merge and pairing alone).
  * Prints the consumer's CPU time per pair (best of R passes after a
  * warm-up pass) on
  * stderr. Pure user space: run it under perf record for a profile with
  * many samples. */
 #include "stats/stats.h"
+#include "dash/dash.h"
 #include "csv/csv.h"
 #include "bpf/event.h"
 #include "pair/fdtab.h"
@@ -58,6 +61,7 @@ struct hot {
 	FILE *out;
 	struct ior_rec_writer *rec;
 	struct ior_stats *stats;
+	struct ior_dash *dash;
 	uint64_t pairs;
 };
 
@@ -179,6 +183,8 @@ static void sink(void *ctx, const struct ior_event_pair *p)
 		die("recording write failed");
 	if (h->stats && ior_stats_add(h->stats, p) < 0)
 		die("statistics: out of memory");
+	if (h->dash)
+		ior_dash_add(h->dash, p);
 }
 
 static void deliver(void *ctx, const void *rec, size_t len)
@@ -327,8 +333,8 @@ int main(int argc, char **argv)
 	struct stream st[2];
 
 	if (argc < 2 || (strcmp(argv[1], "plain") && strcmp(argv[1], "flame") && strcmp(argv[1], "stats") &&
-			 strcmp(argv[1], "none")))
-		die("usage: iorhot plain|flame|stats|none [-pairs N] [-threads T] [-reps R] [-out FILE]");
+			 strcmp(argv[1], "dash") && strcmp(argv[1], "none")))
+		die("usage: iorhot plain|flame|stats|dash|none [-pairs N] [-threads T] [-reps R] [-out FILE]");
 	h.flame = !strcmp(argv[1], "flame");
 	for (int i = 2; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "-pairs"))
@@ -350,7 +356,10 @@ int main(int argc, char **argv)
 		h.out = stdout;
 		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 	}
-	if (!strcmp(argv[1], "stats") && ior_stats_new(&h.stats, NULL))
+	int dash = !strcmp(argv[1], "dash");
+	if ((dash || !strcmp(argv[1], "stats")) && ior_stats_new(&h.stats, NULL))
+		die("out of memory");
+	if (dash && ior_dash_new(&h.dash, &(struct ior_dash_cfg){ .stats = h.stats, .title = "iorhot" }))
 		die("out of memory");
 	/* one merge, fd table and pairer for every pass, as in ior: their
 	 * memory is warm after the first pass, which is not counted */

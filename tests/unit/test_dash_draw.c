@@ -348,6 +348,45 @@ TEST(stream_ring_and_pause)
 	teardown(&f);
 }
 
+/* The Stream's slots keep a comm and path by the pairs' ids: a slot that
+ * gets the same nonzero id again keeps its text, any other id or none
+ * (0) writes it; what shows is always the pair's own text. */
+static void add_ids(struct fixture *f, int n, const char *comm, uint64_t comm_id, const char *path, uint64_t path_id)
+{
+	for (int i = 0; i < n; i++) {
+		struct ior_event_pair p = pair("read", 42, 42, comm, path, (uint64_t)(100 + f->nadded) * MS, MS, 1);
+		p.comm_id = comm_id, p.path_id = path_id;
+		add(f, p);
+	}
+}
+
+TEST(stream_slots_by_ids)
+{
+	struct fixture f;
+	const char *t;
+
+	setup(&f, 24, 100, 1); /* a ring of 4 */
+	key(&f, '7');
+	add_ids(&f, 4, "one", 1, "/p/one", 11);
+	add_ids(&f, 3, "one", 1, "/p/one", 11);
+	add_ids(&f, 1, "two", 2, "/p/two", 12);
+	t = draw(&f);
+	CHECK(strstr(t, "/p/two") != NULL && strstr(t, "/p/one") != NULL);
+	add_ids(&f, 4, "three", 0, "/p/three", 0);
+	t = draw(&f);
+	CHECK(strstr(t, "/p/one") == NULL && strstr(t, "/p/two") == NULL && strstr(t, "/p/three") != NULL);
+	add_ids(&f, 4, "four", 0, "/p/four", 0); /* no id over no id */
+	t = draw(&f);
+	CHECK(strstr(t, "/p/three") == NULL && strstr(t, "three") == NULL && strstr(t, "/p/four") != NULL);
+	add_ids(&f, 4, "one", 1, "/p/one", 11); /* an id over no id */
+	t = draw(&f);
+	CHECK(strstr(t, "/p/four") == NULL && strstr(t, "four") == NULL && strstr(t, "/p/one") != NULL);
+	add_ids(&f, 2, "five", 5, "/p/five", 15); /* another id over an id */
+	t = draw(&f);
+	CHECK(strstr(t, "/p/five") != NULL && strstr(t, "/p/one") != NULL);
+	teardown(&f);
+}
+
 TEST(tabs_help_quit)
 {
 	struct fixture f;
@@ -1068,6 +1107,7 @@ int main(void)
 	RUN(in_flight_async_ops);
 	RUN(latency_of_selected_syscall);
 	RUN(stream_ring_and_pause);
+	RUN(stream_slots_by_ids);
 	RUN(tabs_help_quit);
 	RUN(every_tab_any_size);
 	RUN(format_bytes);

@@ -484,6 +484,42 @@ TEST(string_limit_other_bucket)
 	ior_flame_agg_free(a);
 }
 
+/* A live pair's comm_id and path_id stand for its strings: equal ids
+ * key as equal strings without being hashed again, 0 is no id, and the
+ * aggregate is the one the strings alone give. */
+TEST(live_ids_key_as_strings)
+{
+	static const struct {
+		const char *comm, *path;
+		uint64_t comm_id, path_id;
+	} in[] = {
+		{ "cat", "/a", 1, 10 }, { "cat", "/a", 1, 10 }, { "dog", "/b", 2, 11 }, { "cat", "/b", 1, 11 },
+		{ "eel", "/c", 0, 0 },	{ "fox", "/d", 0, 0 },	{ "cat", "/a", 1, 10 }, { "gnu", "/a", 9, 18 },
+		{ "cat", "/a", 1, 10 }, /* 9 and 18 share 1's and 10's slots */
+	};
+	const char *want = "cat;/;a 4\ncat;/;b 1\ndog;/;b 1\neel;/;c 1\nfox;/;d 1\ngnu;/;a 1\n";
+	for (int with_ids = 0; with_ids < 2; with_ids++) {
+		struct ior_flame_spec spec;
+		char err[256];
+		struct ior_flame_agg *a;
+		CHECK_EQ_INT(ior_flame_spec_parse(&spec, "comm,path", "count", err, sizeof err), 0);
+		CHECK_EQ_INT(ior_flame_agg_new(&a, &spec), 0);
+		for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+			struct ior_event_pair p = pairs[0];
+			p.comm = in[i].comm, p.path = in[i].path;
+			p.comm_id = with_ids ? in[i].comm_id : 0, p.path_id = with_ids ? in[i].path_id : 0;
+			CHECK_EQ_INT(ior_flame_agg_add(a, &p), 0);
+		}
+		struct ior_flame_tree *t = NULL;
+		CHECK_EQ_INT(ior_flame_tree_build(a, &t), 0);
+		char *text = t ? folded(t) : NULL;
+		CHECK_EQ_STR(text, want);
+		free(text);
+		ior_flame_tree_free(t);
+		ior_flame_agg_free(a);
+	}
+}
+
 /* Summary rows weigh what they stand for, through the slow path and the
  * recording's fast path alike: pairs for count, sums for the others; a
  * gap correction (pairs 0) adds to durationToPrev only and makes no frame
@@ -568,6 +604,7 @@ int main(void)
 	RUN(distinct_paths_across_resets);
 	RUN(key_limit_other_bucket);
 	RUN(string_limit_other_bucket);
+	RUN(live_ids_key_as_strings);
 	RUN(summary_rows_weigh_their_pairs);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
