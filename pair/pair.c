@@ -208,6 +208,8 @@ static inline void deliver(struct ior_pairer *p, const struct ior_syscall *s, st
 	ior_pair_update_fds(p, s, t, e);
 }
 
+static const struct ior_event_pair blank_pair = { .flags = IOR_FLAGS_UNKNOWN, .fd = -1, .path = "", .path2 = "" };
+
 static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 {
 	struct exit_base x = { 0 };
@@ -247,21 +249,18 @@ static void on_exit_rec(struct ior_pairer *p, const char *rec, size_t len)
 	const char *raw0 = ior_pair_exit_path(p, &x, rec, len, 0), *raw1 = ior_pair_exit_path(p, &x, rec, len, 1);
 	ior_pair_read_ident(p, &x, rec, len);
 	p->has_net = x.ident == IOR_EXIT_NET && !ior_net_read(rec, len, &p->net);
-	e = (struct ior_event_pair){
-		.enter_ns = t->enter_ts,
-		.duration_ns = x.h.ts > t->enter_ts ? x.h.ts - t->enter_ts : 0,
-		.gap_ns = t->has_prev && t->enter_ts > t->last_exit ? t->enter_ts - t->last_exit : 0,
-		.ret = x.ret,
-		.flags = IOR_FLAGS_UNKNOWN,
-		.pid = t->pid,
-		.tid = t->tid,
-		.fd = -1,
-		.sys = (uint16_t)ior_syscall_index(s),
-		.comm = t->comm,
-		.path = "",
-		.path2 = "",
-		.comm_id = t->comm_id,
-	};
+	/* from a template, not a compound literal: that zeroes the 176 bytes
+	 * with rep stos, 8% of ior's CPU on this AMD host (perf annotate) */
+	memcpy(&e, &blank_pair, sizeof e);
+	e.enter_ns = t->enter_ts;
+	e.duration_ns = x.h.ts > t->enter_ts ? x.h.ts - t->enter_ts : 0;
+	e.gap_ns = t->has_prev && t->enter_ts > t->last_exit ? t->enter_ts - t->last_exit : 0;
+	e.ret = x.ret;
+	e.pid = t->pid;
+	e.tid = t->tid;
+	e.sys = (uint16_t)ior_syscall_index(s);
+	e.comm = t->comm;
+	e.comm_id = t->comm_id;
 	if ((s->cls == IOR_SC_READ || s->cls == IOR_SC_WRITE || s->cls == IOR_SC_TRANSFER) && x.ret > 0)
 		e.bytes = (uint64_t)x.ret;
 	if (p->nacc)
