@@ -128,6 +128,25 @@ static void tid_delete(struct ior_pairer *p, uint32_t tid)
 	}
 }
 
+/* the first 7 bytes in memory of a little- or big-endian word */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define IOR_LOW7_BYTES 0xffffffffffffff00ull
+#else
+#define IOR_LOW7_BYTES 0x00ffffffffffffffull
+#endif
+
+/* kept (NUL-terminated) against a record's 16 bytes, whose last is not
+ * read: storing a NUL there and loading the word back stalled the store
+ * forwarding, 5% of ior's CPU (perf annotate) */
+static inline int same_comm(const char kept[16], const char rec[16])
+{
+	uint64_t k0, k1, r0, r1;
+
+	memcpy(&k0, kept, 8), memcpy(&k1, kept + 8, 8);
+	memcpy(&r0, rec, 8), memcpy(&r1, rec + 8, 8);
+	return k0 == r0 && ((k1 ^ r1) & IOR_LOW7_BYTES) == 0;
+}
+
 static void on_enter(struct ior_pairer *p, const void *rec, size_t len)
 {
 	struct ior_rec_enter e;
@@ -159,10 +178,10 @@ static void on_enter(struct ior_pairer *p, const void *rec, size_t len)
 	s->flags = e.flags;
 	s->aux = e.aux;
 	s->cache_pages = 0;
-	e.comm[sizeof e.comm - 1] = 0;
 	/* a thread's comm seldom changes: its id tells sinks it did not */
-	if (!s->comm_id || memcmp(s->comm, e.comm, sizeof s->comm)) {
+	if (!s->comm_id || !same_comm(s->comm, e.comm)) {
 		memcpy(s->comm, e.comm, sizeof s->comm);
+		s->comm[sizeof s->comm - 1] = 0;
 		s->comm_id = ++p->comm_ids;
 	}
 }

@@ -223,6 +223,41 @@ TEST(thread_reuse_after_exit_starts_fresh)
 	rig_free(r);
 }
 
+/* A thread's comm keeps its id while its first 15 bytes stay the same
+ * (the 16th is the kernel's NUL, and a record's is never shown), and
+ * gets a new one when any of them changes (exec, prctl). */
+TEST(comm_ids_follow_the_comm)
+{
+	static const char comms[][16] = {
+		"prog", "prog", "program-name-1", "program-name-2", "program-name-2",
+		{ 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'O', 'P' },
+		{ 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'O', 'X' },
+		{ 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'x', 'P' },
+	};
+	static const int same_as_previous[] = { 0, 1, 0, 0, 1, 0, 1, 0 };
+	enum { N = sizeof comms / sizeof comms[0] };
+	struct rig *r = rig_new(NULL);
+
+	for (int i = 0; i < N; i++) {
+		struct ior_rec_enter e = enter(1000 + 100 * (uint64_t)i, 7, 8, NR_READ, 0, 0, 0);
+		struct ior_rec_exit x = exit_(1050 + 100 * (uint64_t)i, 7, 8, NR_READ, 1);
+		memcpy(e.comm, comms[i], sizeof e.comm);
+		push(r, 0, &e, sizeof e);
+		push(r, 0, &x, SHORT_EXIT);
+	}
+	flush(r, ~0ull);
+	CHECK_EQ_INT(r->g.n, N);
+	for (int i = 0; i < N && i < r->g.n; i++) {
+		char want[16];
+		snprintf(want, sizeof want, "%.15s", comms[i]);
+		CHECK_EQ_STR(r->g.comm[i], want);
+		CHECK(r->g.p[i].comm_id != 0);
+		if (i)
+			CHECK_EQ_INT(r->g.p[i].comm_id == r->g.p[i - 1].comm_id, same_as_previous[i]);
+	}
+	rig_free(r);
+}
+
 TEST(open_read_close_resolve_file)
 {
 	struct rig *r = rig_new(NULL);
@@ -1214,6 +1249,7 @@ int main(void)
 	RUN(long_paths_whole_and_cut);
 	RUN(unpaired_overwritten_mismatched_counted);
 	RUN(thread_reuse_after_exit_starts_fresh);
+	RUN(comm_ids_follow_the_comm);
 	RUN(open_read_close_resolve_file);
 	RUN(sockets_and_epolls_are_named);
 	RUN(path_filter_counts_but_hides);
