@@ -1416,6 +1416,15 @@ if [ "$SMOKE" = 1 ]; then
 			fail "parquet figures missing: $(ex parquet_hot_pairs_per_s) pairs/s"
 		fi
 	fi
+	# scripts/bench_hot.sh's program: every output on a small batch (it
+	# exits 1 when the pairs delivered are not the pairs built)
+	for m in plain flame stats dash none; do
+		if out=$("$ROOT/build/iorhot" "$m" -pairs 20000 -threads 2 -reps 1 -out "$W/hot.ior.zst" 2>&1 >/dev/null); then
+			pass "iorhot $m: ${out##*: }"
+		else
+			fail "iorhot $m: $out"
+		fi
+	done
 	exit $((FAILS > 0))
 fi
 exit 0
